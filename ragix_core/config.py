@@ -1,0 +1,113 @@
+"""ragix.yaml: finding it, reading it, validating it.
+
+Lookup order: an explicit path → ``./ragix.yaml`` → ``$RAGIX_HOME/ragix.yaml``
+(``~/.ragix/ragix.yaml`` by default) → built-in defaults. The first file found
+is used whole; files are not merged (a partial file is completed by defaults).
+
+Every section forbids unknown keys: a typo fails with the key's full path and,
+where the set is closed, the allowed values — never a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Literal, Optional
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragix_core.reasoning_v30.config import ReasoningConfig
+
+__all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
+
+CONFIG_FILENAME = "ragix.yaml"
+
+
+class ConfigError(ValueError):
+    """A configuration file is missing, unreadable or invalid. The message says where and why."""
+
+
+def ragix_home() -> Path:
+    """The global ragix directory: ``$RAGIX_HOME`` or ``~/.ragix``."""
+    env = os.environ.get("RAGIX_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".ragix"
+
+
+class RagixConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    profile: Literal["safe", "dev", "sovereign"] = "dev"
+    reasoning: ReasoningConfig = Field(default_factory=ReasoningConfig)
+    # The file this config was read from (None for defaults); not a YAML key.
+    source: Optional[str] = Field(default=None, exclude=True)
+
+
+def _allowed_values(model: type[BaseModel], loc: Iterable[Any]) -> Optional[str]:
+    """Names of the keys allowed at the parent of ``loc`` (for unknown-key errors)."""
+    current: Any = model
+    for part in list(loc)[:-1]:
+        fields = getattr(current, "model_fields", None)
+        if not fields or part not in fields:
+            return None
+        current = fields[part].annotation
+    fields = getattr(current, "model_fields", None)
+    if not fields:
+        return None
+    return ", ".join(name for name, f in fields.items() if not f.exclude)
+
+
+def format_validation_error(exc: ValidationError, model: type[BaseModel], source: str) -> str:
+    lines = [f"invalid configuration in {source}:"]
+    for err in exc.errors():
+        path = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            allowed = _allowed_values(model, err["loc"])
+            hint = f"; allowed keys here: {allowed}" if allowed else ""
+            lines.append(f"  {path}: unknown key{hint}")
+        else:
+            got = err.get("input")
+            got_text = f" (got {got!r})" if not isinstance(got, (dict, list)) else ""
+            lines.append(f"  {path}: {err['msg']}{got_text}")
+    return "\n".join(lines)
+
+
+def parse_config(data: Any, source: str = "<dict>") -> RagixConfig:
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"invalid configuration in {source}: the top level must be a mapping, got {type(data).__name__}")
+    try:
+        cfg = RagixConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(exc, RagixConfig, source)) from None
+    cfg.source = source
+    return cfg
+
+
+def find_config(explicit: Optional[os.PathLike | str] = None, cwd: Optional[Path] = None) -> Optional[Path]:
+    if explicit is not None:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"config file not found: {path}")
+        return path
+    for candidate in ((cwd or Path.cwd()) / CONFIG_FILENAME, ragix_home() / CONFIG_FILENAME):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = None) -> RagixConfig:
+    """Load and validate the configuration (see the module docstring for the lookup order)."""
+    found = find_config(path, cwd)
+    if found is None:
+        return RagixConfig()
+    try:
+        text = found.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {found}: {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config file {found} is not valid YAML: {exc}") from None
+    return parse_config(data, str(found))

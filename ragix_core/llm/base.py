@@ -1,0 +1,90 @@
+"""The one protocol every LLM backend implements, and its errors.
+
+A backend turns chat messages (and optionally a JSON Schema) into a
+`Completion`. Callers never see a backend's own exception types: every
+failure is one of the `LLMError` subclasses below, with a message that names
+the backend, the model and, for servers, the endpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Protocol, runtime_checkable
+
+__all__ = [
+    "Message",
+    "Usage",
+    "Completion",
+    "LLMClient",
+    "LLMError",
+    "LLMTimeout",
+    "LLMUnavailable",
+    "LLMUnknownModel",
+    "LLMBadOutput",
+]
+
+Message = Dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+
+
+@dataclass
+class Completion:
+    text: str
+    data: Any = None  # parsed JSON when a schema was given (not yet validated by a pydantic model)
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0  # seconds, wall clock for the whole call
+    model: str = ""
+    backend: str = ""
+    meta: Dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    backend: str
+    model: str
+
+    def complete(
+        self,
+        messages: List[Message],
+        *,
+        schema: Optional[Dict[str, Any]] = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: Optional[float] = None,
+    ) -> Completion:
+        """Return the model's reply. With ``schema``, decoding is constrained to it where the
+        backend allows and ``Completion.data`` holds the parsed JSON; if the text is not
+        JSON at all, raise ``LLMBadOutput``."""
+        ...
+
+
+class LLMError(RuntimeError):
+    """Any failure of an LLM call."""
+
+
+class LLMTimeout(LLMError):
+    """The call did not finish within its timeout."""
+
+
+class LLMUnavailable(LLMError):
+    """The backend cannot be reached or loaded (server down, runtime missing, model file missing)."""
+
+
+class LLMUnknownModel(LLMError):
+    """The backend is up but does not know the requested model."""
+
+
+class LLMBadOutput(LLMError):
+    """The model answered, but not in the form that was asked for (e.g. no JSON)."""

@@ -1,0 +1,34 @@
+"""Reflective Reasoning Graph v0.30 (spec 000).
+
+Public modules, as the spec names them: ``types``, ``graph``, ``nodes``,
+``experience``, ``config``; ``build`` wires LLM functions, tools and the
+experience corpus into the nodes. Names are loaded lazily so that importing
+the package stays cheap (no pydantic, sqlite or model runtime at import).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "TaskComplexity": "types", "StepStatus": "types", "ToolCall": "types", "ToolResult": "types",
+    "PlanStep": "types", "Plan": "types", "ReflectionAttempt": "types", "ReasoningState": "types",
+    "ReasoningEvent": "types",
+    "BaseNode": "graph", "ReasoningGraph": "graph", "StopRun": "graph", "CheckpointError": "graph",
+    "ClassifyNode": "nodes", "DirectExecNode": "nodes", "PlanNode": "nodes", "ExecuteNode": "nodes",
+    "ReflectNode": "nodes", "VerifyNode": "nodes", "RespondNode": "nodes",
+    "ExperienceCorpus": "experience", "HybridExperienceCorpus": "experience",
+    "ReasoningConfig": "config",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

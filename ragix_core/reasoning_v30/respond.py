@@ -1,0 +1,89 @@
+"""Answers written without a model: the step-output summary and the
+"Partial Results" report of spec 001 Phase 5.
+
+These are deterministic on purpose: they are what the user gets when the
+model has already failed, so they must not depend on it.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from .types import PlanStep, ReasoningState, StepStatus
+
+__all__ = ["compose_from_steps", "partial_results", "recommendation", "step_output"]
+
+OUTPUT_CHARS = 1500
+
+
+def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
+    r = step.result
+    if r is None:
+        return ""
+    text = (r.stdout or "").strip()
+    if not text and r.returncode != 0:
+        text = (r.stderr or r.error or "").strip()
+    if len(text) > limit:
+        text = text[:limit] + f"\n[... {len(text) - limit} more characters]"
+    return text
+
+
+def _command(step: PlanStep) -> str:
+    if step.result is not None and step.result.command:
+        return step.result.command
+    if step.tool_call is not None:
+        return step.tool_call.tool
+    return "(no tool)"
+
+
+def compose_from_steps(state: ReasoningState) -> str:
+    """The outputs of the successful steps, in order, each under its description."""
+    lines: List[str] = []
+    for step in state.executed_steps:
+        if step.status != StepStatus.SUCCESS:
+            continue
+        out = step_output(step)
+        lines.append(f"Step {step.num}: {step.description}\n$ {_command(step)}\n{out}".rstrip())
+    if not lines:
+        return "The plan completed, but no step produced output."
+    return "\n\n".join(lines)
+
+
+def recommendation(state: ReasoningState) -> str:
+    errors = [a.error.lower() for a in state.reflection_attempts] + [(state.last_error or "").lower()]
+    if any("not found" in e or "no such file" in e for e in errors):
+        return "Some required files or commands may not exist. Please verify the project structure and the paths named in the goal."
+    if any("refused" in e or "blocked" in e or "not allowed" in e for e in errors):
+        return "A command was refused by the active profile. Rephrase the goal for read-only tools, or run with a profile that allows it."
+    if any("permission" in e for e in errors):
+        return "There may be permission issues. Try running with appropriate access."
+    if state.stop_reason == "max_iterations":
+        return "The run hit its iteration limit. Break the task into smaller goals or raise reasoning.graph.max_iterations."
+    return "Consider breaking this task into smaller steps or providing more specific guidance."
+
+
+def partial_results(state: ReasoningState) -> str:
+    attempts: List[str] = []
+    for i, a in enumerate(state.reflection_attempts, 1):
+        attempts.append(f"**Attempt {i}** (Step {a.failed_step})\n- Error: {a.error[:200]}\n- Diagnosis: {a.diagnosis[:400]}")
+    failed = [s for s in state.executed_steps if s.status == StepStatus.FAILED]
+    if failed and (not state.reflection_attempts or failed[-1].num != state.reflection_attempts[-1].failed_step
+                   or len(failed) > len(state.reflection_attempts)):
+        last = failed[-1]
+        attempts.append(f"**Last failure** (Step {last.num}: {last.description})\n- Error: {(state.last_error or step_output(last))[:300]}")
+    if not attempts and state.last_error:
+        attempts.append(f"- {state.last_error[:500]}")
+    tried = "\n\n".join(attempts) or "No step could be completed."
+
+    outputs = [f"Step {s.num} ({s.description}):\n{step_output(s)}" for s in state.executed_steps
+               if s.status == StepStatus.SUCCESS and step_output(s)]
+    partial = "\n\n".join(outputs) or "(no step produced output)"
+
+    return (
+        "## Partial Results\n\n"
+        f"I attempted to complete your request but stopped ({state.stop_reason}) "
+        f"after {state.reflection_count} recovery attempt(s).\n\n"
+        f"### What Was Tried\n\n{tried}\n\n"
+        f"### Recommendation\n\n{recommendation(state)}\n\n"
+        f"### Partial Output\n\n{partial}\n"
+    )
