@@ -1,0 +1,147 @@
+"""Judge one run of one scenario: did it pass, and what did it cost.
+
+A scenario passes when every expected pattern is in the final answer
+(case-insensitive), every must_run_command was executed (TOOL_CALL events,
+not the plan) and steps <= max_steps; a benchmark scenario's checker replaces
+the pattern test. The complexity label is recorded but does not decide the
+pass: SIMPLE vs MODERATE vs COMPLEX are judgement calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from ragix_core.eval.matching import executed_commands, find_patterns, match_commands
+from ragix_core.eval.scenario import Scenario
+
+__all__ = ["ScenarioResult", "evaluate_run", "error_result"]
+
+
+@dataclass
+class ScenarioResult:
+    id: str
+    passed: bool
+    category: str = ""
+    run: int = 1  # 1..K with --repeat K
+    strategy: str = ""
+    stop_reason: Optional[str] = None
+    complexity_expected: Optional[str] = None
+    complexity_got: Optional[str] = None
+    complexity_match: Optional[bool] = None
+    steps: int = 0
+    max_steps: int = 0
+    reflections: int = 0
+    recovered: bool = False
+    commands_run: List[str] = field(default_factory=list)
+    missing_commands: List[str] = field(default_factory=list)
+    missing_patterns: List[str] = field(default_factory=list)
+    keyword_coverage: Optional[float] = None  # spec 002 §9.2: found / expected
+    checker_detail: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    wall_time: float = 0.0
+    final_answer: str = ""
+    session_id: str = ""
+    trace_path: Optional[str] = None
+    error: Optional[str] = None  # harness-side failure (runner raised, setup failed)
+    failure: List[str] = field(default_factory=list)  # why it did not pass, in words
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def _usage_int(usage: Any, key: str) -> int:
+    try:
+        return int((usage or {}).get(key, 0) or 0)
+    except (TypeError, ValueError, AttributeError):
+        return 0
+
+
+def _complexity_name(state: Any) -> Optional[str]:
+    if (getattr(state, "meta", None) or {}).get("complexity_classified") is False:
+        return None  # engines without a classifier (s0) have no label to compare
+    c = getattr(state, "complexity", None)
+    if c is None:
+        return None
+    return str(getattr(c, "name", c)).upper()
+
+
+def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None, run: int = 1,
+                 strategy: str = "") -> ScenarioResult:
+    """Turn a RunResult (duck-typed: state, events, usage, wall_time, ...) into a ScenarioResult."""
+    state = result.state
+    events = list(getattr(result, "events", None) or [])
+    answer = getattr(state, "final_answer", None) or ""
+    if not isinstance(answer, str):  # LLM output is untrusted, even its type
+        answer = str(answer)
+    commands = executed_commands(events)
+    executed_steps = list(getattr(state, "executed_steps", None) or [])
+    # Direct answers (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
+    steps = len(executed_steps) if executed_steps else len(commands)
+    reflections = int(getattr(state, "reflection_count", 0) or 0)
+
+    failure: List[str] = []
+    found, missing_patterns = find_patterns(answer, scenario.expected_patterns)
+    coverage = len(found) / len(scenario.expected_patterns) if scenario.expected_patterns else None
+    detail = ""
+    if scenario.checker is not None:
+        try:
+            ok, detail = scenario.checker(answer, workdir or Path("."))
+        except Exception as exc:  # a checker bug must not hide the other scenarios
+            ok, detail = False, f"checker raised {type(exc).__name__}: {exc}"
+        if not ok:
+            failure.append(f"checker: {detail}" if detail else "checker rejected the answer")
+    elif missing_patterns:
+        failure.append("missing patterns: " + ", ".join(repr(p) for p in missing_patterns))
+    _, missing_commands = match_commands(scenario.must_run_commands, commands)
+    if missing_commands:
+        failure.append("commands not run: " + ", ".join(missing_commands))
+    if steps > scenario.max_steps:
+        failure.append(f"{steps} steps > max_steps {scenario.max_steps}")
+    if not answer.strip():
+        failure.append(f"no final answer (stop_reason={getattr(state, 'stop_reason', None)})")
+    passed = not failure
+
+    got = _complexity_name(state)
+    expected = scenario.complexity
+    return ScenarioResult(
+        id=scenario.id,
+        passed=passed,
+        category=scenario.category,
+        run=run,
+        strategy=strategy,
+        stop_reason=getattr(state, "stop_reason", None),
+        complexity_expected=expected,
+        complexity_got=got,
+        complexity_match=(got == expected) if (got and expected) else None,
+        steps=steps,
+        max_steps=scenario.max_steps,
+        reflections=reflections,
+        recovered=passed and reflections > 0,
+        commands_run=commands,
+        missing_commands=missing_commands,
+        missing_patterns=missing_patterns,
+        keyword_coverage=coverage,
+        checker_detail=detail,
+        llm_calls=_usage_int(getattr(result, "usage", None), "llm_calls"),
+        prompt_tokens=_usage_int(getattr(result, "usage", None), "prompt_tokens"),
+        completion_tokens=_usage_int(getattr(result, "usage", None), "completion_tokens"),
+        wall_time=float(getattr(result, "wall_time", 0.0) or 0.0),
+        final_answer=answer,
+        session_id=str(getattr(result, "session_id", "") or ""),
+        trace_path=str(result.trace_path) if getattr(result, "trace_path", None) else None,
+        failure=failure,
+    )
+
+
+def error_result(scenario: Scenario, error: str, run: int = 1, strategy: str = "",
+                 wall_time: float = 0.0) -> ScenarioResult:
+    """A run that never produced a RunResult (runner raised, setup failed)."""
+    return ScenarioResult(
+        id=scenario.id, passed=False, category=scenario.category, run=run, strategy=strategy,
+        stop_reason="harness_error", complexity_expected=scenario.complexity,
+        max_steps=scenario.max_steps, wall_time=wall_time, error=error, failure=[error],
+    )

@@ -1,0 +1,126 @@
+"""Run scenarios through an engine, each in its own working copy, and judge them.
+
+The engine is any callable with the signature of ``ragix_core.runner.run_goal``
+(``goal, *, cwd, config, strategy, model, corpus, events, profile`` returning a
+RunResult). It is injected, so the harness is tested without a model and the
+baseline ``s0`` is measured exactly like the engines.
+
+Experience corpus: with ``corpus="fresh"`` every run gets an empty corpus of its
+own; with ``"keep"`` one corpus is shared by all runs in order, so later
+scenarios can find the events of earlier ones. Either way the corpus lives in a
+temporary directory (or ``corpus_dir``): an evaluation never reads or writes
+the user's own experience.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from ragix_core.eval.evaluate import ScenarioResult, error_result, evaluate_run
+from ragix_core.eval.scenario import Scenario
+from ragix_core.eval.workspace import WorkspaceError, fingerprint, working_copy
+
+__all__ = ["EvalOptions", "run_scenarios", "default_corpus_factory", "CORPUS_MODES"]
+
+CORPUS_MODES = ("fresh", "keep")
+Runner = Callable[..., Any]
+CorpusFactory = Callable[[Path], Any]
+
+
+def default_corpus_factory(root: Path) -> Any:
+    """The engine's own corpus (spec 000 §5), rooted in an evaluation directory."""
+    from ragix_core.reasoning_v30.experience import HybridExperienceCorpus  # lazy: engine may be absent
+
+    return HybridExperienceCorpus(global_root=root / "global", project_root=root / "project")
+
+
+@dataclass
+class EvalOptions:
+    cwd: Optional[Path] = None  # default working directory for scenarios without their own
+    strategy: Optional[str] = None
+    model: Optional[str] = None
+    profile: Optional[str] = None
+    config: Any = None
+    repeat: int = 1
+    corpus: str = "fresh"
+    corpus_dir: Optional[Path] = None  # where corpora live; a temp dir when None
+    trace_dir: Optional[Path] = None  # traces are copied here before the working copy is removed
+    extra: Dict[str, Any] = field(default_factory=dict)  # passed to the runner as keywords
+
+
+def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int) -> Optional[str]:
+    src = getattr(result, "trace_path", None)
+    if not opts.trace_dir or not src or not Path(src).is_file():
+        return str(src) if src else None
+    opts.trace_dir.mkdir(parents=True, exist_ok=True)
+    dst = opts.trace_dir / f"{scenario.id}-{run}{Path(src).suffix or '.jsonl'}"
+    shutil.copyfile(src, dst)
+    return str(dst)
+
+
+def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
+    source = scenario.cwd if scenario.cwd is not None else opts.cwd
+    strategy = opts.strategy or "graph_v30"
+    before = fingerprint(source) if source is not None else None
+    started = time.monotonic()
+    try:
+        with working_copy(source) as work:
+            if scenario.setup is not None:
+                try:
+                    scenario.setup(work)
+                except Exception as exc:
+                    return error_result(scenario, f"setup failed: {exc}", run, strategy)
+            try:
+                result = runner(
+                    scenario.input, cwd=work, config=opts.config, strategy=opts.strategy,
+                    model=opts.model, corpus=corpus, events=None, profile=opts.profile, **opts.extra,
+                )
+            except KeyboardInterrupt:
+                raise
+            except Exception as exc:  # one broken run must not hide the others
+                return error_result(scenario, f"runner raised {type(exc).__name__}: {exc}", run, strategy,
+                                    time.monotonic() - started)
+            res = evaluate_run(scenario, result, workdir=work, run=run, strategy=strategy)
+            res.trace_path = _copy_trace(result, opts, scenario, run)
+    except WorkspaceError as exc:
+        return error_result(scenario, str(exc), run, strategy)
+    if before is not None and fingerprint(source) != before:
+        res.passed = False
+        res.error = f"the original directory {source} was modified during the run"
+        res.failure.append(res.error)
+    return res
+
+
+def run_scenarios(
+    scenarios: Sequence[Scenario],
+    runner: Runner,
+    opts: EvalOptions,
+    corpus_factory: CorpusFactory = default_corpus_factory,
+    on_result: Optional[Callable[[ScenarioResult], None]] = None,
+) -> List[ScenarioResult]:
+    """Run every scenario ``opts.repeat`` times, in order; return one result per run."""
+    if opts.corpus not in CORPUS_MODES:
+        raise ValueError(f"corpus mode must be one of {', '.join(CORPUS_MODES)}, got {opts.corpus!r}")
+    if opts.repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {opts.repeat}")
+    owned = opts.corpus_dir is None
+    root = Path(tempfile.mkdtemp(prefix="ragix-eval-corpus-")) if owned else Path(opts.corpus_dir)
+    results: List[ScenarioResult] = []
+    try:
+        shared = corpus_factory(root / "shared") if opts.corpus == "keep" else None
+        for i, scenario in enumerate(scenarios):
+            for run in range(1, opts.repeat + 1):
+                corpus = shared if shared is not None else corpus_factory(root / f"{i:04d}-{run}")
+                res = _run_one(scenario, run, runner, opts, corpus)
+                results.append(res)
+                if on_result is not None:
+                    on_result(res)
+    finally:
+        if owned:
+            shutil.rmtree(root, ignore_errors=True)
+    return results

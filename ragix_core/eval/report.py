@@ -1,0 +1,129 @@
+"""Reports: one JSON document, its Markdown rendering and a Rich table.
+
+The JSON report is the source; Markdown and the terminal table are views of it.
+Shape: ``{"meta": {...}, "aggregates": {...}, "by_category": {...},
+"scenarios": [{"id", "passed", ...}], "learning_curve"?: {...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections import OrderedDict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+from ragix_core.eval.evaluate import ScenarioResult
+from ragix_core.eval.metrics import aggregate
+
+__all__ = ["build_report", "write_json", "to_markdown", "rich_table", "machine_info"]
+
+
+def machine_info() -> str:
+    return f"{platform.node() or 'unknown'} ({platform.system()} {platform.machine()}, Python {platform.python_version()})"
+
+
+def build_report(results: Sequence[ScenarioResult], meta: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    by_cat: Dict[str, List[ScenarioResult]] = OrderedDict()
+    for r in results:
+        by_cat.setdefault(r.category or "(none)", []).append(r)
+    return {
+        "meta": {
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": machine_info(),
+            **(meta or {}),
+        },
+        "aggregates": aggregate(results),
+        "by_category": {cat: aggregate(rs) for cat, rs in by_cat.items()},
+        "scenarios": [r.to_dict() for r in results],
+    }
+
+
+def write_json(report: Dict[str, Any], path: Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+    return str(v)
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+_AGG_ROWS = ("pass_rate", "plan_success_rate", "recovery_rate", "max_reflections_rate", "avg_steps",
+             "bypass_accuracy", "complexity_accuracy", "avg_keyword_coverage", "llm_calls",
+             "prompt_tokens", "completion_tokens", "wall_time")
+_SCEN_COLS = ("id", "passed", "stop_reason", "complexity_expected", "complexity_got", "steps",
+              "reflections", "recovered", "llm_calls", "prompt_tokens", "completion_tokens", "wall_time")
+
+
+def to_markdown(report: Dict[str, Any]) -> str:
+    meta = report.get("meta", {})
+    lines = ["# ragix eval report", ""]
+    for key in ("date", "strategy", "model", "machine", "corpus", "repeat", "sources"):
+        if key in meta:
+            lines.append(f"- **{key}**: {_md_escape(meta[key])}")
+    lines += ["", "## Aggregates (spec 000 §12)", "", "| metric | value |", "| --- | --- |"]
+    agg = report.get("aggregates", {})
+    lines += [f"| {k} | {_fmt(agg.get(k))} |" for k in ("runs", "passed") + _AGG_ROWS]
+    cats = report.get("by_category") or {}
+    if len(cats) > 1:
+        lines += ["", "## By category", "", "| category | runs | pass_rate | avg_steps | tokens |",
+                  "| --- | --- | --- | --- | --- |"]
+        for cat, a in cats.items():
+            lines.append(f"| {_md_escape(cat)} | {a['runs']} | {_fmt(a['pass_rate'])} | {_fmt(a['avg_steps'])} | "
+                         f"{a['total_tokens']} |")
+    lc = report.get("learning_curve")
+    if lc:
+        lines += ["", "## Learning curve (second pass)", "", "| corpus | runs | pass_rate | total_tokens | wall_time |",
+                  "| --- | --- | --- | --- | --- |"]
+        for mode in ("fresh", "keep"):
+            a = lc.get(mode) or {}
+            if a:
+                lines.append(f"| {mode} | {a.get('runs')} | {_fmt(a.get('pass_rate'))} | {a.get('total_tokens')} | "
+                             f"{_fmt(a.get('wall_time'))} |")
+    lines += ["", "## Scenarios", "", "| " + " | ".join(_SCEN_COLS) + " | why not passed |",
+              "| " + " | ".join("---" for _ in _SCEN_COLS) + " | --- |"]
+    for s in report.get("scenarios", []):
+        cells = [_md_escape(_fmt(s.get(c))) for c in _SCEN_COLS]
+        lines.append("| " + " | ".join(cells) + f" | {_md_escape('; '.join(s.get('failure') or []))} |")
+    return "\n".join(lines) + "\n"
+
+
+def rich_table(report: Dict[str, Any]):
+    """Two Rich tables (scenarios, aggregates) in a Group, for the terminal."""
+    from rich.console import Group
+    from rich.table import Table
+
+    scen = Table(title="Scenarios", show_lines=False)
+    for col in ("id", "pass", "stop", "cplx exp/got", "steps", "refl", "cmds", "llm", "tokens", "time s"):
+        scen.add_column(col, overflow="fold")
+    for s in report.get("scenarios", []):
+        scen.add_row(
+            f"{s['id']}" + (f" #{s['run']}" if s.get("run", 1) > 1 else ""),
+            "[green]yes[/]" if s["passed"] else "[red]no[/]",
+            _fmt(s.get("stop_reason")),
+            f"{_fmt(s.get('complexity_expected'))}/{_fmt(s.get('complexity_got'))}",
+            f"{s.get('steps', 0)}/{s.get('max_steps', 0)}",
+            str(s.get("reflections", 0)),
+            str(len(s.get("commands_run") or [])),
+            str(s.get("llm_calls", 0)),
+            str(s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)),
+            f"{s.get('wall_time', 0.0):.1f}",
+        )
+    agg = Table(title="Aggregates (spec 000 §12)")
+    agg.add_column("metric")
+    agg.add_column("value", justify="right")
+    for k in ("runs", "passed") + _AGG_ROWS:
+        agg.add_row(k, _fmt(report["aggregates"].get(k)))
+    return Group(scen, agg)

@@ -1,0 +1,38 @@
+"""Test doubles: RunResult-like objects built from real ragix types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from ragix_core.events import Event, EventKind
+from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
+
+
+@dataclass
+class FakeRunResult:
+    state: ReasoningState
+    session_id: str = "s"
+    wall_time: float = 0.5
+    trace_path: Optional[Path] = None
+    events: List[Event] = field(default_factory=list)
+    usage: Dict[str, int] = field(default_factory=lambda: {"llm_calls": 2, "prompt_tokens": 100, "completion_tokens": 20})
+
+
+def tool_event(command: str, refused: bool = False, tool: str = "shell") -> Event:
+    return Event(EventKind.TOOL_CALL, "s", {"tool": tool, "command": command, "argv": command.split(),
+                                            "returncode": 0, "refused": refused})
+
+
+def make_result(answer: str = "", commands=(), refused=(), complexity: str = "MODERATE", reflections: int = 0,
+                stop_reason: str = "success", steps: Optional[int] = None, **kw: Any) -> FakeRunResult:
+    state = ReasoningState(goal="g", session_id="s", complexity=TaskComplexity.parse(complexity))
+    state.final_answer = answer
+    state.reflection_count = reflections
+    state.stop_reason = stop_reason
+    n = len(commands) if steps is None else steps
+    state.executed_steps = [PlanStep(num=i + 1, description="d", tool_call=ToolCall("shell"), status=StepStatus.SUCCESS)
+                            for i in range(n)]
+    events = [tool_event(c) for c in commands] + [tool_event(c, refused=True) for c in refused]
+    return FakeRunResult(state=state, events=events, **kw)

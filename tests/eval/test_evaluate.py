@@ -1,0 +1,91 @@
+from ragix_core.eval.evaluate import evaluate_run
+from ragix_core.eval.metrics import aggregate
+from ragix_core.eval.scenario import Scenario
+from tests.eval.fakes import make_result
+
+SCEN = Scenario(id="largest", input="Find the largest md", expected_patterns=["largest", ".md", "lines"],
+                must_run_commands=["find", "wc"], max_steps=3, complexity="MODERATE", category="file_search")
+
+
+def test_pass_needs_patterns_commands_and_steps():
+    r = evaluate_run(SCEN, make_result("The largest is docs/guide.md: 120 LINES", ["find . -name '*.md' | xargs wc -l"]))
+    assert r.passed, r.failure
+    assert r.complexity_match is True and r.steps == 1 and r.keyword_coverage == 1.0
+
+
+def test_fails_on_missing_pattern():
+    r = evaluate_run(SCEN, make_result("guide.md has 120 lines", ["find . | xargs wc -l"]))
+    assert not r.passed and r.missing_patterns == ["largest"]
+    assert abs(r.keyword_coverage - 2 / 3) < 1e-9
+
+
+def test_planned_but_refused_command_does_not_count():
+    res = make_result("largest .md has 120 lines", ["find . -name '*.md'"], refused=["wc -l docs/guide.md"])
+    r = evaluate_run(SCEN, res)
+    assert not r.passed and r.missing_commands == ["wc"]
+
+
+def test_too_many_steps_fails():
+    r = evaluate_run(SCEN, make_result("largest .md 120 lines", ["find .", "wc -l a", "wc -l b", "wc -l c"]))
+    assert not r.passed and "4 steps > max_steps 3" in r.failure
+
+
+def test_direct_answer_counts_tool_calls_as_steps():
+    r = evaluate_run(SCEN, make_result("largest .md lines", ["find .", "wc -l x"], steps=0))
+    assert r.steps == 2
+
+
+def test_complexity_mismatch_does_not_decide_pass():
+    r = evaluate_run(SCEN, make_result("largest .md lines", ["find . | xargs wc -l"], complexity="COMPLEX"))
+    assert r.passed and r.complexity_match is False and r.complexity_got == "COMPLEX"
+
+
+def test_recovered_only_when_passed_after_reflection():
+    ok = evaluate_run(SCEN, make_result("largest .md lines", ["find . | xargs wc -l"], reflections=1))
+    bad = evaluate_run(SCEN, make_result("no idea", ["find ."], reflections=2, stop_reason="max_reflections"))
+    assert ok.recovered and not bad.recovered
+
+
+def test_non_string_answer_is_tolerated():
+    res = make_result(None, ["find . | xargs wc -l"])
+    res.state.final_answer = {"largest": ".md lines"}  # untrusted output of the wrong type
+    r = evaluate_run(SCEN, res)
+    assert r.passed
+
+
+def test_checker_replaces_patterns(tmp_path):
+    scen = Scenario(id="c", input="q", expected_patterns=["never"], checker=lambda a, w: (a.strip() == "42", "want 42"))
+    assert evaluate_run(scen, make_result("42")).passed
+    r = evaluate_run(scen, make_result("41"))
+    assert not r.passed and "checker: want 42" in r.failure
+
+
+def test_checker_exception_is_a_failure_not_a_crash():
+    def boom(answer, workdir):
+        raise RuntimeError("bad checker")
+    r = evaluate_run(Scenario(id="c", input="q", checker=boom), make_result("x"))
+    assert not r.passed and "bad checker" in r.checker_detail
+
+
+def test_aggregates_follow_spec_definitions():
+    good = make_result("largest .md lines", ["find . | xargs wc -l"])
+    results = [
+        evaluate_run(SCEN, good),  # plan success
+        evaluate_run(SCEN, make_result("largest .md lines", ["find .", "wc -l x"], reflections=1)),  # recovered
+        evaluate_run(SCEN, make_result("?", ["find ."], reflections=3, stop_reason="max_reflections")),
+        evaluate_run(Scenario(id="b", input="explain", complexity="BYPASS"), make_result("x", complexity="MODERATE")),
+    ]
+    a = aggregate(results)
+    assert a["runs"] == 4 and a["passed"] == 3
+    assert a["pass_rate"] == 0.75
+    assert a["plan_success_rate"] == 0.5  # rows 1 and 4
+    assert a["recovery_rate"] == 0.5  # 1 of the 2 that reflected
+    assert a["max_reflections_rate"] == 0.25
+    assert a["bypass_accuracy"] == 0.75  # the BYPASS question went through a plan
+    assert a["avg_steps"] == (1 + 2 + 1 + 0) / 4
+    assert a["prompt_tokens"] == 400 and a["total_tokens"] == 480
+
+
+def test_empty_denominators_are_none():
+    a = aggregate([])
+    assert a["pass_rate"] is None and a["recovery_rate"] is None and a["runs"] == 0

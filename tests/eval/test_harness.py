@@ -1,0 +1,131 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from ragix_core.eval.harness import EvalOptions, run_scenarios
+from ragix_core.eval.report import build_report, rich_table, to_markdown, write_json
+from ragix_core.eval.scenario import Scenario
+from tests.eval.fakes import make_result
+
+MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
+
+
+class Corpus:
+    def __init__(self, root):
+        self.root = root
+        self.events = []
+
+
+def test_runs_in_a_copy_and_original_is_untouched(tmp_path):
+    src = tmp_path / "repo"
+    src.mkdir()
+    (src / "a.txt").write_text("hello\n")
+    seen = []
+
+    def runner(goal, *, cwd, **kw):
+        seen.append(cwd)
+        assert cwd != src and (cwd / "a.txt").read_text() == "hello\n"
+        (cwd / "a.txt").write_text("changed by the agent\n")  # writes land in the copy only
+        return make_result("hello", ["cat a.txt"])
+
+    res = run_scenarios([Scenario(id="x", input="read a.txt", expected_patterns=["hello"])], runner,
+                        EvalOptions(cwd=src), corpus_factory=Corpus)
+    assert res[0].passed, res[0].failure
+    assert (src / "a.txt").read_text() == "hello\n"
+    assert not seen[0].exists()  # the copy is removed afterwards
+
+
+def test_detects_modification_of_the_original(tmp_path):
+    src = tmp_path / "repo"
+    src.mkdir()
+    (src / "a.txt").write_text("x")
+
+    def rogue(goal, *, cwd, **kw):
+        (src / "a.txt").write_text("escaped the sandbox")
+        return make_result("x")
+
+    res = run_scenarios([Scenario(id="x", input="q")], rogue, EvalOptions(cwd=src), corpus_factory=Corpus)
+    assert not res[0].passed and "was modified" in res[0].error
+
+
+def test_runner_exception_is_recorded_and_others_still_run(tmp_path):
+    calls = []
+
+    def runner(goal, **kw):
+        calls.append(goal)
+        if goal == "boom":
+            raise RuntimeError("engine crashed")
+        return make_result("ok")
+
+    scen = [Scenario(id="a", input="boom"), Scenario(id="b", input="fine", expected_patterns=["ok"])]
+    res = run_scenarios(scen, runner, EvalOptions(cwd=tmp_path), corpus_factory=Corpus)
+    assert calls == ["boom", "fine"]
+    assert not res[0].passed and "engine crashed" in res[0].error and res[0].stop_reason == "harness_error"
+    assert res[1].passed
+
+
+@pytest.mark.parametrize("mode, distinct", [("fresh", 4), ("keep", 1)])
+def test_corpus_modes(tmp_path, mode, distinct):
+    corpora = []
+
+    def runner(goal, *, corpus, **kw):
+        corpus.events.append(goal)
+        corpora.append(corpus)
+        return make_result("ok")
+
+    scen = [Scenario(id="a", input="one"), Scenario(id="b", input="two")]
+    res = run_scenarios(scen, runner, EvalOptions(cwd=tmp_path, repeat=2, corpus=mode), corpus_factory=Corpus)
+    assert [(r.id, r.run) for r in res] == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
+    assert len({id(c) for c in corpora}) == distinct
+    if mode == "keep":
+        assert corpora[-1].events == ["one", "one", "two", "two"]
+
+
+def test_passes_strategy_model_and_setup(tmp_path):
+    got = {}
+
+    def runner(goal, *, cwd, strategy, model, **kw):
+        got.update(strategy=strategy, model=model, marker=(cwd / "made.txt").read_text())
+        return make_result("done")
+
+    scen = Scenario(id="s", input="q", setup=lambda w: (w / "made.txt").write_text("by setup"))
+    run_scenarios([scen], runner, EvalOptions(cwd=None, strategy="s0", model="m.gguf"), corpus_factory=Corpus)
+    assert got == {"strategy": "s0", "model": "m.gguf", "marker": "by setup"}
+
+
+def test_bad_options_rejected(tmp_path):
+    with pytest.raises(ValueError, match="corpus mode"):
+        run_scenarios([], lambda *a, **k: None, EvalOptions(corpus="sometimes"), corpus_factory=Corpus)
+
+
+def test_missing_cwd_is_a_clear_error(tmp_path):
+    res = run_scenarios([Scenario(id="x", input="q")], lambda g, **k: make_result("x"),
+                        EvalOptions(cwd=tmp_path / "missing"), corpus_factory=Corpus)
+    assert not res[0].passed and "working directory not found" in res[0].error
+
+
+def test_reports_json_markdown_rich(tmp_path):
+    def runner(goal, **kw):
+        return make_result("largest .md lines" if "md" in goal else "nope", ["find . | xargs wc -l"])
+
+    scen = [Scenario(id="md", input="md?", expected_patterns=["largest"], category="file_search"),
+            Scenario(id="py", input="py?", expected_patterns=["def execute"], category="code_analysis")]
+    results = run_scenarios(scen, runner, EvalOptions(cwd=MOCK_REPO), corpus_factory=Corpus)
+    report = build_report(results, {"strategy": "graph_v30"})
+    out = tmp_path / "r.json"
+    write_json(report, out)
+    data = json.loads(out.read_text())
+    assert [(s["id"], s["passed"]) for s in data["scenarios"]] == [("md", True), ("py", False)]
+    for key in ("plan_success_rate", "recovery_rate", "max_reflections_rate", "avg_steps", "bypass_accuracy",
+                "pass_rate", "prompt_tokens", "completion_tokens", "wall_time"):
+        assert key in data["aggregates"]
+    assert data["aggregates"]["pass_rate"] == 0.5
+    assert set(data["by_category"]) == {"file_search", "code_analysis"}
+    md = to_markdown(report)
+    assert "| md | yes |" in md and "| py | no |" in md and "missing patterns: 'def execute'" in md
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    console.print(rich_table(report))
+    assert "plan_success_rate" in console.export_text()
