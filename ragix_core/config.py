@@ -17,6 +17,7 @@ from typing import Any, Iterable, Literal, Optional
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragix_core.llm.config import LLMConfig
 from ragix_core.reasoning_v30.config import ReasoningConfig
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
@@ -39,6 +40,7 @@ class RagixConfig(BaseModel):
 
     profile: Literal["safe", "dev", "sovereign"] = "dev"
     reasoning: ReasoningConfig = Field(default_factory=ReasoningConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 

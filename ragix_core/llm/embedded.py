@@ -1,0 +1,237 @@
+"""The embedded backend: llama.cpp in this process, through xllamacpp.
+
+Why xllamacpp (docs/DECISIONS.md): it ships a prebuilt CPU wheel, and it wraps
+llama.cpp's *server* core, so we get its chat templating (taken from the GGUF),
+``json_schema`` constrained decoding, and prompt caching per slot
+(``cache_prompt``: a call that shares the system prompt with the previous one
+only evaluates the new tokens) without an extra process.
+
+The model is loaded once per process: ``_SERVERS`` caches one runtime server per
+(path, n_ctx, threads, slots), guarded by a lock, and every client and role that
+resolves to the same key shares it.
+
+The runtime also opens an HTTP listener on a random loopback port that cannot
+be turned off; we give it a random API key so no other local process can use
+our model through it (in-process calls are not subject to the key).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage
+from .jsonout import check_schema
+from .models import DEFAULT_MODEL, resolve_model_path
+
+__all__ = ["EmbeddedClient", "runtime_info", "loaded_models"]
+
+_SERVERS: Dict[Tuple[str, int, int, int], Any] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def runtime_info() -> Dict[str, Any]:
+    """Is the runtime importable, and which version (for `ragix doctor`)."""
+    try:
+        import xllamacpp
+    except ImportError as exc:
+        return {"name": "xllamacpp", "installed": False, "error": str(exc), "hint": "pip install 'ragix[local]'"}
+    return {"name": "xllamacpp", "installed": True, "version": getattr(xllamacpp, "__version__", "?")}
+
+
+def loaded_models() -> List[str]:
+    return [key[0] for key in _SERVERS]
+
+
+def _default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # the cores we may use, not the machine's
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _load(path: str, n_ctx: int, threads: int, slots: int) -> Any:
+    key = (path, n_ctx, threads, slots)
+    server = _SERVERS.get(key)
+    if server is not None:
+        return server
+    with _LOAD_LOCK:
+        server = _SERVERS.get(key)
+        if server is not None:
+            return server
+        try:
+            import xllamacpp
+        except ImportError:
+            raise LLMUnavailable("embedded backend: the llama.cpp runtime (xllamacpp) is not installed; "
+                                 "install with: pip install 'ragix[local]'") from None
+        params = xllamacpp.CommonParams()
+        params.model.path = path
+        params.n_ctx = n_ctx
+        params.n_parallel = slots
+        params.cpuparams.n_threads = threads
+        params.cpuparams_batch.n_threads = threads
+        params.cache_prompt = True  # reuse the KV of a shared prefix (system prompt) across calls
+        params.warmup = False  # a warm-up decode costs a second at start and buys nothing here
+        params.api_keys = [secrets.token_urlsafe(24)]
+        if not os.environ.get("RAGIX_LLM_VERBOSE"):
+            params.verbosity = -1  # llama.cpp logs every slot event on stderr otherwise
+        try:
+            server = xllamacpp.Server(params)
+        except Exception as exc:  # the runtime reports load failures as RuntimeError
+            raise LLMUnavailable(f"embedded backend: cannot load model {path}: {exc}") from None
+        _SERVERS[key] = server
+        return server
+
+
+class EmbeddedClient:
+    """``LLMClient`` on a GGUF run in-process. The model loads on the first call."""
+
+    backend = "embedded"
+
+    def __init__(
+        self,
+        model: Optional[str] = None,
+        *,
+        n_ctx: int = 4096,
+        threads: Optional[int] = None,
+        slots: int = 1,
+    ) -> None:
+        self.model = model or DEFAULT_MODEL
+        self.n_ctx = int(n_ctx)
+        self.threads = int(threads) if threads else _default_threads()
+        self.slots = int(slots)
+        self._path: Optional[str] = None
+
+    @property
+    def path(self) -> str:
+        """The GGUF file (assembling the default model into the cache on first use)."""
+        if self._path is None:
+            self._path = str(resolve_model_path(self.model))
+        return self._path
+
+    def load(self) -> Any:
+        return _load(self.path, self.n_ctx, self.threads, self.slots)
+
+    def _request(self, messages: List[Message], schema: Optional[Dict[str, Any]], max_tokens: int,
+                 temperature: float) -> Dict[str, Any]:
+        req: Dict[str, Any] = {
+            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+            "max_tokens": int(max_tokens),
+            "temperature": float(temperature),
+            "cache_prompt": True,
+        }
+        if schema:
+            req["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
+        return req
+
+    def complete(
+        self,
+        messages: List[Message],
+        *,
+        schema: Optional[Dict[str, Any]] = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: Optional[float] = None,
+    ) -> Completion:
+        where = f"embedded model {self.model}"
+        _check_messages(messages, where)
+        server = self.load()
+        req = self._request(messages, schema, max_tokens, temperature)
+        start = time.monotonic()
+        try:
+            if timeout is None:
+                reply = server.handle_chat_completions(req)
+            else:
+                reply = self._stream_until(server, req, start + float(timeout), where, timeout)
+        except LLMError:
+            raise
+        except Exception as exc:  # ValueError for bad requests / schemas the grammar cannot express
+            raise LLMError(f"{where}: request rejected by llama.cpp: {exc}") from None
+        latency = time.monotonic() - start
+        if not isinstance(reply, dict) or "choices" not in reply:
+            raise LLMError(f"{where}: runtime error: {_error_text(reply)}")
+        choice = reply["choices"][0] if reply["choices"] else {}
+        text = (choice.get("message") or {}).get("content") or ""
+        usage = _usage(reply)
+        data = check_schema(text, schema, where) if schema else None
+        timings = reply.get("timings") or {}
+        return Completion(
+            text=text,
+            data=data,
+            usage=usage,
+            latency=latency,
+            model=self.model,
+            backend=self.backend,
+            meta={
+                "finish_reason": choice.get("finish_reason"),
+                "cached_tokens": timings.get("cache_n", 0),
+                "prompt_ms": timings.get("prompt_ms"),
+                "predicted_per_second": timings.get("predicted_per_second"),
+                "path": self.path,
+            },
+        )
+
+    def _stream_until(self, server: Any, req: Dict[str, Any], deadline: float, where: str,
+                      timeout: float) -> Dict[str, Any]:
+        """Stream so that we can stop generation at the deadline (returning True cancels the task)."""
+        req = dict(req, stream=True, stream_options={"include_usage": True})
+        parts: List[str] = []
+        final: Dict[str, Any] = {}
+        state = {"timed_out": False, "error": None}
+
+        def on_chunk(chunk: Any) -> bool:
+            if not isinstance(chunk, dict) or "choices" not in chunk:
+                state["error"] = chunk
+                return True
+            for choice in chunk["choices"]:
+                delta = choice.get("delta") or {}
+                if delta.get("content"):
+                    parts.append(delta["content"])
+                if choice.get("finish_reason"):
+                    final["finish_reason"] = choice["finish_reason"]
+            for key in ("usage", "timings"):
+                if chunk.get(key):
+                    final[key] = chunk[key]
+            if time.monotonic() > deadline:
+                state["timed_out"] = True
+                return True
+            return False
+
+        server.handle_chat_completions(req, on_chunk)
+        if state["timed_out"]:
+            raise LLMTimeout(f"{where}: no complete reply within {timeout:g}s (generation stopped)")
+        if state["error"] is not None:
+            raise LLMError(f"{where}: runtime error: {_error_text(state['error'])}")
+        return {
+            "choices": [{"message": {"content": "".join(parts)}, "finish_reason": final.get("finish_reason")}],
+            "usage": final.get("usage"),
+            "timings": final.get("timings"),
+        }
+
+
+def _check_messages(messages: Any, where: str) -> None:
+    if not isinstance(messages, list) or not messages:
+        raise LLMError(f"{where}: messages must be a non-empty list of {{'role', 'content'}} dicts")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
+            raise LLMError(f"{where}: message {i} must be a dict with string 'role' and 'content'")
+
+
+def _usage(reply: Dict[str, Any]) -> Usage:
+    usage = reply.get("usage") or {}
+    if usage.get("completion_tokens") is not None:
+        return Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+    timings = reply.get("timings") or {}  # streamed replies: cached + evaluated prompt tokens
+    return Usage(int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)), int(timings.get("predicted_n", 0)))
+
+
+def _error_text(reply: Any) -> str:
+    if isinstance(reply, dict):
+        err = reply.get("error", reply)
+        if isinstance(err, dict):
+            return str(err.get("message") or err)
+        return str(err)
+    return repr(reply)[:200]

@@ -1,0 +1,131 @@
+"""Record real LLM replies once, replay them in tests: fast, deterministic, offline.
+
+One JSON file per call in a cassette directory, named by a sha256 of what
+determines the reply: backend, model, messages, schema, max_tokens and
+temperature (not the timeout). A missing cassette in replay mode is an error
+that says how to record it — never a silent live call, which would make a test
+depend on a model being installed.
+
+Mode: ``record`` (call the real client, write the cassette), ``replay`` (read
+only), or ``auto`` (replay; record only when ``RAGIX_RECORD=1``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from .base import Completion, LLMClient, LLMError, Message, Usage
+
+__all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
+
+RECORD_ENV = "RAGIX_RECORD"
+
+
+class CassetteMissing(LLMError):
+    """Replay mode found no recording for this call."""
+
+
+def cassette_key(backend: str, model: str, messages: List[Message], schema: Optional[Dict[str, Any]],
+                 max_tokens: int, temperature: float) -> str:
+    payload = {
+        "backend": backend,
+        "model": model,
+        "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+        "schema": schema,
+        "max_tokens": int(max_tokens),
+        "temperature": float(temperature),
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class ReplayClient:
+    """Wraps ``inner`` (needed to record) or stands alone (replay of ``backend``/``model``)."""
+
+    def __init__(
+        self,
+        cassette_dir: os.PathLike | str,
+        inner: Optional[LLMClient] = None,
+        *,
+        mode: str = "auto",
+        backend: Optional[str] = None,
+        model: Optional[str] = None,
+    ) -> None:
+        if mode not in ("auto", "record", "replay"):
+            raise ValueError(f"replay mode must be auto, record or replay, not {mode!r}")
+        if mode == "auto":
+            mode = "record" if os.environ.get(RECORD_ENV) == "1" else "replay"
+        if mode == "record" and inner is None:
+            raise LLMError("replay backend: record mode needs a real client to record from")
+        self.dir = Path(cassette_dir)
+        self.inner = inner
+        self.mode = mode
+        # Keys use the *recorded* backend/model so a replay matches what was recorded.
+        self.recorded_backend = backend or (inner.backend if inner else "embedded")
+        self.model = model or (inner.model if inner else "")
+        self.backend = "replay"
+
+    def _path(self, key: str) -> Path:
+        return self.dir / f"{key}.json"
+
+    def complete(
+        self,
+        messages: List[Message],
+        *,
+        schema: Optional[Dict[str, Any]] = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: Optional[float] = None,
+    ) -> Completion:
+        key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature)
+        path = self._path(key)
+        if self.mode == "record":
+            assert self.inner is not None
+            result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
+                                         timeout=timeout)
+            self._write(path, key, messages, schema, max_tokens, temperature, result)
+            return result
+        if not path.is_file():
+            raise CassetteMissing(
+                f"replay: no cassette {key[:16]}… for {self.recorded_backend}/{self.model} in {self.dir} "
+                f"(full key {key}); record it by running the same call with {RECORD_ENV}=1 and a real backend"
+            )
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+            reply = rec["reply"]
+            return Completion(
+                text=reply["text"],
+                data=reply.get("data"),
+                usage=Usage(int(reply["usage"]["prompt_tokens"]), int(reply["usage"]["completion_tokens"])),
+                latency=float(reply.get("latency", 0.0)),
+                model=reply.get("model", self.model),
+                backend=self.backend,
+                meta=dict(reply.get("meta") or {}, replayed_from=rec.get("backend"), cassette=str(path)),
+            )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise LLMError(f"replay: cassette {path} is unreadable or malformed: {exc!r}; delete and re-record it") from None
+
+    def _write(self, path: Path, key: str, messages: List[Message], schema: Optional[Dict[str, Any]],
+               max_tokens: int, temperature: float, result: Completion) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        record = {
+            "key": key,
+            "backend": self.recorded_backend,
+            "model": self.model,
+            "request": {"messages": messages, "schema": schema, "max_tokens": max_tokens, "temperature": temperature},
+            "reply": {
+                "text": result.text,
+                "data": result.data,
+                "usage": {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens},
+                "latency": result.latency,
+                "model": result.model,
+                "meta": {k: v for k, v in result.meta.items() if k != "path"},  # no local paths in fixtures
+            },
+        }
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
