@@ -129,3 +129,30 @@ def test_reports_json_markdown_rich(tmp_path):
     console = Console(record=True, width=200)
     console.print(rich_table(report))
     assert "plan_success_rate" in console.export_text()
+
+
+def test_record_then_replay_gives_the_same_verdicts(tmp_path):
+    from ragix_core.eval.engines import EngineUnavailable, recording_runner, replay_runner
+
+    def live(goal, **kw):
+        return make_result("largest .md lines" if "md" in goal else "?", ["find . | xargs wc -l"], reflections=1)
+
+    scen = [Scenario(id="md", input="md?", expected_patterns=["largest"], must_run_commands=["wc"]),
+            Scenario(id="py", input="py?", expected_patterns=["execute"])]
+    repo = tmp_path / "repo"
+    repo.mkdir()  # recordings go outside the working directory (writing into it would be flagged)
+    rec = run_scenarios(scen, recording_runner(live, tmp_path / "runs"), EvalOptions(cwd=repo), corpus_factory=Corpus)
+    rep = run_scenarios(scen, replay_runner(tmp_path / "runs"), EvalOptions(cwd=repo), corpus_factory=Corpus)
+    strip = lambda rs: [(r.id, r.passed, r.steps, r.reflections, r.commands_run, r.prompt_tokens) for r in rs]
+    assert strip(rec) == strip(rep) and [r.passed for r in rep] == [True, False]
+    # another strategy was not recorded: a clear error, recorded per scenario
+    other = run_scenarios(scen[:1], replay_runner(tmp_path / "runs"), EvalOptions(cwd=repo, strategy="s0"),
+                          corpus_factory=Corpus)
+    assert "no recorded run for strategy s0" in other[0].error
+
+
+def test_unknown_strategy():
+    from ragix_core.eval.engines import EngineUnavailable, get_runner
+
+    with pytest.raises(EngineUnavailable, match="unknown strategy 'graph_v9'"):
+        get_runner("graph_v9")
