@@ -12,6 +12,7 @@ only), or ``auto`` (replay; record only when ``RAGIX_RECORD=1``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -88,7 +89,8 @@ class ReplayClient:
             result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
                                          timeout=timeout)
             self._write(path, key, messages, schema, max_tokens, temperature, result)
-            return result
+            # same identity as in replay mode, so callers see one backend either way
+            return dataclasses.replace(result, backend=self.backend, meta=dict(result.meta, recorded_to=str(path)))
         if not path.is_file():
             raise CassetteMissing(
                 f"replay: no cassette {key[:16]}… for {self.recorded_backend}/{self.model} in {self.dir} "

@@ -1,0 +1,69 @@
+"""The behaviour every backend must show, written once.
+
+A backend's test module subclasses ``Conformance`` and provides fixtures:
+``client`` (a working client), ``down_client`` + ``endpoint`` (a client whose
+server/model cannot be reached, and the text its error must name), and
+``unknown_client`` (a reachable backend asked for a model it does not have).
+A backend that cannot show a behaviour here overrides the test with a skip
+that says why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.llm import LLMTimeout, LLMUnavailable, LLMUnknownModel, Usage
+from ragix_core.llm.jsonout import schema_errors
+
+SYSTEM = {"role": "system", "content": "You are a terse assistant."}
+HELLO = [SYSTEM, {"role": "user", "content": "Say hello."}]
+ADD = [
+    SYSTEM,
+    {"role": "user", "content": 'What is 2 + 3? Reply as JSON: {"answer": <integer>}.'},
+]
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "integer"}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
+
+
+class Conformance:
+    def test_plain_completion(self, client):
+        out = client.complete(HELLO, max_tokens=12)
+        assert isinstance(out.text, str) and out.text.strip()
+        assert out.data is None
+        assert out.model == client.model
+        assert out.backend == client.backend
+        assert out.latency >= 0
+
+    def test_schema_constrained_json(self, client):
+        out = client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24)
+        assert isinstance(out.data, dict)
+        assert schema_errors(out.data, ANSWER_SCHEMA) == []
+        assert isinstance(out.data["answer"], int)
+
+    def test_usage_accounting(self, client):
+        first = client.complete(HELLO, max_tokens=6)
+        second = client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24)
+        for out in (first, second):
+            assert out.usage.prompt_tokens > 0
+            assert 0 < out.usage.completion_tokens <= 24
+        total = first.usage + second.usage
+        assert total.total_tokens == sum(u.prompt_tokens + u.completion_tokens for u in (first.usage, second.usage))
+        assert isinstance(total, Usage)
+
+    def test_timeout(self, client):
+        with pytest.raises(LLMTimeout):
+            client.complete(HELLO, max_tokens=256, timeout=0.001)
+
+    def test_unavailable_names_endpoint(self, down_client, endpoint):
+        with pytest.raises(LLMUnavailable) as info:
+            down_client.complete(HELLO, max_tokens=4, timeout=10)
+        assert endpoint in str(info.value)
+
+    def test_unknown_model(self, unknown_client):
+        with pytest.raises(LLMUnknownModel) as info:
+            unknown_client.complete(HELLO, max_tokens=4, timeout=30)
+        assert unknown_client.model in str(info.value)

@@ -1,0 +1,68 @@
+"""Conformance of the embedded backend on real models (SmolLM2 for speed, Qwen for one schema check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.llm.embedded import EmbeddedClient
+from ragix_core.llm.jsonout import schema_errors
+from ragix_core.llm.models import DEFAULT_MODEL, TEST_MODEL
+
+from .conformance import ADD, ANSWER_SCHEMA, HELLO, SYSTEM, Conformance
+
+pytestmark = pytest.mark.slow
+
+
+class TestEmbeddedConformance(Conformance):
+    @pytest.fixture
+    def client(self, smol_embedded):
+        return smol_embedded
+
+    @pytest.fixture
+    def endpoint(self, tmp_path):
+        bad = tmp_path / "not-a-model.gguf"
+        bad.write_bytes(b"GGUF" + b"\x00" * 64)  # right magic, nonsense header: the runtime must refuse it
+        return str(bad)
+
+    @pytest.fixture
+    def down_client(self, endpoint):
+        return EmbeddedClient(endpoint, n_ctx=512)
+
+    @pytest.fixture
+    def unknown_client(self):
+        return EmbeddedClient("no-such-model-7b")
+
+
+def test_same_model_is_loaded_once(smol_embedded):
+    other = EmbeddedClient(TEST_MODEL, n_ctx=smol_embedded.n_ctx, threads=smol_embedded.threads)
+    assert other.load() is smol_embedded.load()
+
+
+def test_second_call_reuses_the_shared_system_prompt(smol_embedded):
+    smol_embedded.complete([SYSTEM, {"role": "user", "content": "Name a colour."}], max_tokens=4)
+    out = smol_embedded.complete([SYSTEM, {"role": "user", "content": "Name a fruit."}], max_tokens=4)
+    # the system prompt's tokens were already in the slot's KV cache
+    assert out.meta["cached_tokens"] > 0
+    assert out.meta["cached_tokens"] < out.usage.prompt_tokens
+
+
+def test_bad_messages_are_a_clear_error(smol_embedded):
+    from ragix_core.llm import LLMError
+
+    with pytest.raises(LLMError, match="messages"):
+        smol_embedded.complete("hello")  # type: ignore[arg-type]
+
+
+def test_schema_the_grammar_cannot_express_is_a_clear_error(smol_embedded):
+    from ragix_core.llm import LLMError
+
+    with pytest.raises(LLMError, match="rejected"):
+        smol_embedded.complete(HELLO, schema={"type": "no-such-type"}, max_tokens=4)
+
+
+def test_default_model_schema_reply(qwen_path):
+    """The shipped default model, constrained by a schema, answers a sum correctly."""
+    client = EmbeddedClient(DEFAULT_MODEL, n_ctx=1024)
+    out = client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=16, timeout=600)
+    assert schema_errors(out.data, ANSWER_SCHEMA) == []
+    assert out.data["answer"] == 5

@@ -1,0 +1,44 @@
+"""Conformance of the openai backend against llama.cpp's real HTTP server on loopback."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.llm.openai_compat import OpenAICompatClient
+
+from .conformance import Conformance
+
+pytestmark = pytest.mark.slow
+
+
+class TestOpenAICompatConformance(Conformance):
+    @pytest.fixture
+    def client(self, loopback_server):
+        return OpenAICompatClient("smollm2", base_url=loopback_server)
+
+    @pytest.fixture
+    def endpoint(self, dead_url):
+        return dead_url
+
+    @pytest.fixture
+    def down_client(self, dead_url):
+        return OpenAICompatClient("smollm2", base_url=dead_url)
+
+    @pytest.fixture
+    def unknown_client(self, loopback_server):
+        return OpenAICompatClient("no-such-model-7b", base_url=loopback_server)
+
+
+def test_schema_reply_says_which_json_mode_was_used(loopback_server):
+    from .conformance import ADD, ANSWER_SCHEMA
+
+    out = OpenAICompatClient("smollm2", base_url=loopback_server).complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24)
+    assert out.meta["json_mode"] == "json_schema"  # llama.cpp's server accepts json_schema: no fallback
+
+
+def test_missing_api_key_env_is_a_clear_error(monkeypatch):
+    from ragix_core.llm import LLMUnavailable
+
+    monkeypatch.delenv("RAGIX_TEST_NO_SUCH_KEY", raising=False)
+    with pytest.raises(LLMUnavailable, match="RAGIX_TEST_NO_SUCH_KEY"):
+        OpenAICompatClient("m", base_url="http://127.0.0.1:9/v1", api_key_env="RAGIX_TEST_NO_SUCH_KEY")
