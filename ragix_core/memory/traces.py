@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterable, List, Optional
 from .errors import CorpusWriteError, InvalidSessionId
 from .jsonl_log import JsonlLog, LogReader
 
-__all__ = ["TraceWriter", "read_trace", "find_trace", "validate_session_id", "TRUNCATED_KIND"]
+__all__ = ["TraceWriter", "read_trace", "find_trace", "default_trace_dirs", "validate_session_id", "TRUNCATED_KIND"]
 
 TRUNCATED_KIND = "trace_truncated"
 _MAX_ID_CHARS = 200
@@ -120,5 +120,3 @@ def default_trace_dirs(project_dir: "Path | str", traces_path: str = ".ragix/rea
     p = Path(traces_path).expanduser()
     return [p if p.is_absolute() else Path(project_dir) / p, ragix_home() / "experience" / "traces"]
 
-
-__all__.append("default_trace_dirs")
