@@ -1,0 +1,56 @@
+"""Untrusted model text → JSON checked against a schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.llm import LLMBadOutput
+from ragix_core.llm.jsonout import check_schema, parse_json, schema_errors
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "steps": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "kind": {"enum": ["plan", "answer"]},
+    },
+    "required": ["steps", "kind"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', '```json\n{"a": 1}\n```', 'Sure! Here it is: {"a": 1} Hope it helps.'])
+def test_parse_tolerates_fences_and_prose(text):
+    assert parse_json(text, "t") == {"a": 1}
+
+
+@pytest.mark.parametrize("text", ["", "no json here", '{"a": ', "{'a': 1}"])
+def test_non_json_is_bad_output_naming_the_source(text):
+    with pytest.raises(LLMBadOutput, match="backend X"):
+        parse_json(text, "backend X")
+
+
+def test_valid_value_has_no_errors():
+    assert schema_errors({"steps": ["ls"], "kind": "plan", "confidence": 0.5}, SCHEMA) == []
+
+
+@pytest.mark.parametrize(
+    "value, fragment",
+    [
+        ({"kind": "plan"}, "missing required key 'steps'"),
+        ({"steps": [], "kind": "plan"}, "fewer than 1"),
+        ({"steps": ["a", 2], "kind": "plan"}, "$.steps[1]: expected string"),
+        ({"steps": ["a"], "kind": "other"}, "not in"),
+        ({"steps": ["a"], "kind": "plan", "extra": 1}, "unexpected key"),
+        ({"steps": ["a"], "kind": "plan", "confidence": 2}, "above maximum"),
+        ({"steps": ["a"], "kind": "plan", "confidence": True}, "expected number"),
+        ([1], "expected object"),
+    ],
+)
+def test_mismatches_are_reported(value, fragment):
+    assert any(fragment in e for e in schema_errors(value, SCHEMA))
+
+
+def test_check_schema_raises_with_the_mismatch():
+    with pytest.raises(LLMBadOutput, match="missing required key"):
+        check_schema('{"kind": "plan"}', SCHEMA, "w")
