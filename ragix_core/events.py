@@ -30,6 +30,7 @@ class EventKind(str, Enum):
     NODE_ENTER = "node_enter"
     NODE_EXIT = "node_exit"
     NODE_ERROR = "node_error"
+    PLAN = "plan"
     STEP_EXECUTED = "step_executed"
     REFLECTION = "reflection"
     VERIFICATION = "verification"

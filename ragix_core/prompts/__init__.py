@@ -1,0 +1,40 @@
+"""Prompt templates, one file per prompt (spec 000 §9 and the worker/writer prompts).
+
+Templates use ``{{name}}`` placeholders. Rendering fails loudly on a missing
+value so that a renamed variable can never silently send ``{{goal}}`` to a model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["load", "render", "PromptError"]
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}")
+
+
+class PromptError(KeyError):
+    """A template is missing or a placeholder has no value."""
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> str:
+    try:
+        return resources.files(__name__).joinpath(f"{name}.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PromptError(f"no prompt template named {name!r} in ragix_core/prompts") from None
+
+
+def render(name: str, **values: Any) -> str:
+    template = load(name)
+
+    def sub(match: "re.Match[str]") -> str:
+        key = match.group(1)
+        if key not in values:
+            raise PromptError(f"prompt {name!r} needs a value for {{{{{key}}}}}")
+        return str(values[key])
+
+    return _PLACEHOLDER.sub(sub, template)

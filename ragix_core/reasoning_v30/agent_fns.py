@@ -1,0 +1,275 @@
+"""The LLM-backed node functions of spec 000 §4, over real tools.
+
+One ``AgentFunctions`` object per run holds the role clients, the tool box
+and the experience corpus; its bound methods are what ``build_graph`` injects
+into the spec's nodes. Model output is untrusted: every JSON reply is schema-
+constrained and validated (``structured.ask_json``); text is bounded before it
+goes back into a prompt; commands go through the confined tool box, which
+refuses what it cannot validate.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional
+
+from pydantic import BaseModel, Field
+
+from ragix_core import prompts
+from ragix_core.llm.base import LLMClient
+
+from .classify_rules import needs_tools, rule_based_complexity
+from .respond import step_output
+from .structured import ask_json, ask_text, bounded
+from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
+
+__all__ = ["AgentFunctions"]
+
+EVIDENCE_CHARS = 1800  # per step output shown to a model
+CONTEXT_LISTING = "find . -maxdepth 3 -type f"
+HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
+
+
+class ClassifyReply(BaseModel):
+    complexity: Literal["BYPASS", "SIMPLE", "MODERATE", "COMPLEX"]
+
+
+class AnswerReply(BaseModel):
+    answer: str = Field(min_length=1, max_length=8000)
+    confidence: float = Field(ge=0, le=1)
+
+
+class CommandReply(BaseModel):
+    command: str = Field(min_length=1, max_length=1000)
+
+
+class ReflectReply(BaseModel):
+    diagnosis: str = Field(max_length=4000)
+    new_plan_summary: str = Field(max_length=4000)
+
+
+class VerifyReply(BaseModel):
+    verdict: Literal["pass", "fail"]
+    issues: str = Field(default="", max_length=4000)
+    answer: str = Field(min_length=1, max_length=8000)
+    confidence: float = Field(ge=0, le=1)
+
+
+def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
+    """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
+    return {
+        "type": "object",
+        "properties": {
+            "objective": {"type": "string"},
+            "steps": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": max_steps,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "num": {"type": "integer"},
+                        "description": {"type": "string"},
+                        "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
+                        "args": {
+                            "type": "object",
+                            "properties": {"command": {"type": "string"}},
+                            "required": ["command"],
+                        },
+                    },
+                    "required": ["num", "description", "tool", "args"],
+                },
+            },
+            "validation": {"type": "string"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        "required": ["objective", "steps", "validation", "confidence"],
+    }
+
+
+class PlanStepReply(BaseModel):
+    num: int
+    description: str = Field(min_length=1, max_length=1000)
+    tool: str
+    args: Dict[str, Any] = Field(default_factory=dict)
+
+
+class PlanReply(BaseModel):
+    objective: str = Field(max_length=2000)
+    steps: List[PlanStepReply] = Field(min_length=1, max_length=10)
+    validation: str = Field(default="", max_length=2000)
+    confidence: float = Field(default=0.5, ge=0, le=1)
+
+
+class AgentFunctions:
+    def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
+                 experience: Any = None, top_k: int = 5, max_context_chars: int = 2000):
+        self.planner = planner
+        self.worker = worker
+        self.verifier = verifier
+        self.toolbox = toolbox
+        self.experience = experience
+        self.top_k = top_k
+        self.max_context_chars = max_context_chars
+        self.tools: List[str] = list(getattr(toolbox, "allowed_tools", []) or [])
+        self.last_complexity: Optional[TaskComplexity] = None
+        self._listing: Optional[str] = None
+
+    # -- shared context ----------------------------------------------------------
+
+    def file_context(self) -> str:
+        """A bounded listing of the project, computed once per run."""
+        if self._listing is None:
+            r = self.toolbox.run_command(CONTEXT_LISTING)
+            if r.ok:
+                text = "\n".join(sorted(line for line in r.stdout.splitlines() if not line.startswith(HIDDEN_PREFIXES)))
+            else:
+                text = r.stderr or r.error or ""
+            self._listing = bounded(text, self.max_context_chars)
+        return self._listing
+
+    def experience_context(self, query: str) -> str:
+        if self.experience is None or self.top_k <= 0:
+            return ""
+        try:
+            return bounded(self.experience.search(query, top_k=self.top_k), self.max_context_chars)
+        except Exception as exc:  # memory helps; it must not stop a run
+            return f"[experience search failed: {exc}]"
+
+    # -- CLASSIFY ----------------------------------------------------------------
+
+    def classify(self, goal: str) -> TaskComplexity:
+        label = rule_based_complexity(goal)
+        if label is None:
+            msg = [{"role": "user", "content": prompts.render("classify", goal=bounded(goal, 4000))}]
+            reply, _ = ask_json(self.planner, msg, ClassifyReply, stop_reason="classify_failed", max_tokens=16)
+            label = TaskComplexity.parse(reply.complexity)
+            if label == TaskComplexity.BYPASS and needs_tools(goal):
+                label = TaskComplexity.SIMPLE
+        self.last_complexity = label
+        return label
+
+    # -- DIRECT_EXEC -------------------------------------------------------------
+
+    def answer(self, goal: str) -> Dict[str, Any]:
+        if self.last_complexity == TaskComplexity.SIMPLE and self.tools:
+            return self._answer_with_one_command(goal)
+        msg = [{"role": "user", "content": prompts.render("direct_answer", goal=bounded(goal, 4000))}]
+        reply, _ = ask_json(self.worker, msg, AnswerReply, stop_reason="answer_failed", max_tokens=600)
+        return {"answer": reply.answer, "confidence": reply.confidence}
+
+    def _answer_with_one_command(self, goal: str) -> Dict[str, Any]:
+        msg = [{"role": "user", "content": prompts.render(
+            "simple_command", goal=bounded(goal, 4000), file_context=self.file_context(), tools=", ".join(self.tools))}]
+        reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed", max_tokens=120)
+        step = PlanStep(num=1, description=goal, tool_call=ToolCall("shell", {"command": reply.command}))
+        self._run(step)
+        answer = self.compose_for(goal, [step])
+        return {"answer": answer, "confidence": 0.7 if step.status == StepStatus.SUCCESS else 0.2, "step": step}
+
+    # -- PLAN --------------------------------------------------------------------
+
+    def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
+        complexity = self.last_complexity or TaskComplexity.MODERATE
+        step_rule = "3–7 steps for COMPLEX tasks." if complexity == TaskComplexity.COMPLEX else \
+            "1–4 steps; use as few as the goal needs (one pipeline can be one step)."
+        max_steps = 7 if complexity == TaskComplexity.COMPLEX else 4
+        text = prompts.render(
+            "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
+            experience_context=self.experience_context(goal) or "(none)",
+            reflection_context=bounded(reflection_context, self.max_context_chars) or "(none)",
+            step_rule=step_rule, tools=", ".join(self.tools))
+        reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply,
+                            schema=plan_schema(self.tools, max_steps), stop_reason="plan_generation_failed",
+                            max_tokens=700)
+        return reply.model_dump()
+
+    def parse_plan(self, raw: Dict[str, Any], goal: str) -> Plan:
+        reply = PlanReply.model_validate(raw)
+        steps = []
+        for i, s in enumerate(reply.steps, 1):  # renumber: models skip and repeat numbers
+            tool = s.tool.strip()
+            steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(tool, dict(s.args))))
+        return Plan(objective=reply.objective or goal, steps=steps, validation=reply.validation,
+                    confidence=reply.confidence)
+
+    # -- EXECUTE -----------------------------------------------------------------
+
+    def execute_step(self, step: PlanStep, state: ReasoningState) -> PlanStep:
+        call = step.tool_call
+        if call is None or call.tool == "none":
+            step.status = StepStatus.SKIPPED
+            return step
+        command = str(call.args.get("command") or "").strip()
+        if not command:
+            command = self._materialise(step, state)
+        step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
+        return self._run(step)
+
+    def _materialise(self, step: PlanStep, state: ReasoningState) -> str:
+        earlier = "\n\n".join(f"Step {s.num} ({s.description}):\n{bounded(step_output(s), 800)}"
+                              for s in state.executed_steps if s.status == StepStatus.SUCCESS) or "(none)"
+        text = prompts.render(
+            "worker_step", goal=bounded(state.goal, 2000), step_num=step.num, step_description=step.description,
+            tool=step.tool_call.tool if step.tool_call else "none",
+            args=bounded(str(step.tool_call.args if step.tool_call else {}), 500),
+            earlier_outputs=earlier, tools=", ".join(self.tools))
+        reply, _ = ask_json(self.worker, [{"role": "user", "content": text}], CommandReply,
+                            stop_reason="command_generation_failed", max_tokens=120)
+        return reply.command
+
+    def _run(self, step: PlanStep) -> PlanStep:
+        command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
+        result: ToolResult = self.toolbox.run_command(command)
+        first = command.split()[0] if command.split() else ""
+        if first == "grep" and result.returncode == 1 and not (result.stderr or "").strip() and not result.refused:
+            # grep's "no match" is an answer, not a failure.
+            result.returncode = 0
+            result.stdout = result.stdout or "(no matches)"
+        step.result = result
+        step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
+        return step
+
+    # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
+
+    def reflect(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        attempts = "\n".join(f"- step {a['failed_step']}: {a['error'][:200]} → {a['diagnosis'][:300]}"
+                             for a in payload.get("previous_attempts") or []) or "(none)"
+        text = prompts.render(
+            "reflect", goal=bounded(payload.get("goal"), 2000),
+            failed_step_num=payload.get("failed_step_num"),
+            failed_step_description=bounded(payload.get("failed_step_description"), 500),
+            error=bounded(payload.get("error"), 1000), file_context=bounded(payload.get("file_context"), self.max_context_chars),
+            experience_context=bounded(payload.get("experience_context"), self.max_context_chars) or "(none)",
+            previous_attempts=attempts)
+        reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], ReflectReply,
+                            stop_reason="reflection_failed", max_tokens=400)
+        return reply.model_dump()
+
+    def evidence(self, steps: List[PlanStep]) -> str:
+        parts = []
+        for s in steps:
+            r = s.result
+            cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
+            status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
+            parts.append(f"$ {cmd}   [{status}]\n{bounded(step_output(s), EVIDENCE_CHARS) or '(no output)'}")
+        return "\n\n".join(parts) or "(no command was run)"
+
+    def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
+        text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps))
+        return ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
+
+    def compose(self, state: ReasoningState) -> str:
+        return self.compose_for(state.goal, state.executed_steps)
+
+    def verify(self, state: ReasoningState) -> Dict[str, Any]:
+        steps = state.executed_steps
+        if not any(s.status == StepStatus.SUCCESS and step_output(s).strip() for s in steps):
+            # Nothing to judge from: fail on the evidence, without asking a model.
+            return {"verdict": "fail", "issues": "no step produced output to support an answer",
+                    "answer": state.final_answer or "No evidence was gathered.", "confidence": 0.1}
+        current = state.final_answer or self.compose(state)
+        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(steps),
+                              current_answer=bounded(current, 3000))
+        reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,
+                            stop_reason="verification_generation_failed", max_tokens=500)
+        return reply.model_dump()

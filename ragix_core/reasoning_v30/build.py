@@ -1,0 +1,96 @@
+"""Wiring: LLM functions, tools and the experience corpus into the spec's nodes.
+
+``build_graph`` is the one place where a configured graph is assembled, for
+both graph strategies:
+- ``graph_v30`` (spec 000): REFLECT hands a diagnosis to PLAN, which replans;
+- ``graph_v2`` (spec 001): REFLECT produces the new plan itself and returns to
+  EXECUTE. Both are built from the same node functions — no second engine.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Dict, Optional
+
+from ragix_core.events import EventBus, EventKind
+
+from .agent_fns import AgentFunctions
+from .graph import ReasoningGraph
+from .nodes import ClassifyNode, DirectExecNode, ExecuteNode, PlanNode, ReflectNode, RespondNode, VerifyNode
+from .types import Plan, ReasoningEvent, ReasoningState
+
+__all__ = ["build_graph", "make_emitter", "GRAPH_STRATEGIES"]
+
+GRAPH_STRATEGIES = ("graph_v30", "graph_v2")
+
+_EVENT_KINDS = {
+    "planning": EventKind.PLAN,
+    "execution": EventKind.STEP_EXECUTED,
+    "reflection": EventKind.REFLECTION,
+    "verification": EventKind.VERIFICATION,
+    "respond": EventKind.RESPOND,
+}
+
+
+def make_emitter(events: EventBus, corpus: Any = None) -> Callable[[ReasoningEvent], None]:
+    """One sink for ReasoningEvents: the experience corpus (when memory is on) and the event stream."""
+
+    def emit(event: ReasoningEvent) -> None:
+        if corpus is not None:
+            corpus.append(event)  # never raises: a full disk is reported and the run goes on
+        events.publish(_EVENT_KINDS[event.event_type], event.session_id, event=event.to_dict())
+
+    return emit
+
+
+def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callable[[str], Any],
+                corpus: Any, events: EventBus, strategy: str = "graph_v30",
+                checkpoint_path: Optional[os.PathLike | str] = None) -> ReasoningGraph:
+    """Assemble the graph for ``strategy`` from ``config`` (a RagixConfig) and the run's functions."""
+    if strategy not in GRAPH_STRATEGIES:
+        raise ValueError(f"unknown graph strategy {strategy!r}; allowed: {', '.join(GRAPH_STRATEGIES)}")
+    rc = config.reasoning
+    budget = rc.max_reflections_by_complexity()
+    emit = make_emitter(events, corpus)
+
+    replan_fn: Optional[Callable[[ReasoningState, Dict[str, Any]], Optional[Plan]]] = None
+    reflect_next = "PLAN"
+    if strategy == "graph_v2":
+        reflect_next = "EXECUTE"
+
+        def replan_fn(state: ReasoningState, reflection: Dict[str, Any]) -> Optional[Plan]:
+            context = (f"\n\nDiagnosis of the failure: {reflection.get('diagnosis', '')}"
+                       f"\nRevised strategy: {reflection.get('new_plan_summary', '')}")
+            return functions.parse_plan(functions.generate_plan(state.goal, context), state.goal)
+
+    nodes = {
+        "CLASSIFY": ClassifyNode(functions.classify),
+        "DIRECT_EXEC": DirectExecNode(functions.answer),
+        "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit),
+        "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit),
+        "REFLECT": ReflectNode(
+            functions.reflect, _NoCorpus() if corpus is None else corpus, reflect_shell,
+            emit_event_fn=emit,
+            allowed_tools=rc.reflect.allowed_tools,
+            max_context_chars=rc.reflect.max_context_chars,
+            top_k=rc.experience.top_k,
+            context_commands=ReflectNode.CONTEXT_COMMANDS[: max(rc.reflect.max_commands, 0)] if rc.reflect.use_shell else [],
+            next_node=reflect_next,
+            replan_fn=replan_fn,
+        ),
+        "VERIFY": VerifyNode(functions.verify, emit_event_fn=emit, on_fail="REFLECT",
+                             max_reflections_by_complexity=budget),
+        "RESPOND": RespondNode(emit, compose_answer_fn=functions.compose),
+    }
+    return ReasoningGraph(nodes, start="CLASSIFY", end="END", events=events, checkpoint_path=checkpoint_path)
+
+
+class _NoCorpus:
+    """Memory off (profile `safe`, or `experience.enabled: false`): nothing to recall."""
+
+    def search(self, query: str, top_k: int = 5) -> str:
+        return ""
+
+    def append(self, event: ReasoningEvent) -> bool:
+        return True
+

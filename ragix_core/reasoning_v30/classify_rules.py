@@ -1,0 +1,54 @@
+"""Rules that classify obvious goals without a model call.
+
+Only two cases are decided here, both chosen because a wrong call is cheap to
+avoid: greetings and thanks (BYPASS), and conceptual questions that name
+nothing in the project (BYPASS). Anything that mentions files, the repo,
+paths, code symbols or counting goes to the model — and a model's BYPASS for
+such a goal is demoted to SIMPLE (``needs_tools``), since answering a question
+about the user's files without looking at them is how assistants hallucinate.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .types import TaskComplexity
+
+__all__ = ["rule_based_complexity", "needs_tools"]
+
+_GREETING = re.compile(
+    r"^\s*(hi|hello|hey|bonjour|salut|thanks|thank you|merci|good (morning|afternoon|evening)|how are you)\b[\s!.?,]*\w{0,12}[\s!.?]*$",
+    re.IGNORECASE,
+)
+_CONCEPTUAL = re.compile(
+    r"^\s*(explain|what is|what are|what's|why (is|are|do|does)|define|describe the (concept|difference)|"
+    r"compare|how does|how do|what does .* mean|tell me about|difference between)\b",
+    re.IGNORECASE,
+)
+# Words that tie a goal to the user's project: then tools are needed.
+_PROJECT_WORDS = re.compile(
+    r"\b(file|files|repo|repository|directory|directories|folder|folders|project|codebase|"
+    r"this code|our code|my code|in this|here|line|lines|count|largest|smallest|biggest|find|search|grep|list|"
+    r"show|open|read|module|modules|function|functions|class|classes|import|imports|todo|todos|config|readme|"
+    r"path|paths)\b"
+    r"|\.[a-z]{1,5}\b|/|\w+\(\)|`",
+    re.IGNORECASE,
+)
+
+
+def needs_tools(goal: str) -> bool:
+    """True when the goal refers to something in the project."""
+    return bool(_PROJECT_WORDS.search(goal))
+
+
+def rule_based_complexity(goal: str) -> Optional[TaskComplexity]:
+    """BYPASS for greetings and project-free conceptual questions; None = ask the model."""
+    text = goal.strip()
+    if not text:
+        return TaskComplexity.BYPASS
+    if _GREETING.match(text):
+        return TaskComplexity.BYPASS
+    if _CONCEPTUAL.match(text) and not needs_tools(text):
+        return TaskComplexity.BYPASS
+    return None

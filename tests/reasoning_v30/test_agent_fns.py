@@ -1,0 +1,218 @@
+"""The LLM-backed node functions: validation, repair, stop reasons, grounding.
+
+A scripted client stands in for the model here (unit tests of our own logic);
+the real model runs in tests/reasoning_v30/test_run_real_model.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, List
+
+import pytest
+
+from ragix_core.llm.base import Completion, LLMBadOutput, LLMTimeout, LLMUnavailable, Usage
+from ragix_core.reasoning_v30.agent_fns import AgentFunctions, PlanReply, plan_schema
+from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
+from ragix_core.reasoning_v30.graph import StopRun
+from ragix_core.reasoning_v30.structured import ask_json
+from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
+
+
+class ScriptedLLM:
+    backend = "scripted"
+    model = "scripted"
+
+    def __init__(self, replies: List[Any]):
+        self.replies = list(replies)
+        self.calls: List[dict] = []
+
+    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None):
+        self.calls.append({"messages": messages, "schema": schema})
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        data = None
+        if schema is not None:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                raise LLMBadOutput(f"not JSON: {text[:40]}")
+        return Completion(text=text, data=data, usage=Usage(10, 5), model="scripted", backend="scripted")
+
+
+class FakeToolBox:
+    allowed_tools = ["cat", "find", "grep", "head", "ls", "wc"]
+
+    def __init__(self, results=None):
+        self.commands: List[str] = []
+        self.results = results or {}
+
+    def run_command(self, command: str) -> ToolResult:
+        self.commands.append(command)
+        if command in self.results:
+            return self.results[command]
+        return ToolResult(command.split()[0], 0, stdout=f"output of {command}", command=command)
+
+
+def fns(llm, toolbox=None, **kw) -> AgentFunctions:
+    return AgentFunctions(planner=llm, worker=llm, verifier=llm, toolbox=toolbox or FakeToolBox(), **kw)
+
+
+def test_ask_json_repairs_once_quoting_the_error():
+    from pydantic import BaseModel
+
+    class M(BaseModel):
+        x: int
+
+    llm = ScriptedLLM(["oops not json", {"x": 3}])
+    value, _ = ask_json(llm, [{"role": "user", "content": "q"}], M, stop_reason="m_failed")
+    assert value.x == 3
+    repair = llm.calls[1]["messages"][-1]["content"]
+    assert "invalid" in repair and "not JSON" in repair
+
+
+def test_ask_json_two_invalid_replies_is_a_named_stop():
+    from pydantic import BaseModel
+
+    class M(BaseModel):
+        x: int
+
+    llm = ScriptedLLM([{"x": "many"}, {"y": 1}])
+    with pytest.raises(StopRun) as info:
+        ask_json(llm, [{"role": "user", "content": "q"}], M, stop_reason="plan_generation_failed")
+    assert info.value.reason == "plan_generation_failed"
+    assert "x" in info.value.message
+
+
+@pytest.mark.parametrize("exc,reason", [(LLMUnavailable("http://127.0.0.1:9 refused"), "llm_unavailable"),
+                                        (LLMTimeout("slow"), "llm_timeout")])
+def test_backend_failures_are_named_stops(exc, reason):
+    from pydantic import BaseModel
+
+    class M(BaseModel):
+        x: int
+
+    with pytest.raises(StopRun) as info:
+        ask_json(ScriptedLLM([exc]), [], M, stop_reason="unused")
+    assert info.value.reason == reason
+
+
+# Labelled goals: the rules must never send a project question to BYPASS,
+# and must not call the model for obvious conceptual questions.
+PROJECT_GOALS = [
+    "Find the largest markdown file in this repo by line count",
+    "Explain what a.py does",
+    "What does the function execute() in b.py return?",
+    "Count the TODO comments in the codebase",
+    "Which files import os?",
+    "Explain the structure of this project",
+    "What is in docs/guide.md?",
+    "List the Python files",
+]
+CONCEPT_GOALS = [
+    "Explain the difference between cyclomatic complexity and cognitive complexity.",
+    "What is a closure in programming?",
+    "hello!",
+    "Thanks",
+    "Why is immutability useful in concurrent programming?",
+    "Compare breadth-first and depth-first traversal.",
+]
+# Conservative by design: a word that can refer to the project ("search", "find")
+# sends the goal to the model, which costs one call and never misroutes.
+AMBIGUOUS_GOALS = ["Compare breadth-first and depth-first search.", "Explain how to find a cycle in a graph"]
+
+
+@pytest.mark.parametrize("goal", AMBIGUOUS_GOALS)
+def test_rules_leave_ambiguous_goals_to_the_model(goal):
+    assert rule_based_complexity(goal) is None
+
+
+@pytest.mark.parametrize("goal", PROJECT_GOALS)
+def test_rules_never_bypass_project_goals(goal):
+    assert rule_based_complexity(goal) is None
+    assert needs_tools(goal)
+
+
+@pytest.mark.parametrize("goal", CONCEPT_GOALS)
+def test_rules_bypass_conceptual_goals_without_model(goal):
+    assert rule_based_complexity(goal) == TaskComplexity.BYPASS
+
+
+def test_model_bypass_for_file_question_is_demoted_to_simple():
+    llm = ScriptedLLM([{"complexity": "BYPASS"}])
+    assert fns(llm).classify("Count the lines of README.md") == TaskComplexity.SIMPLE
+
+
+def test_conceptual_goal_makes_no_model_call():
+    llm = ScriptedLLM([])
+    assert fns(llm).classify("What is a closure in programming?") == TaskComplexity.BYPASS
+    assert llm.calls == []
+
+
+def test_plan_schema_tool_enum_is_the_profile_allowlist():
+    llm = ScriptedLLM([{"objective": "o", "steps": [{"num": 7, "description": "d", "tool": "find",
+                                                      "args": {"command": "find . -name '*.md'"}}],
+                        "validation": "v", "confidence": 0.6}])
+    f = fns(llm)
+    f.last_complexity = TaskComplexity.MODERATE
+    raw = f.generate_plan("g", "")
+    schema = llm.calls[0]["schema"]
+    assert schema["properties"]["steps"]["items"]["properties"]["tool"]["enum"] == sorted(FakeToolBox.allowed_tools) + ["none"]
+    assert schema["properties"]["steps"]["maxItems"] == 4
+    plan = f.parse_plan(raw, "g")
+    assert [s.num for s in plan.steps] == [1]  # renumbered
+    assert plan.steps[0].tool_call.args["command"] == "find . -name '*.md'"
+    # the prompt shows the project listing the tool box produced
+    assert "output of find . -maxdepth 3 -type f" in llm.calls[0]["messages"][0]["content"]
+
+
+def test_plan_with_no_steps_is_rejected():
+    with pytest.raises(ValueError):
+        PlanReply.model_validate({"objective": "o", "steps": [], "validation": "", "confidence": 0.5})
+    assert plan_schema(["ls"], 4)["properties"]["steps"]["minItems"] == 1
+
+
+def test_execute_uses_planner_command_or_asks_worker():
+    llm = ScriptedLLM([{"command": "wc -l a.md"}])
+    tb = FakeToolBox()
+    f = fns(llm, tb)
+    st = ReasoningState(goal="g", session_id="s")
+    s1 = f.execute_step(PlanStep(1, "list", ToolCall("find", {"command": "find . -name '*.md'"})), st)
+    assert s1.status == StepStatus.SUCCESS and tb.commands[-1] == "find . -name '*.md'"
+    assert llm.calls == []
+    s2 = f.execute_step(PlanStep(2, "count", ToolCall("wc", {"path": "a.md"})), st)
+    assert tb.commands[-1] == "wc -l a.md" and s2.tool_call.args["command"] == "wc -l a.md"
+    assert len(llm.calls) == 1
+
+
+def test_grep_without_match_is_an_answer_but_missing_file_fails():
+    tb = FakeToolBox({
+        "grep -rn zzz .": ToolResult("grep", 1, stdout="", stderr="", command="grep -rn zzz ."),
+        "cat nope.md": ToolResult("cat", 1, stderr="cat: nope.md: No such file or directory", command="cat nope.md"),
+    })
+    f = fns(ScriptedLLM([]), tb)
+    st = ReasoningState(goal="g", session_id="s")
+    ok = f.execute_step(PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rn zzz ."})), st)
+    assert ok.status == StepStatus.SUCCESS and ok.result.stdout == "(no matches)"
+    bad = f.execute_step(PlanStep(2, "cat", ToolCall("cat", {"command": "cat nope.md"})), st)
+    assert bad.status == StepStatus.FAILED
+
+
+def test_verify_without_evidence_fails_without_model_call():
+    llm = ScriptedLLM([])
+    st = ReasoningState(goal="g", session_id="s")
+    st.executed_steps = [PlanStep(1, "d", ToolCall("cat"), StepStatus.FAILED, ToolResult("cat", 1, stderr="x"))]
+    out = fns(llm).verify(st)
+    assert out["verdict"] == "fail" and llm.calls == []
+
+
+def test_compose_prompt_carries_the_evidence():
+    llm = ScriptedLLM(["docs/guide.md has 120 lines"])
+    st = ReasoningState(goal="largest md", session_id="s")
+    st.executed_steps = [PlanStep(1, "count", ToolCall("wc"), StepStatus.SUCCESS,
+                                  ToolResult("wc", 0, stdout="  120 ./docs/guide.md\n   12 ./README.md", command="wc -l x"))]
+    assert fns(llm).compose(st) == "docs/guide.md has 120 lines"
+    prompt = llm.calls[0]["messages"][0]["content"]
+    assert "120 ./docs/guide.md" in prompt and "$ wc -l x" in prompt
