@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .graph import BaseNode
+from .graph import BaseNode, StopRun
 from .respond import compose_from_steps, partial_results
 from .types import (
     Plan,
@@ -37,12 +37,13 @@ __all__ = [
     "ReflectNode",
     "VerifyNode",
     "RespondNode",
+    "execute_step",
     "utc_now",
 ]
 
 EmitFn = Callable[[ReasoningEvent], None]
 # Stop reasons after which RESPOND writes the "Partial Results" summary (spec 001 Phase 5).
-PARTIAL_REASONS = ("max_reflections", "max_iterations")
+PARTIAL_REASONS = ("max_reflections", "max_iterations", "max_retries")
 
 
 def utc_now() -> str:
@@ -123,6 +124,46 @@ class PlanNode(BaseNode):
         return state, "EXECUTE"
 
 
+def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep], step: PlanStep,
+                 state: ReasoningState, emit_event_fn: Optional[EmitFn] = None) -> PlanStep:
+    """Run one step, capturing every failure as data (spec 001 §2.1.2)."""
+    original = step
+    step.status = StepStatus.RUNNING
+    try:
+        returned = execute_step_fn(step, state)
+        if not isinstance(returned, PlanStep):
+            raise TypeError(f"execute_step_fn returned {type(returned).__name__}, expected PlanStep")
+        step = returned
+        if step.status in (StepStatus.RUNNING, StepStatus.PENDING):
+            # The function left the verdict to us: judge from the tool result.
+            step.status = StepStatus.SUCCESS if (step.result is None or step.result.ok) else StepStatus.FAILED
+        if step.status == StepStatus.FAILED and not state.last_error:
+            r = step.result
+            detail = (r.error or r.stderr or r.stdout or "").strip()[:500] if r else "no result"
+            state.last_error = f"Step {step.num} failed (rc={r.returncode if r else None}): {detail}"
+    except StopRun:
+        raise  # a named stop (e.g. the model is unreachable) ends the run, it is not a step failure
+    except Exception as exc:
+        step = original
+        step.status = StepStatus.FAILED
+        tool = step.tool_call.tool if step.tool_call else "none"
+        step.result = ToolResult(tool=tool, returncode=-1, error=f"{type(exc).__name__}: {exc}")
+        state.last_error = f"Step {step.num} exception: {type(exc).__name__}: {exc}"
+
+    r = step.result
+    _emit(emit_event_fn, state, "execution",
+          step_num=step.num,
+          step_description=step.description,
+          tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
+          tool_input=(r.command if r and r.command else (str(step.tool_call.args) if step.tool_call else None)),
+          outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
+          stdout=r.stdout if r else None,
+          stderr=r.stderr if r else None,
+          returncode=r.returncode if r else None,
+          error=state.last_error if step.status == StepStatus.FAILED else None)
+    return step
+
+
 class ExecuteNode(BaseNode):
     name = "EXECUTE"
 
@@ -148,7 +189,7 @@ class ExecuteNode(BaseNode):
         if step is None:
             return self._finished(state)
 
-        step = self._execute(step, state)
+        step = execute_step(self.execute_step_fn, step, state, self.emit_event_fn)
         state.executed_steps.append(step)
 
         if step.status == StepStatus.FAILED:
@@ -162,42 +203,6 @@ class ExecuteNode(BaseNode):
         if state.plan.is_complete():
             return self._finished(state)
         return state, "EXECUTE"
-
-    def _execute(self, step: PlanStep, state: ReasoningState) -> PlanStep:
-        """Run one step, capturing every failure as data (spec 001 §2.1.2)."""
-        original = step
-        step.status = StepStatus.RUNNING
-        try:
-            returned = self.execute_step_fn(step, state)
-            if not isinstance(returned, PlanStep):
-                raise TypeError(f"execute_step_fn returned {type(returned).__name__}, expected PlanStep")
-            step = returned
-            if step.status in (StepStatus.RUNNING, StepStatus.PENDING):
-                # The function left the verdict to us: judge from the tool result.
-                step.status = StepStatus.SUCCESS if (step.result is None or step.result.ok) else StepStatus.FAILED
-            if step.status == StepStatus.FAILED and not state.last_error:
-                r = step.result
-                detail = (r.error or r.stderr or r.stdout or "").strip()[:500] if r else "no result"
-                state.last_error = f"Step {step.num} failed (rc={r.returncode if r else None}): {detail}"
-        except Exception as exc:
-            step = original
-            step.status = StepStatus.FAILED
-            tool = step.tool_call.tool if step.tool_call else "none"
-            step.result = ToolResult(tool=tool, returncode=-1, error=f"{type(exc).__name__}: {exc}")
-            state.last_error = f"Step {step.num} exception: {type(exc).__name__}: {exc}"
-
-        r = step.result
-        _emit(self.emit_event_fn, state, "execution",
-              step_num=step.num,
-              step_description=step.description,
-              tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
-              tool_input=(r.command if r and r.command else (str(step.tool_call.args) if step.tool_call else None)),
-              outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
-              stdout=r.stdout if r else None,
-              stderr=r.stderr if r else None,
-              returncode=r.returncode if r else None,
-              error=state.last_error if step.status == StepStatus.FAILED else None)
-        return step
 
 
 class ReflectNode(BaseNode):
