@@ -1,0 +1,87 @@
+"""Layer 2a: bubblewrap command lines.
+
+Measured on the target machines: as root, bwrap only confines with
+``--unshare-user --cap-drop ALL``, and the environment must be empty because
+/proc/1/environ inside the sandbox is the sandboxed process's own. /etc is not
+mounted (it holds secrets such as /etc/shadow, readable by a mapped root);
+only the two files the dynamic loader and time formatting use are.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from typing import Iterable, List, Optional
+
+__all__ = ["find_bwrap", "bwrap_prefix"]
+
+_SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+_ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives")
+
+
+@lru_cache(maxsize=1)
+def find_bwrap() -> Optional[str]:
+    """Absolute path of a working bwrap, or None (checked once per process)."""
+    for candidate in ("/usr/bin/bwrap", "/bin/bwrap", shutil.which("bwrap") or ""):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            try:
+                probe = subprocess.run(
+                    bwrap_prefix(candidate, "/", "/", writable=False, network=False, mount_root=False) + ["/usr/bin/true"],
+                    env={},
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    timeout=10,
+                )
+            except (OSError, subprocess.SubprocessError):
+                continue
+            if probe.returncode == 0:
+                return candidate
+    return None
+
+
+def bwrap_prefix(
+    bwrap: str,
+    root: str,
+    cwd: str,
+    *,
+    writable: bool,
+    network: bool,
+    protected: Iterable[str] = (),
+    extra_ro: Iterable[str] = (),
+    mount_root: bool = True,
+) -> List[str]:
+    """bwrap argv up to and including ``--``; append the command's argv."""
+    args = [
+        bwrap,
+        "--unshare-all",  # user, ipc, pid, net, uts, cgroup namespaces
+        "--unshare-user",
+        "--cap-drop", "ALL",
+        "--die-with-parent",
+        "--new-session",  # no TIOCSTI injection into the caller's terminal
+        "--clearenv",
+    ]
+    if network:
+        args.append("--share-net")
+    args += ["--ro-bind", "/usr", "/usr"]
+    for link in _SYSTEM_LINKS:
+        if os.path.islink(link):
+            args += ["--symlink", os.readlink(link), link]
+        elif os.path.isdir(link):
+            args += ["--ro-bind", link, link]
+    for path in _ETC_FILES:
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in extra_ro:
+        if os.path.exists(path) and not path.startswith("/usr/"):
+            args += ["--ro-bind", path, path]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    if mount_root:
+        args += ["--bind" if writable else "--ro-bind", root, root]
+        if writable:
+            for path in protected:  # re-mounted read-only on top of the writable project
+                if os.path.exists(path):
+                    args += ["--ro-bind", path, path]
+    args += ["--chdir", cwd, "--"]
+    return args

@@ -1,0 +1,128 @@
+"""Layer 2b: Landlock, used when bubblewrap is not available.
+
+Landlock is an unprivileged Linux LSM: a process restricts itself (and all its
+future children) to a set of file hierarchies. The ruleset is built in the
+parent and applied in the child right before exec. Unlike bubblewrap it has no
+PID namespace, so the runner sweeps escaped children through /proc afterwards.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+from functools import lru_cache
+from typing import Callable, Iterable, Optional
+
+__all__ = ["landlock_abi", "Ruleset"]
+
+_SYS_CREATE, _SYS_ADD, _SYS_RESTRICT = 444, 445, 446  # x86_64 and aarch64 share these numbers
+_PR_SET_NO_NEW_PRIVS = 38
+_RULE_PATH_BENEATH = 1
+_CREATE_VERSION = 1
+
+EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_WRITE_BITS = sum(1 << b for b in range(4, 13))  # remove/make dir, file, fifo, sock, dev, symlink
+REFER, TRUNCATE, IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_NET_BIND, _NET_CONNECT = 1, 2
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+
+
+@lru_cache(maxsize=1)
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 when unavailable."""
+    try:
+        version = _libc.syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_VERSION))
+    except Exception:
+        return 0
+    return max(0, int(version))
+
+
+def _all_fs(abi: int) -> int:
+    bits = EXECUTE | WRITE_FILE | READ_FILE | READ_DIR | _WRITE_BITS
+    if abi >= 2:
+        bits |= REFER
+    if abi >= 3:
+        bits |= TRUNCATE
+    if abi >= 5:
+        bits |= IOCTL_DEV
+    return bits
+
+
+class Ruleset:
+    """A Landlock ruleset file descriptor: read-only and read-write hierarchies."""
+
+    def __init__(self, read_exec: Iterable[str], read: Iterable[str], read_write: Iterable[str], network: bool) -> None:
+        abi = landlock_abi()
+        if abi < 1:
+            raise OSError("Landlock is not available on this kernel")
+        self.abi = abi
+        handled = _all_fs(abi)
+        attr = struct.pack("=Q", handled)
+        if abi >= 4:
+            attr += struct.pack("=Q", 0 if network else (_NET_BIND | _NET_CONNECT))
+        if abi >= 6:
+            attr += struct.pack("=Q", _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
+        buf = ctypes.create_string_buffer(attr, len(attr))
+        fd = _libc.syscall(_SYS_CREATE, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+        self.fd = int(fd)
+        try:
+            file_read = READ_FILE | EXECUTE
+            for path in read_exec:
+                self._add(path, READ_FILE | READ_DIR | EXECUTE, file_read)
+            for path in read:
+                self._add(path, READ_FILE | READ_DIR, READ_FILE)
+            for path in read_write:
+                self._add(path, handled, handled & ~(READ_DIR | _WRITE_BITS | REFER))
+        except Exception:
+            os.close(self.fd)
+            raise
+
+    def _add(self, path: str, dir_access: int, file_access: int) -> None:
+        try:
+            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return  # a missing system path simply grants nothing
+        try:
+            access = dir_access if os.path.isdir(path) else file_access
+            attr = ctypes.create_string_buffer(struct.pack("=Qi", access, pfd), 12)
+            if _libc.syscall(_SYS_ADD, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), attr, ctypes.c_uint32(0)) < 0:
+                raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
+        finally:
+            os.close(pfd)
+
+    def restrictor(self) -> Callable[[], None]:
+        """A function for the child (preexec) that applies the ruleset to itself."""
+        fd = self.fd
+
+        def restrict() -> None:
+            if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+                raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
+            if _libc.syscall(_SYS_RESTRICT, ctypes.c_int(fd), ctypes.c_uint32(0)) != 0:
+                raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
+
+        return restrict
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> "Ruleset":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def system_read_exec() -> list:
+    return ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"]
+
+
+def dev_paths() -> Optional[list]:
+    return ["/dev/null", "/dev/zero", "/dev/urandom"]

@@ -1,0 +1,146 @@
+"""Split a model's command string into pipeline stages of plain words.
+
+This is deliberately *not* a shell. It understands quoting ('..', "..",
+backslash) and the pipe `|`, and refuses every other piece of shell syntax
+instead of guessing: chaining, redirection, substitution, expansion, comments.
+Refusing (rather than passing the characters through literally) gives the
+model a reason it can act on, and guarantees no word ever means more than its
+text.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from ragix_core.tools.refusal import Refusal
+
+__all__ = ["split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+
+MAX_COMMAND_CHARS = 4096
+MAX_STAGES = 8
+MAX_WORDS = 256
+MAX_WORD_CHARS = 1024
+
+# Unicode characters that change how text is displayed or split lines: a
+# reviewer reading the trace must see exactly what ran.
+_INVISIBLE = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF} | set(range(0x202A, 0x202F)) | set(
+    range(0x2066, 0x206A)
+)
+
+_UNQUOTED_REFUSALS = {
+    ";": "command chaining with ';' is not allowed; run one command (pipes '|' between allowed tools are fine)",
+    "&": "'&' (chaining or background) is not allowed; run one command",
+    "<": "redirection '<' is not allowed; pass the file as an argument",
+    ">": "redirection '>' is not allowed; ragix returns the output itself",
+    "(": "subshells '(' are not allowed (quote it if it is a find operator: '(' or \\( )",
+    ")": "subshells ')' are not allowed (quote it if it is a find operator: ')' or \\) )",
+    "$": "variable or command expansion '$' is not allowed; write the value literally",
+    "`": "command substitution '`' is not allowed",
+    "*": "glob patterns are not expanded; quote the pattern (e.g. find . -name '*.py')",
+    "?": "glob patterns are not expanded; quote the pattern",
+    "[": "glob patterns are not expanded; quote the pattern",
+    "{": "brace expansion is not performed; quote the text or list the names",
+}
+
+
+def check_text(text: str, what: str = "command") -> None:
+    """Refuse control, bidi and line-separator characters anywhere (even quoted)."""
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 or code == 0x7F or 0x80 <= code <= 0x9F:
+            raise Refusal(f"control character U+{code:04X} in the {what} is not allowed")
+        if code in _INVISIBLE:
+            raise Refusal(f"invisible/bidirectional character U+{code:04X} in the {what} is not allowed")
+        if 0xD800 <= code <= 0xDFFF:
+            raise Refusal(f"unpaired surrogate U+{code:04X} in the {what} is not allowed")
+
+
+def split_pipeline(command: str) -> List[List[str]]:
+    """Return the stages of ``command`` as lists of words, or raise Refusal."""
+    if not isinstance(command, str):
+        raise Refusal(f"the command must be a string, got {type(command).__name__}")
+    if len(command) > MAX_COMMAND_CHARS:
+        raise Refusal(f"command too long ({len(command)} > {MAX_COMMAND_CHARS} characters)")
+    check_text(command)
+    if not command.strip():
+        raise Refusal("empty command")
+
+    stages: List[List[str]] = [[]]
+    word: List[str] = []
+    in_word = False  # distinguishes '' (an empty word) from no word at all
+    i, n = 0, len(command)
+
+    def finish() -> None:
+        nonlocal word, in_word
+        if in_word:
+            text = "".join(word)
+            if len(text) > MAX_WORD_CHARS:
+                raise Refusal(f"argument too long ({len(text)} > {MAX_WORD_CHARS} characters)")
+            stages[-1].append(text)
+            if sum(len(s) for s in stages) > MAX_WORDS:
+                raise Refusal(f"too many arguments (> {MAX_WORDS})")
+        word, in_word = [], False
+
+    while i < n:
+        c = command[i]
+        if c == " ":
+            finish()
+        elif c == "|":
+            finish()
+            if i + 1 < n and command[i + 1] == "|":
+                raise Refusal("'||' chaining is not allowed; run one command")
+            if not stages[-1]:
+                raise Refusal("empty pipeline stage before '|'")
+            stages.append([])
+            if len(stages) > MAX_STAGES:
+                raise Refusal(f"too many pipeline stages (> {MAX_STAGES})")
+        elif c == "'":
+            end = command.find("'", i + 1)
+            if end < 0:
+                raise Refusal("unbalanced single quote")
+            word.append(command[i + 1 : end])
+            in_word = True
+            i = end
+        elif c == '"':
+            i = _double_quoted(command, i + 1, word)
+            in_word = True
+        elif c == "\\":
+            if i + 1 >= n:
+                raise Refusal("trailing backslash")
+            word.append(command[i + 1])
+            in_word = True
+            i += 1
+        elif c in _UNQUOTED_REFUSALS:
+            raise Refusal(_UNQUOTED_REFUSALS[c])
+        elif c == "~" and not in_word:
+            raise Refusal("tilde expansion is not performed; use a path relative to the project root")
+        elif c == "#" and not in_word:
+            raise Refusal("shell comments '#' are not allowed")
+        else:
+            word.append(c)
+            in_word = True
+        i += 1
+    finish()
+    if not stages[-1]:
+        raise Refusal("empty pipeline stage after '|'")
+    return stages
+
+
+def _double_quoted(command: str, i: int, word: List[str]) -> int:
+    """Consume a "..." body starting at ``i``; return the index of the closing quote."""
+    n = len(command)
+    while i < n:
+        c = command[i]
+        if c == '"':
+            return i
+        if c == "$":
+            raise Refusal("variable or command expansion '$' is not allowed, even in double quotes; use single quotes")
+        if c == "`":
+            raise Refusal("command substitution '`' is not allowed")
+        if c == "\\" and i + 1 < n and command[i + 1] in '$`"\\':
+            word.append(command[i + 1])
+            i += 2
+            continue
+        word.append(c)
+        i += 1
+    raise Refusal("unbalanced double quote")

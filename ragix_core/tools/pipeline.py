@@ -1,0 +1,112 @@
+"""Run validated pipeline stages, wiring their data, and interpret xargs.
+
+Stages run one after another, each in its own confined process; the executor
+carries stdout to the next stage's stdin (capped by Limits.pipe_bytes). xargs
+is interpreted here instead of being run: its input items are split, checked
+as paths against the root, and appended after '--' to the target tool's
+already-validated arguments, so an item can never become an option.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional
+
+from ragix_core.tools.lexer import check_text
+from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.runner import RawResult
+from ragix_core.tools.validate import Stage, Validator, XargsPlan
+
+__all__ = ["PipelineResult", "run_pipeline", "split_items", "MAX_XARGS_ITEMS"]
+
+MAX_XARGS_ITEMS = 5000
+
+# (stage tool name, argv as run, raw result, seconds) for every process started
+ProcessHook = Callable[[str, List[str], RawResult, float], None]
+# argv -> RawResult, with stdin data and output cap
+Launcher = Callable[[Stage, List[str], Optional[bytes], int], RawResult]
+
+
+@dataclass
+class PipelineResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    truncated: bool
+    error: Optional[str]
+    commands: List[str] = field(default_factory=list)
+
+
+def split_items(data: bytes, null: bool) -> List[str]:
+    """Split xargs input like GNU xargs: NUL-separated, or blanks with quotes."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal("xargs: input is not valid UTF-8") from None
+    if null:
+        items = text.split("\0")
+        if items and items[-1] == "":
+            items.pop()
+    else:
+        try:
+            items = shlex.split(text, comments=False, posix=True)
+        except ValueError as exc:
+            raise Refusal(f"xargs: cannot split input ({exc}); use find -print0 | xargs -0") from None
+    if len(items) > MAX_XARGS_ITEMS:
+        raise Refusal(f"xargs: more than {MAX_XARGS_ITEMS} items; narrow the search")
+    for item in items:
+        check_text(item, "xargs item")
+    return items
+
+
+def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on_process: ProcessHook,
+                 out_cap: int, pipe_cap: int) -> PipelineResult:
+    data: Optional[bytes] = None
+    stderr = bytearray()
+    truncated = False
+    result = PipelineResult(0, b"", b"", False, None)
+    for index, stage in enumerate(stages):
+        cap = out_cap if index == len(stages) - 1 else pipe_cap
+        if stage.xargs is not None:
+            raw = _run_xargs(stage, stage.xargs, data or b"", validator, launch, on_process, cap, result.commands)
+        else:
+            start = time.perf_counter()
+            raw = launch(stage, stage.argv, data, cap)
+            on_process(stage.tool, stage.argv, raw, time.perf_counter() - start)
+            result.commands.append(shlex.join(stage.argv))
+        stderr += raw.stderr
+        truncated = truncated or raw.truncated
+        if raw.timed_out or raw.output_limit or (raw.error and raw.returncode == 126):
+            return PipelineResult(raw.returncode, raw.stdout, bytes(stderr), truncated, raw.error, result.commands)
+        data = raw.stdout
+        result.returncode, result.error = raw.returncode, raw.error
+    return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands)
+
+
+def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator, launch: Launcher,
+               on_process: ProcessHook, cap: int, commands: List[str]) -> RawResult:
+    items = split_items(data, plan.null)
+    batches = [items[i : i + plan.max_args] for i in range(0, len(items), plan.max_args)]
+    if not batches and not plan.no_run_if_empty:
+        batches = [[]]  # GNU xargs runs the command once when the input is empty
+    argvs = [validator.xargs_argv(plan, batch) for batch in batches]  # all checked before any runs
+    out, err = bytearray(), bytearray()
+    returncode, truncated = 0, False
+    for argv in argvs:
+        start = time.perf_counter()
+        raw = launch(stage, argv, None, max(cap - len(out), 1))
+        on_process(plan.tool, argv, raw, time.perf_counter() - start)
+        commands.append(shlex.join(argv))
+        out += raw.stdout
+        err += raw.stderr
+        truncated = truncated or raw.truncated
+        if raw.timed_out or raw.output_limit:
+            return RawResult(raw.returncode, bytes(out), bytes(err), True, raw.timed_out, raw.output_limit, raw.error)
+        if raw.returncode != 0:
+            returncode = 123  # GNU xargs: some invocation failed
+        if len(out) >= cap:
+            truncated = True
+            break
+    return RawResult(returncode, bytes(out[:cap]), bytes(err), truncated)

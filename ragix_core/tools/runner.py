@@ -1,0 +1,191 @@
+"""Run one process with limits: rlimits, wall-clock timeout, capped output, tree kill.
+
+The process starts in a new session (its own process group), so a timeout
+kills the whole group. Under bubblewrap the sandbox's PID namespace takes every
+descendant down with it, including ones that called setsid(). Without it, the
+children are tagged with a marker environment variable and swept through /proc
+after the run, which also catches setsid() escapees.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Callable, List, Mapping, Optional
+
+from ragix_core.tools.limits import Limits
+
+__all__ = ["RawResult", "run_process", "SWEEP_VAR"]
+
+SWEEP_VAR = "RAGIX_TOOL_RUN"
+
+
+@dataclass
+class RawResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    truncated: bool = False
+    timed_out: bool = False
+    output_limit: bool = False
+    error: Optional[str] = None
+
+
+def _preexec(limits: Limits, fsize: int, extra: Optional[Callable[[], None]]) -> Callable[[], None]:
+    cpu = int(limits.cpu_seconds)
+    mem = int(limits.memory_bytes)
+
+    def apply() -> None:
+        # Runs in the child between fork and exec: only async-signal-safe work.
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU first, SIGKILL a second later
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if extra is not None:
+            extra()
+
+    return apply
+
+
+def run_process(
+    argv: List[str],
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    limits: Limits,
+    fsize: int,
+    stdin_data: Optional[bytes] = None,
+    out_cap: Optional[int] = None,
+    sweep_token: Optional[str] = None,
+    preexec_extra: Optional[Callable[[], None]] = None,
+) -> RawResult:
+    out_cap = limits.output_bytes if out_cap is None else out_cap
+    err_cap = limits.stderr_bytes
+    try:
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.PIPE if stdin_data else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=_preexec(limits, fsize, preexec_extra),
+        )
+    except OSError as exc:
+        return RawResult(126, b"", b"", error=f"cannot start {argv[0]}: {exc.strerror or exc}")
+
+    out, err = bytearray(), bytearray()
+    seen = 0
+    truncated = timed_out = output_limit = False
+    deadline = time.monotonic() + limits.timeout
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None and proc.stderr is not None
+    sel.register(proc.stdout, selectors.EVENT_READ, "out")
+    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+    pending = memoryview(stdin_data or b"")
+    if stdin_data and proc.stdin is not None:
+        os.set_blocking(proc.stdin.fileno(), False)
+        sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+    try:
+        while sel.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(timeout=min(remaining, 0.5)):
+                if key.data == "in":
+                    try:
+                        written = os.write(key.fileobj.fileno(), pending[:65536])  # type: ignore[union-attr]
+                        pending = pending[written:]
+                    except (BrokenPipeError, OSError):
+                        pending = pending[:0]
+                    if not pending:
+                        sel.unregister(key.fileobj)
+                        key.fileobj.close()  # type: ignore[union-attr]
+                    continue
+                chunk = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                if key.data == "out":
+                    seen += len(chunk)
+                    room = out_cap - len(out)
+                    if room > 0:
+                        out += chunk[:room]
+                    if len(chunk) > max(room, 0):
+                        truncated = True
+                    if seen > out_cap + limits.drain_bytes:
+                        output_limit = True
+                        break
+                else:
+                    room = err_cap - len(err)
+                    if room > 0:
+                        err += chunk[:room]
+            if output_limit:
+                break
+    finally:
+        sel.close()
+    if timed_out or output_limit:
+        _kill_group(proc.pid)
+    try:
+        returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()) + 1.0)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        returncode = proc.wait()
+        timed_out = True
+    _kill_group(proc.pid)  # anything left in the group after the leader exited
+    if sweep_token:
+        sweep(sweep_token)
+    for stream in (proc.stdout, proc.stderr, proc.stdin):
+        if stream is not None and not stream.closed:
+            stream.close()
+    error = None
+    if timed_out:
+        error = f"timed out after {limits.timeout:g}s; the process tree was killed"
+    elif output_limit:
+        error = f"output exceeded {out_cap + limits.drain_bytes} bytes; the process tree was killed"
+    elif returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+        error = f"CPU time limit ({limits.cpu_seconds}s) exceeded"
+    elif returncode in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+        error = "file size limit exceeded (writes are not allowed here)"
+    return RawResult(returncode, bytes(out), bytes(err), truncated or output_limit, timed_out, output_limit, error)
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def sweep(token: str) -> int:
+    """Kill every process whose environment carries ``SWEEP_VAR=token``; return how many."""
+    marker = f"{SWEEP_VAR}={token}".encode()
+    killed = 0
+    for _ in range(3):  # a second pass catches children forked while the first was killing
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as fh:
+                    env = fh.read().split(b"\0")
+            except OSError:
+                continue
+            if marker in env:
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                    found += 1
+                except (ProcessLookupError, PermissionError):
+                    pass
+        killed += found
+        if not found:
+            break
+    return killed

@@ -1,0 +1,236 @@
+"""Per-tool argument policy: which options exist, which take values, what positionals mean.
+
+Each entry is an allowlist. Anything not listed is refused, so a GNU option we
+did not think about cannot slip through. Long options must be written in full:
+GNU getopt accepts unique abbreviations (``--fil=`` means ``--files0-from=``),
+and exact matching is the only check that cannot be fooled by them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, Mapping, Optional
+
+from ragix_core.tools.refusal import Refusal
+
+__all__ = ["ToolSpec", "SPECS", "READ_TOOLS", "WRITE_TOOLS", "Value"]
+
+Value = Callable[[str, str], None]  # (value, option name) -> None or Refusal
+
+
+def _pattern(regex: str, what: str) -> Value:
+    compiled = re.compile(regex)
+
+    def check(value: str, option: str) -> None:
+        if not compiled.fullmatch(value):
+            raise Refusal(f"option {option} expects {what}, got {value!r}")
+
+    return check
+
+
+def _choice(*choices: str) -> Value:
+    def check(value: str, option: str) -> None:
+        if value not in choices:
+            raise Refusal(f"option {option} accepts {', '.join(choices)}; got {value!r}")
+
+    return check
+
+
+def _any(value: str, option: str) -> None:  # free text (patterns, formats); the lexer already refused control chars
+    return None
+
+
+NUM = _pattern(r"[+-]?\d{1,15}[A-Za-z]{0,3}", "a number")
+LIST = _pattern(r"[0-9,\-]{1,200}", "a list like 1,3-5")
+KEY = _pattern(r"[0-9.,a-zA-Z]{1,50}", "a sort key like 2,2n")
+CHAR = _pattern(r"(?s).{1}", "a single character")
+ANY = _any
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    short: str = ""  # single-letter options without a value
+    short_value: Mapping[str, Value] = field(default_factory=dict)
+    long: FrozenSet[str] = frozenset()
+    long_value: Mapping[str, Value] = field(default_factory=dict)
+    # "paths": every positional is a path read; "pattern_paths": first is a
+    # pattern unless a pattern option was given; "free": not paths (tr sets);
+    # "none": no positionals; "write": every positional is written;
+    # "copy": sources read, last one written.
+    positionals: str = "paths"
+    max_positionals: Optional[int] = None
+    numeric_shorthand: bool = False  # head -5 / tail -5
+    recursive: FrozenSet[str] = frozenset()  # options that make the tool read whole trees
+    pattern_options: FrozenSet[str] = frozenset()
+    writes: bool = False
+    denied: Mapping[str, str] = field(default_factory=dict)  # option -> why (clearer refusals)
+
+
+_FILES0 = {"files0-from": "--files0-from reads file names from a file and echoes them in errors (exfiltration)"}
+
+_SPECS = [
+    ToolSpec(
+        "ls",
+        short="aAbBcCdfFgGhiklmnNopqQrRsStuUvwxX1",
+        short_value={"I": ANY, "T": NUM, "w": NUM},
+        long=frozenset(
+            "all almost-all escape ignore-backups directory classify file-type human-readable si inode "
+            "numeric-uid-gid no-group literal hide-control-chars show-control-chars quote-name recursive "
+            "reverse size group-directories-first full-time".split()
+        ),
+        long_value={
+            "sort": _choice("none", "size", "time", "version", "extension", "width"),
+            "time": _choice("atime", "access", "use", "ctime", "status", "birth", "creation", "mtime", "modification"),
+            "format": _choice("across", "commas", "horizontal", "long", "single-column", "verbose", "vertical"),
+            "quoting-style": _choice("literal", "locale", "shell", "shell-always", "shell-escape", "shell-escape-always", "c", "escape"),
+            "indicator-style": _choice("none", "slash", "file-type", "classify"),
+            "time-style": ANY,
+            "ignore": ANY,
+            "hide": ANY,
+            "width": NUM,
+            "tabsize": NUM,
+        },
+        denied={"L": "-L dereferences symlinks (may point outside the project)", "dereference": "follows symlinks", "D": "--dired"},
+    ),
+    ToolSpec(
+        "find",  # its expression grammar is checked by findcheck; listed here for the registry
+        positionals="find",
+    ),
+    ToolSpec(
+        "grep",
+        short="iyvclLnhHoqswxEFGPrbaITzZU",
+        short_value={"e": ANY, "m": NUM, "A": NUM, "B": NUM, "C": NUM},
+        long=frozenset(
+            "ignore-case no-ignore-case invert-match count files-with-matches files-without-match line-number "
+            "no-filename with-filename only-matching quiet silent no-messages word-regexp line-regexp "
+            "extended-regexp fixed-strings basic-regexp perl-regexp recursive byte-offset text null null-data "
+            "initial-tab binary".split()
+        ),
+        long_value={
+            "regexp": ANY,
+            "max-count": NUM,
+            "after-context": NUM,
+            "before-context": NUM,
+            "context": NUM,
+            "include": ANY,
+            "exclude": ANY,
+            "exclude-dir": ANY,
+            "binary-files": _choice("binary", "text", "without-match"),
+            "color": _choice("never"),
+            "colour": _choice("never"),
+            "label": ANY,
+        },
+        positionals="pattern_paths",
+        recursive=frozenset({"r", "recursive"}),
+        pattern_options=frozenset({"e", "regexp"}),
+        denied={
+            "f": "-f reads patterns from a file and can leak it",
+            "file": "--file reads patterns from a file and can leak it",
+            "R": "-R follows symlinks out of the project",
+            "dereference-recursive": "follows symlinks out of the project",
+            "d": "-d changes how directories and devices are read",
+            "directories": "changes how directories are read",
+            "D": "-D reads devices and FIFOs",
+            "devices": "reads devices and FIFOs",
+            "exclude-from": "reads a file named by the model",
+        },
+    ),
+    ToolSpec(
+        "head",
+        short="qvz",
+        short_value={"n": NUM, "c": NUM},
+        long=frozenset({"quiet", "silent", "verbose", "zero-terminated"}),
+        long_value={"lines": NUM, "bytes": NUM},
+        numeric_shorthand=True,
+    ),
+    ToolSpec(
+        "tail",
+        short="qvz",
+        short_value={"n": NUM, "c": NUM},
+        long=frozenset({"quiet", "silent", "verbose", "zero-terminated"}),
+        long_value={"lines": NUM, "bytes": NUM},
+        numeric_shorthand=True,
+        denied={
+            "f": "-f follows the file forever",
+            "F": "-F follows the file forever",
+            "follow": "follows the file forever",
+            "pid": "--pid waits for a process",
+            "retry": "keeps retrying forever",
+            "s": "only meaningful with -f",
+            "sleep-interval": "only meaningful with -f",
+        },
+    ),
+    ToolSpec(
+        "wc",
+        short="cmlLw",
+        long=frozenset({"bytes", "chars", "lines", "max-line-length", "words"}),
+        long_value={"total": _choice("auto", "always", "only", "never")},
+        denied=_FILES0,
+    ),
+    ToolSpec("cat", short="AbeEnstTuv", long=frozenset("show-all number-nonblank number squeeze-blank show-ends show-tabs show-nonprinting".split())),
+    ToolSpec("pwd", short="LP", positionals="none"),
+    ToolSpec(
+        "sort",
+        short="bdfgiMhnRrVcCsuz",
+        short_value={"k": KEY, "t": CHAR},
+        long=frozenset(
+            "ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort "
+            "human-numeric-sort numeric-sort random-sort reverse version-sort check stable unique zero-terminated".split()
+        ),
+        long_value={"key": KEY, "field-separator": CHAR, "sort": _choice("general-numeric", "human-numeric", "month", "numeric", "random", "version")},
+        denied={
+            **_FILES0,
+            "o": "-o writes a file",
+            "output": "writes a file",
+            "T": "-T writes temporary files elsewhere",
+            "temporary-directory": "writes temporary files elsewhere",
+            "compress-program": "runs a program",
+            "random-source": "reads a file named by the model",
+        },
+    ),
+    ToolSpec(
+        "uniq",
+        short="cdDiuz",
+        short_value={"f": NUM, "s": NUM, "w": NUM},
+        long=frozenset({"count", "repeated", "ignore-case", "unique", "zero-terminated"}),
+        long_value={"skip-fields": NUM, "skip-chars": NUM, "check-chars": NUM},
+        max_positionals=1,  # a second positional is an OUTPUT file
+    ),
+    ToolSpec(
+        "cut",
+        short="nsz",
+        short_value={"b": LIST, "c": LIST, "f": LIST, "d": CHAR},
+        long=frozenset({"complement", "only-delimited", "zero-terminated"}),
+        long_value={"bytes": LIST, "characters": LIST, "fields": LIST, "delimiter": CHAR, "output-delimiter": ANY},
+    ),
+    ToolSpec(
+        "tr",
+        short="cCdst",
+        long=frozenset({"complement", "delete", "squeeze-repeats", "truncate-set1"}),
+        positionals="free",
+        max_positionals=2,
+    ),
+    ToolSpec(
+        "stat",
+        short="ft",
+        short_value={"c": ANY},
+        long=frozenset({"file-system", "terse"}),
+        long_value={"format": ANY, "printf": ANY},
+        denied={"L": "-L follows symlinks", "dereference": "follows symlinks"},
+    ),
+    # --- writers (dev / sovereign only) -------------------------------------
+    ToolSpec("mkdir", short="pv", long=frozenset({"parents", "verbose"}), positionals="write", writes=True),
+    ToolSpec("touch", short="acm", short_value={"d": ANY}, long=frozenset({"no-create"}), long_value={"date": ANY}, positionals="write", writes=True),
+    ToolSpec("rm", short="rRfdv", long=frozenset({"recursive", "force", "dir", "verbose"}), positionals="write", writes=True,
+             denied={"no-preserve-root": "never"}),
+    ToolSpec("cp", short="rRnvpT", long=frozenset({"recursive", "no-clobber", "verbose", "no-target-directory"}), positionals="copy", writes=True,
+             denied={"L": "-L follows symlinks", "dereference": "follows symlinks", "t": "use SOURCE... DEST", "target-directory": "use SOURCE... DEST"}),
+    ToolSpec("mv", short="fnvT", long=frozenset({"force", "no-clobber", "verbose", "no-target-directory"}), positionals="move", writes=True,
+             denied={"t": "use SOURCE... DEST", "target-directory": "use SOURCE... DEST"}),
+]
+
+SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
+READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat")
+WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")

@@ -1,0 +1,245 @@
+"""ToolBox: the one entry point engines use to run tools.
+
+``ToolBox.run(ToolCall) -> ToolResult`` never raises. Every call goes through
+the same path: profile check, layer-1 validation (refusal with a reason),
+approval for writes, then each process under the OS layer with limits, and one
+TOOL_CALL event per process started (and one per refusal).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+from ragix_core.events import EventBus, EventKind
+from ragix_core.reasoning_v30.types import ToolCall, ToolResult
+from ragix_core.tools import extra_exec
+from ragix_core.tools.limits import Limits
+from ragix_core.tools.paths import PathGuard
+from ragix_core.tools.pipeline import run_pipeline
+from ragix_core.tools.profiles import get_profile
+from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.runner import RawResult
+from ragix_core.tools.sandbox import Sandbox, interpreter_dirs
+from ragix_core.tools.structured import structured_argv
+from ragix_core.tools.validate import Stage, Validator, resolve_tool
+from ragix_core.tools.writes import check_write_file, write_file
+
+__all__ = ["ToolBox", "REFUSED_RC"]
+
+REFUSED_RC = 126  # "found but not executable" — the shell's code for a command that cannot run
+Executor = Callable[[ToolCall], ToolResult]
+Approver = Callable[[str], bool]
+
+
+def _ask_terminal(description: str) -> bool:
+    sys.stderr.write(f"ragix: allow this write?\n  {description}\n[y/N] ")
+    sys.stderr.flush()
+    try:
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+    except (OSError, ValueError):
+        return False
+
+
+class ToolBox:
+    def __init__(
+        self,
+        root: "os.PathLike[str] | str",
+        profile: str = "reflect",
+        events: Optional[EventBus] = None,
+        session_id: str = "",
+        assume_yes: bool = False,
+        interactive: Optional[bool] = None,
+        limits: Optional[Limits] = None,
+        sandbox: str = "auto",
+        approver: Optional[Approver] = None,
+        validate: bool = True,
+    ) -> None:
+        self.profile = get_profile(profile)
+        self.guard = PathGuard(os.fspath(root))
+        self.root = self.guard.root
+        self.events = events
+        self.session_id = session_id
+        self.assume_yes = assume_yes
+        self.interactive = sys.stdin.isatty() and sys.stderr.isatty() if interactive is None else interactive
+        self.limits = (limits or Limits()).validate()
+        self.sandbox = Sandbox(self.root, sandbox)
+        self.approver = approver or _ask_terminal
+        # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production.
+        self.layer1 = validate
+        self.validator = Validator(self.guard, self.profile.tools, writes_allowed=self.profile.writes,
+                                   any_command=self.profile.any_command)
+        self.executors: Dict[str, Executor] = {}
+        if self.profile.starts_processes:
+            self.executors["shell"] = self._run_shell
+            for tool in self.profile.tools:
+                self.executors[tool] = self._run_direct
+            for name in self.profile.extra:
+                self.executors[name] = getattr(self, f"_run_{name}")
+
+    # ----------------------------------------------------------- public API
+    @property
+    def allowed_tools(self) -> List[str]:
+        return list(self.executors)
+
+    @property
+    def sandbox_layers(self) -> Dict[str, Any]:
+        layers = self.sandbox.layers()
+        layers["layer1"] = self.layer1
+        layers["profile"] = self.profile.name
+        if not self.sandbox.confining:
+            layers["warning"] = "no OS sandbox: tools run with layer-1 validation only (run scripts/setup_system.sh)"
+        return layers
+
+    def register(self, name: str, executor: Executor) -> None:
+        """Add an executor (e.g. search, mcp). It must return a ToolResult and not raise."""
+        self.executors[name] = executor
+
+    def run_command(self, command: str) -> ToolResult:
+        return self.run(ToolCall("shell", {"command": command}))
+
+    def run(self, call: ToolCall) -> ToolResult:
+        start = time.perf_counter()
+        tool = getattr(call, "tool", None)
+        try:
+            if not isinstance(call, ToolCall) or not isinstance(tool, str):
+                raise Refusal("expected a ToolCall(tool: str, args: dict)")
+            if not self.profile.starts_processes:
+                raise Refusal(f"profile '{self.profile.name}' runs no tools")
+            executor = self.executors.get(tool)
+            if executor is None:
+                raise Refusal(f"unknown or disallowed tool {tool!r} in profile '{self.profile.name}' "
+                              f"(allowed: {', '.join(self.allowed_tools)})")
+            result = executor(call)
+        except Refusal as exc:
+            result = self._refused(str(tool), exc.reason, _describe(call))
+        except Exception as exc:  # an internal bug must not crash the engine
+            result = ToolResult(tool=str(tool), returncode=1, error=f"internal error: {type(exc).__name__}: {exc}")
+        result.duration = time.perf_counter() - start
+        return result
+
+    # ------------------------------------------------------------ executors
+    def _run_shell(self, call: ToolCall) -> ToolResult:
+        args = call.args if isinstance(call.args, dict) else {}
+        command, argv = args.get("command"), args.get("argv")
+        if set(args) - {"command", "argv"} or (command is None) == (argv is None):
+            raise Refusal("shell takes exactly one of {command: str} or {argv: [str, ...]}")
+        if not self.layer1:
+            return self._run_unvalidated(call.tool, command if command is not None else shlex.join(argv))
+        if command is not None:
+            stages = self.validator.command(command)
+        else:
+            stages = [self.validator.stage(list(argv) if isinstance(argv, list) else argv)]
+        return self._execute(call.tool, stages)
+
+    def _run_direct(self, call: ToolCall) -> ToolResult:
+        argv = [call.tool] + structured_argv(call.tool, call.args)
+        if not self.layer1:
+            return self._run_unvalidated(call.tool, shlex.join(argv))
+        return self._execute(call.tool, [self.validator.stage(argv)])
+
+    def _run_python(self, call: ToolCall) -> ToolResult:
+        code = extra_exec.python_code(call.args)
+        if not self.sandbox.confining:
+            raise Refusal("python needs an OS sandbox (bubblewrap or Landlock); run scripts/setup_system.sh")
+        self._approve_write(f"python code ({len(code)} chars) with write access to {self.root}")
+        argv = extra_exec.python_argv(code)
+        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, extra_ro=interpreter_dirs())
+        self._publish_process("python", argv, raw, call.tool)
+        return self._result(call.tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, "python -c <code>")
+
+    def _run_operator(self, call: ToolCall) -> ToolResult:
+        payload = extra_exec.operator_request(call.args)
+        raw = extra_exec.run_operator(payload, self.limits)
+        self._publish_process("operator", ["operator", payload.decode()], raw, call.tool)
+        return extra_exec.operator_result(call.tool, raw)
+
+    def _run_write_file(self, call: ToolCall) -> ToolResult:
+        real = check_write_file(call.args, self.guard)
+        rel = os.path.relpath(real, self.root)
+        self._approve_write(f"write_file {rel}")
+        size = write_file(real, call.args["content"], bool(call.args.get("append")))
+        raw = RawResult(0, f"wrote {size} bytes to {rel}\n".encode(), b"")
+        self._publish_process("write_file", ["write_file", rel], raw, call.tool)
+        return self._result(call.tool, 0, raw.stdout, b"", False, None, f"write_file {rel}")
+
+    # -------------------------------------------------------------- helpers
+    def _execute(self, tool: str, stages: List[Stage]) -> ToolResult:
+        if self.profile.any_command and not self.sandbox.confining:
+            raise Refusal("profile 'sovereign' needs an OS sandbox (bubblewrap or Landlock); run scripts/setup_system.sh")
+        writes = [s for s in stages if s.writes]
+        if writes and self.profile.approval:
+            self._approve_write(" | ".join(shlex.join(s.words) for s in stages))
+
+        def launch(stage: Stage, argv: List[str], data: Optional[bytes], cap: int) -> RawResult:
+            return self._launch_raw(argv, writable=stage.writes and self.profile.writes, stdin_data=data,
+                                    out_cap=cap, may_spawn=self.profile.any_command)
+
+        res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
+                           self.limits.output_bytes, self.limits.pipe_bytes)
+        return self._result(tool, res.returncode, res.stdout, res.stderr, res.truncated, res.error, " | ".join(res.commands))
+
+    def _run_unvalidated(self, tool: str, command: str) -> ToolResult:
+        """Layer 2 alone: plain shlex split, no policy. For tests and benchmarks only."""
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise Refusal(f"cannot split command: {exc}") from None
+        if not argv:
+            raise Refusal("empty command")
+        if "/" not in argv[0]:
+            argv[0] = resolve_tool(argv[0])
+        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True)
+        self._publish_process(os.path.basename(argv[0]), argv, raw, tool)
+        return self._result(tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, shlex.join(argv))
+
+    def _launch_raw(self, argv: List[str], *, writable: bool, stdin_data: Optional[bytes] = None,
+                    out_cap: Optional[int] = None, may_spawn: bool = False, extra_ro: List[str] = []) -> RawResult:
+        fsize = self.limits.file_size_bytes
+        if fsize is None:
+            fsize = (1 << 30) if writable else 0
+        network = self.profile.network and self.limits.network
+        return self.sandbox.run(argv, cwd=self.root, writable=writable, network=network, limits=self.limits,
+                                fsize=fsize, stdin_data=stdin_data, out_cap=out_cap, may_spawn=may_spawn,
+                                extra_ro=extra_ro)
+
+    def _approve_write(self, description: str) -> None:
+        if not self.profile.approval or self.assume_yes:
+            return
+        if not self.interactive:
+            raise Refusal("this command writes files; non-interactive runs need --yes (assume_yes=True)")
+        if not self.approver(description):
+            raise Refusal("write not approved by the user")
+
+    def _result(self, tool: str, rc: int, out: bytes, err: bytes, truncated: bool, error: Optional[str],
+                command: str) -> ToolResult:
+        return ToolResult(tool=tool, returncode=rc, stdout=out.decode("utf-8", "replace"),
+                          stderr=err.decode("utf-8", "replace"), error=error, truncated=truncated, command=command)
+
+    def _refused(self, tool: str, reason: str, command: str) -> ToolResult:
+        self._publish(tool=tool, command=command, argv=[], returncode=REFUSED_RC, refused=True, reason=reason,
+                      duration=0.0, truncated=False, call_tool=tool)
+        return ToolResult(tool=tool, returncode=REFUSED_RC, error=f"refused: {reason}", refused=True, command=command)
+
+    def _publish_process(self, name: str, argv: List[str], raw: RawResult, call_tool: str, duration: float = 0.0) -> None:
+        self._publish(tool=name, command=shlex.join(argv), argv=list(argv), returncode=raw.returncode, refused=False,
+                      reason=raw.error, duration=duration, truncated=raw.truncated, call_tool=call_tool)
+
+    def _publish(self, **data: Any) -> None:
+        if self.events is not None:
+            self.events.publish(EventKind.TOOL_CALL, self.session_id, profile=self.profile.name,
+                                sandbox=self.sandbox.kind, **data)
+
+
+def _describe(call: Any) -> str:
+    """The command as the caller wrote it, for refusal records."""
+    args = getattr(call, "args", None)
+    if isinstance(args, dict):
+        if isinstance(args.get("command"), str):
+            return args["command"]
+        if isinstance(args.get("argv"), list):
+            return " ".join(map(str, args["argv"]))
+    return f"{getattr(call, 'tool', '?')} {args!r}"[:500]
