@@ -169,6 +169,7 @@ class EmbeddedClient:
                 "finish_reason": choice.get("finish_reason"),
                 "cached_tokens": timings.get("cache_n", 0),
                 "prompt_ms": timings.get("prompt_ms"),
+                "predicted_ms": timings.get("predicted_ms"),
                 "predicted_per_second": timings.get("predicted_per_second"),
                 "path": self.path,
             },
