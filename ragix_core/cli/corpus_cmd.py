@@ -111,14 +111,24 @@ def stats(as_json: bool = JsonOpt, project: Optional[Path] = ProjectOpt) -> None
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="Experience corpus")
-    for col in ("corpus", "events", "bytes", "skipped", "expired", "oldest", "newest", "max age", "path"):
-        table.add_column(col, overflow="fold")
-    for s in data:
-        table.add_row(s["name"], str(s["events"]), str(s["bytes"]), str(s["skipped_lines"] + int(s["partial_tail"])),
-                      str(s["expired"]), str(s["oldest"] or "-")[:19], str(s["newest"] or "-")[:19],
-                      f"{s['max_age_days']} d", s["path"])
-    Console().print(table, markup=False)
+    console = Console()
+    for s in data:  # one key/value table per corpus: paths are long, terminals are narrow
+        table = Table(title=f"{s['name']} experience", show_header=False)
+        table.add_column("key", style="bold")
+        table.add_column("value", overflow="fold")
+        rows = [
+            ("events", s["events"]), ("bytes", s["bytes"]),
+            ("skipped lines", s["skipped_lines"] + int(s["partial_tail"])),
+            ("expired (prunable)", s["expired"]), ("undated", s["undated"]),
+            ("oldest", s["oldest"] or "-"), ("newest", s["newest"] or "-"),
+            ("max age", f"{s['max_age_days']} days"), ("file", s["path"]),
+            ("index", f"{s['index']['path']} ({s['index']['db_bytes']} bytes{', stale' if s['index']['stale'] else ''})"),
+        ]
+        if s["quarantine_bytes"]:
+            rows.append(("quarantined bytes", s["quarantine_bytes"]))
+        for key, value in rows:
+            table.add_row(key, str(value))
+        console.print(table, markup=False)
 
 
 @corpus_app.command("prune")

@@ -62,7 +62,7 @@ class TraceWriter:
         self.all_sessions = all_sessions
         self.error: Optional[CorpusWriteError] = None
         self._log = JsonlLog(self.path)
-        # A resumed session continues its file: count what is there (at most the cap + 1 lines).
+        # A resumed session continues its file: count what is there (normally at most cap + 1 lines).
         self.count = 0
         self.stopped = False
         for _, record in LogReader(self.path):
@@ -70,8 +70,8 @@ class TraceWriter:
                 self.stopped = True
                 break
             self.count += 1
-            if self.count >= self.max_per_session:
-                break
+            if self.count > self.max_per_session:
+                break  # over the cap already (foreign file): the next event writes the marker
 
     def __call__(self, event: Any) -> None:
         if self.stopped:

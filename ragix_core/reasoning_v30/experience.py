@@ -167,9 +167,9 @@ class ExperienceCorpus:
                 self.index.rebuild()
         return hits
 
-    def search(self, query: str, top_k: int = 5) -> str:
+    def search(self, query: str, top_k: int = 5, now: Now = None) -> str:
         """Text block for LLM context (spec 000 §5.2 format); empty string when nothing matches."""
-        return format_block(h.event for h in self.search_events(query, top_k=top_k))
+        return format_block(h.event for h in self.search_events(query, top_k=top_k, now=now))
 
     # --- maintenance --------------------------------------------------------
 
@@ -288,8 +288,8 @@ class HybridExperienceCorpus:
             return project
         return project + self._safe_search(self.global_corpus, query, top_k, now)
 
-    def search(self, query: str, top_k: int = 5) -> str:
-        hits = self.search_events(query, top_k=top_k)
+    def search(self, query: str, top_k: int = 5, now: Now = None) -> str:
+        hits = self.search_events(query, top_k=top_k, now=now)
         p = format_block(h.event for h in hits if h.source == "project")
         g = format_block(h.event for h in hits if h.source == "global")
         out = []

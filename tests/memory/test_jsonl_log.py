@@ -26,8 +26,10 @@ PER_WRITER = 10_000
 def _writer(path: str, wid: int, n: int) -> None:
     log = JsonlLog(path)
     for i in range(n):
-        # Varying sizes (up to ~6 KiB) make torn or interleaved lines likely if writes were not atomic.
-        log.append({"w": wid, "i": i, "pad": "x" * ((i * 37) % 6000), "text": "é€😀"})
+        # Every 10th line is larger than a stdio buffer (up to 20 KB): a buffered
+        # json.dump + write("\n") splits those into several writes that interleave.
+        size = (i * 37) % 20_000 if i % 10 == 0 else (i * 37) % 600
+        log.append({"w": wid, "i": i, "pad": "x" * size, "text": "é€😀"})
 
 
 def test_concurrent_appends_keep_every_line_intact(tmp_path):
