@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage
 from .jsonout import check_schema
+from .request import check_request
 from .models import DEFAULT_MODEL, resolve_model_path
 
 __all__ = ["EmbeddedClient", "runtime_info", "loaded_models"]
@@ -137,7 +138,7 @@ class EmbeddedClient:
         timeout: Optional[float] = None,
     ) -> Completion:
         where = f"embedded model {self.model}"
-        _check_messages(messages, where)
+        check_request(messages, max_tokens, temperature, where)
         server = self.load()
         req = self._request(messages, schema, max_tokens, temperature)
         start = time.monotonic()
@@ -211,14 +212,6 @@ class EmbeddedClient:
             "usage": final.get("usage"),
             "timings": final.get("timings"),
         }
-
-
-def _check_messages(messages: Any, where: str) -> None:
-    if not isinstance(messages, list) or not messages:
-        raise LLMError(f"{where}: messages must be a non-empty list of {{'role', 'content'}} dicts")
-    for i, m in enumerate(messages):
-        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
-            raise LLMError(f"{where}: message {i} must be a dict with string 'role' and 'content'")
 
 
 def _usage(reply: Dict[str, Any]) -> Usage:

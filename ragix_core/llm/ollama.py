@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
+from .request import check_request
 from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
 from .jsonout import check_schema
 
@@ -59,6 +60,7 @@ class OllamaClient:
     ) -> Completion:
         import httpx  # a dependency of the ollama client; its timeouts surface unwrapped
 
+        check_request(messages, max_tokens, temperature, self.where)
         client = self._client(timeout if timeout is not None else self.default_timeout)
         start = time.monotonic()
         try:

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from .request import check_request
 from .base import Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
 from .jsonout import check_schema
 
@@ -111,6 +112,7 @@ class OpenAICompatClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
     ) -> Completion:
+        check_request(messages, max_tokens, temperature, self.where)
         start = time.monotonic()
         self._ensure_model(timeout)
         msgs = [{"role": m["role"], "content": m["content"]} for m in messages]

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from .request import check_request
 from .base import Completion, LLMClient, LLMError, Message, Usage
 
 __all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
@@ -82,6 +83,7 @@ class ReplayClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
     ) -> Completion:
+        check_request(messages, max_tokens, temperature, f"replay of {self.recorded_backend}/{self.model}")
         key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature)
         path = self._path(key)
         if self.mode == "record":
