@@ -58,6 +58,10 @@ def _worker_client(config: Any, model: Optional[str], bus: EventBus, session_id:
     from ragix_core.llm.config import LLMConfig
     from ragix_core.llm.roles import Roles
 
+    if config is None:
+        from ragix_core.config import load_config
+
+        config = load_config()  # same lookup as run_goal: ./ragix.yaml, then $RAGIX_HOME
     llm_cfg = getattr(config, "llm", None) or LLMConfig()
     if model:
         llm_cfg = llm_cfg.model_copy(deep=True)
@@ -158,7 +162,7 @@ def _result(state: ReasoningState, session_id: str, wall: float, events: List[Ev
     except ImportError:
         return S0Result(state, session_id, wall, None, events, usage)
     try:
-        return RunResult(state=state, session_id=session_id, wall_time=wall, trace_path=None,
+        return RunResult(state=state, session_id=session_id, wall_time=wall, strategy="s0", trace_path=None,
                          events=events, usage=usage)
     except TypeError:  # different constructor: the duck-typed twin carries the same fields
         return S0Result(state, session_id, wall, None, events, usage)

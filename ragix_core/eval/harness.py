@@ -64,7 +64,7 @@ def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int) ->
 
 
 def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
-    source = scenario.cwd if scenario.cwd is not None else opts.cwd
+    source = None if scenario.empty_workdir else (scenario.cwd if scenario.cwd is not None else opts.cwd)
     strategy = opts.strategy or "graph_v30"
     before = fingerprint(source) if source is not None else None
     started = time.monotonic()

@@ -76,6 +76,15 @@ def to_markdown(report: Dict[str, Any]) -> str:
     lines += ["", "## Aggregates (spec 000 §12)", "", "| metric | value |", "| --- | --- |"]
     agg = report.get("aggregates", {})
     lines += [f"| {k} | {_fmt(agg.get(k))} |" for k in ("runs", "passed") + _AGG_ROWS]
+    strategies = report.get("by_strategy") or {}
+    if len(strategies) > 1:
+        lines += ["", "## By strategy (baseline s0 included when run)", "",
+                  "| strategy | runs | pass_rate | plan_success_rate | recovery_rate | avg_steps | tokens | time s |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for name, a in strategies.items():
+            lines.append(f"| {_md_escape(name)} | {a['runs']} | {_fmt(a['pass_rate'])} | {_fmt(a['plan_success_rate'])} "
+                         f"| {_fmt(a['recovery_rate'])} | {_fmt(a['avg_steps'])} | {a['total_tokens']} | "
+                         f"{_fmt(a['wall_time'])} |")
     cats = report.get("by_category") or {}
     if len(cats) > 1:
         lines += ["", "## By category", "", "| category | runs | pass_rate | avg_steps | tokens |",
@@ -92,10 +101,11 @@ def to_markdown(report: Dict[str, Any]) -> str:
             if a:
                 lines.append(f"| {mode} | {a.get('runs')} | {_fmt(a.get('pass_rate'))} | {a.get('total_tokens')} | "
                              f"{_fmt(a.get('wall_time'))} |")
-    lines += ["", "## Scenarios", "", "| " + " | ".join(_SCEN_COLS) + " | why not passed |",
-              "| " + " | ".join("---" for _ in _SCEN_COLS) + " | --- |"]
+    cols = _SCEN_COLS + (("strategy",) if len(strategies) > 1 else ())
+    lines += ["", "## Scenarios", "", "| " + " | ".join(cols) + " | why not passed |",
+              "| " + " | ".join("---" for _ in cols) + " | --- |"]
     for s in report.get("scenarios", []):
-        cells = [_md_escape(_fmt(s.get(c))) for c in _SCEN_COLS]
+        cells = [_md_escape(_fmt(s.get(c))) for c in cols]
         lines.append("| " + " | ".join(cells) + f" | {_md_escape('; '.join(s.get('failure') or []))} |")
     return "\n".join(lines) + "\n"
 
@@ -106,11 +116,12 @@ def rich_table(report: Dict[str, Any]):
     from rich.table import Table
 
     scen = Table(title="Scenarios", show_lines=False)
-    for col in ("id", "pass", "stop", "cplx exp/got", "steps", "refl", "cmds", "llm", "tokens", "time s"):
+    for col in ("id", "strategy", "pass", "stop", "cplx exp/got", "steps", "refl", "cmds", "llm", "tokens", "time s"):
         scen.add_column(col, overflow="fold")
     for s in report.get("scenarios", []):
         scen.add_row(
             f"{s['id']}" + (f" #{s['run']}" if s.get("run", 1) > 1 else ""),
+            str(s.get("strategy", "")),
             "[green]yes[/]" if s["passed"] else "[red]no[/]",
             _fmt(s.get("stop_reason")),
             f"{_fmt(s.get('complexity_expected'))}/{_fmt(s.get('complexity_got'))}",
@@ -126,4 +137,23 @@ def rich_table(report: Dict[str, Any]):
     agg.add_column("value", justify="right")
     for k in ("runs", "passed") + _AGG_ROWS:
         agg.add_row(k, _fmt(report["aggregates"].get(k)))
-    return Group(scen, agg)
+    parts = [scen, agg]
+    strategies = report.get("by_strategy") or {}
+    if len(strategies) > 1:
+        st = Table(title="By strategy")
+        for col in ("strategy", "runs", "pass_rate", "plan_success", "recovery", "avg_steps", "tokens"):
+            st.add_column(col)
+        for name, a in strategies.items():
+            st.add_row(name, str(a["runs"]), _fmt(a["pass_rate"]), _fmt(a["plan_success_rate"]),
+                       _fmt(a["recovery_rate"]), _fmt(a["avg_steps"]), str(a["total_tokens"]))
+        parts.append(st)
+    lc = report.get("learning_curve")
+    if lc:
+        lt = Table(title="Learning curve (transfer pass)")
+        for col in ("corpus", "runs", "pass_rate", "tokens"):
+            lt.add_column(col)
+        for mode in ("fresh", "keep"):
+            a = lc.get(mode) or {}
+            lt.add_row(mode, str(a.get("runs")), _fmt(a.get("pass_rate")), str(a.get("total_tokens")))
+        parts.append(lt)
+    return Group(*parts)

@@ -48,6 +48,7 @@ class Scenario:
     category: str = ""  # file stem or benchmark name; groups the report
     # Working directory to copy for this scenario; None = the harness default.
     cwd: Optional[Path] = None
+    empty_workdir: bool = False  # start from an empty directory (benchmarks build their own files)
     setup: Optional[Setup] = None
     checker: Optional[Checker] = None
 

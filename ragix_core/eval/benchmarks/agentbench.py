@@ -180,6 +180,7 @@ def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optiona
         max_steps=10,
         source=f"inspect-evals AgentBench OS {split}",
         category="agentbench_os",
+        empty_workdir=True,
         setup=_make_setup(init, example, kind, remember),
         checker=check_fn,
     )

@@ -45,6 +45,7 @@ def gsm_scenarios(size: int = 20, seed: int = DEFAULT_SEED) -> List[Scenario]:
             complexity=None,  # unlabelled: whether a calculator step helps is the engine's call
             source=f"reasoning-gym gsm_symbolic seed={seed}",
             category="gsm_symbolic",
+            empty_workdir=True,
             checker=_checker(expected),
         ))
     return out

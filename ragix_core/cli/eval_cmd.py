@@ -1,0 +1,114 @@
+"""`ragix eval`: run scenario sets and benchmarks, judge them, report spec 000 §12 metrics.
+
+    ragix eval tests/reasoning_v30/scenarios/*.yaml --strategy graph_v30 --strategy s0 \\
+        --json eval.json --markdown eval.md
+    ragix eval bench:gsm:20 bench:agentbench --limit 10
+    ragix eval tests/reasoning_v30/scenarios/learning_transfer.yaml \\
+        --warmup tests/reasoning_v30/scenarios/learning_warmup.yaml      # learning curve
+
+Exit codes: 0 the evaluation ran (whatever the pass rate, unless --min-pass-rate
+is given and not met: 1), 2 bad input (scenario file, benchmark data, config).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ragix_core.cli import app
+
+__all__ = ["eval_command"]
+
+
+def _fail(message: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(message)}")
+    raise typer.Exit(2)
+
+
+@app.command("eval")
+def eval_command(
+    scenarios: List[str] = typer.Argument(..., help="Scenario YAML files and/or benchmark specs "
+                                          "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]])."),
+    cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
+                                       "fixture next to the scenario file, else the current directory)."),
+    strategy: List[str] = typer.Option([], "--strategy", "-s", help="graph_v30 | graph_v2 | loop_v1 | s0; "
+                                       "repeat to compare (the first is the primary)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="GGUF path or model name for all roles."),
+    repeat: int = typer.Option(1, "--repeat", "-k", min=1, help="Runs per scenario."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
+    markdown_out: Optional[Path] = typer.Option(None, "--markdown", help="Write the Markdown report here."),
+    corpus: str = typer.Option("fresh", "--corpus", help="fresh: empty experience per run; keep: one corpus "
+                               "shared by all runs in order."),
+    warmup: List[Path] = typer.Option([], "--warmup", help="Learning curve: run these first with a kept corpus, "
+                                      "then SCENARIOS kept vs fresh."),
+    only: List[str] = typer.Option([], "--only", help="Run only scenario ids matching this glob (repeatable)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Run only the first N scenarios."),
+    profile: Optional[str] = typer.Option(None, "--profile", help="Agent profile (safe, dev, sovereign)."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="ragix.yaml to use."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Also save every run here (for --replay)."),
+    replay: Optional[Path] = typer.Option(None, "--replay", help="Judge runs saved by --record; no model."),
+    trace_dir: Optional[Path] = typer.Option(None, "--trace-dir", help="Keep each run's trace file here."),
+    min_pass_rate: Optional[float] = typer.Option(None, "--min-pass-rate", help="Exit 1 below this pass rate."),
+) -> None:
+    """Evaluate engines on scenarios with known answers (spec 000 §8, §12)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ragix_core.config import ConfigError, load_config
+    from ragix_core.eval.benchmarks.registry import BenchmarkError
+    from ragix_core.eval.engines import EngineUnavailable
+    from ragix_core.eval.harness import CORPUS_MODES, EvalOptions
+    from ragix_core.eval.report import rich_table, to_markdown, write_json
+    from ragix_core.eval.scenario import ScenarioError
+    from ragix_core.eval.suite import SuiteSpec, run_suite
+    from ragix_core.eval.workspace import WorkspaceError
+
+    if corpus not in CORPUS_MODES:
+        _fail(f"--corpus must be one of {', '.join(CORPUS_MODES)}, got {corpus!r}")
+    if record and replay:
+        _fail("--record and --replay exclude each other")
+    if cwd is not None and not cwd.is_dir():
+        _fail(f"--cwd {cwd}: directory not found")
+    try:
+        config = load_config(config_path) if config_path or replay is None else None
+    except ConfigError as exc:
+        _fail(str(exc))
+    spec = SuiteSpec(
+        sources=list(scenarios), strategies=list(strategy) or [None],
+        options=EvalOptions(cwd=cwd.resolve() if cwd else None, model=model, profile=profile, config=config,
+                            repeat=repeat, corpus=corpus, trace_dir=trace_dir),
+        warmup=[str(w) for w in warmup], only=list(only), limit=limit, record=record, replay=replay,
+    )
+    if cwd is None:
+        spec.options.cwd = Path.cwd()  # scenarios with a sibling fixture use it instead
+    console = Console(stderr=True)
+    with Progress(TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=console, transient=True) as progress:
+        task = progress.add_task("", total=None)
+
+        def on_result(res) -> None:
+            mark = "[green]pass[/]" if res.passed else "[red]fail[/]"
+            progress.update(task, advance=1, description=f"{res.id} {mark}")
+
+        try:
+            report = run_suite(spec, on_result=on_result, on_total=lambda n: progress.update(task, total=n))
+        except (ScenarioError, BenchmarkError, EngineUnavailable, WorkspaceError, ConfigError, ValueError) as exc:
+            progress.stop()
+            _fail(str(exc))
+    Console().print(rich_table(report))
+    if json_out:
+        write_json(report, json_out)
+        console.print(f"JSON report: {json_out}")
+    if markdown_out:
+        markdown_out.parent.mkdir(parents=True, exist_ok=True)
+        markdown_out.write_text(to_markdown(report), encoding="utf-8")
+        console.print(f"Markdown report: {markdown_out}")
+    rate = report["aggregates"].get("pass_rate") or 0.0
+    if min_pass_rate is not None and rate < min_pass_rate:
+        console.print(f"pass rate {rate:.2f} < --min-pass-rate {min_pass_rate:.2f}")
+        raise typer.Exit(1)

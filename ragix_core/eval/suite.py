@@ -1,0 +1,124 @@
+"""One evaluation as the CLI runs it: sources → scenarios → runs per strategy → report.
+
+Kept apart from the command line so it is tested without a terminal. A source
+is a scenario YAML file or a benchmark spec (``bench:gsm:20``). Scenarios from a
+file in a ``scenarios/`` folder that has a sibling ``fixtures/mock_repo`` run
+over that fixture unless ``--cwd`` says otherwise; others run over the current
+directory (always a copy).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ragix_core.eval.benchmarks.registry import BENCH_PREFIX, benchmark_scenarios
+from ragix_core.eval.engines import get_runner, recording_runner, replay_runner
+from ragix_core.eval.evaluate import ScenarioResult
+from ragix_core.eval.harness import EvalOptions, default_corpus_factory, run_scenarios
+from ragix_core.eval.learning import learning_curve
+from ragix_core.eval.metrics import aggregate
+from ragix_core.eval.report import build_report
+from ragix_core.eval.scenario import Scenario, ScenarioError, load_scenario_file
+
+__all__ = ["SuiteSpec", "load_sources", "run_suite", "fixture_for"]
+
+
+def fixture_for(path: Path) -> Optional[Path]:
+    """``<dir>/fixtures/mock_repo`` next to a ``<dir>/scenarios/*.yaml`` file, if it exists."""
+    candidate = Path(path).resolve().parent.parent / "fixtures" / "mock_repo"
+    return candidate if Path(path).resolve().parent.name == "scenarios" and candidate.is_dir() else None
+
+
+def load_sources(sources: Sequence[str], skipped: Optional[List[Tuple[str, str]]] = None) -> List[Scenario]:
+    out: List[Scenario] = []
+    for src in sources:
+        if src.startswith(BENCH_PREFIX):
+            out.extend(benchmark_scenarios(src, skipped=skipped))
+            continue
+        scenarios = load_scenario_file(Path(src))
+        fixture = fixture_for(Path(src))
+        for s in scenarios:
+            s.cwd = fixture
+        out.extend(scenarios)
+    seen: Dict[str, str] = {}
+    for s in out:
+        if s.id in seen:
+            raise ScenarioError(f"{s.source}: duplicate scenario id {s.id!r} (also in {seen[s.id]})")
+        seen[s.id] = s.source
+    return out
+
+
+def _select(scenarios: List[Scenario], only: Sequence[str], limit: Optional[int]) -> List[Scenario]:
+    if only:
+        scenarios = [s for s in scenarios if any(fnmatch.fnmatchcase(s.id, pat) for pat in only)]
+    return scenarios[:limit] if limit is not None else scenarios
+
+
+@dataclass
+class SuiteSpec:
+    sources: List[str]
+    strategies: List[Optional[str]] = field(default_factory=lambda: [None])
+    options: EvalOptions = field(default_factory=EvalOptions)
+    warmup: List[str] = field(default_factory=list)  # learning curve: warm-up sources
+    only: List[str] = field(default_factory=list)
+    limit: Optional[int] = None
+    record: Optional[Path] = None
+    replay: Optional[Path] = None
+
+
+def _runner_for(spec: SuiteSpec, strategy: Optional[str]) -> Callable[..., Any]:
+    if spec.replay is not None:
+        return replay_runner(spec.replay)
+    runner = get_runner(strategy)
+    return recording_runner(runner, spec.record) if spec.record is not None else runner
+
+
+def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]], Callable[..., Any]]] = None,
+              corpus_factory: Callable[..., Any] = default_corpus_factory,
+              on_result: Optional[Callable[[ScenarioResult], None]] = None,
+              on_total: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
+    """Run everything and return the JSON report (see ``report.build_report``)."""
+    skipped: List[Tuple[str, str]] = []
+    scenarios = _select(load_sources(spec.sources, skipped), spec.only, spec.limit)
+    warmup = load_sources(spec.warmup) if spec.warmup else []
+    if not scenarios:
+        raise ScenarioError("no scenario selected (check the files, --only and --limit)")
+    per_strategy = len(scenarios) * spec.options.repeat * (2 if warmup else 1) + len(warmup) * spec.options.repeat
+    if on_total is not None:
+        on_total(per_strategy * len(spec.strategies))
+    make_runner = runner_factory or (lambda s: _runner_for(spec, s))
+    results: List[ScenarioResult] = []
+    by_strategy: Dict[str, Any] = {}
+    curves: Dict[str, Any] = {}
+    for strategy in spec.strategies:
+        opts = replace(spec.options, strategy=strategy)
+        runner = make_runner(strategy)
+        name = strategy or "graph_v30"
+        if warmup:
+            curve, rs = learning_curve(warmup, scenarios, runner, opts, corpus_factory, on_result)
+            curves[name] = curve
+        else:
+            rs = run_scenarios(scenarios, runner, opts, corpus_factory, on_result)
+        results.extend(rs)
+        by_strategy[name] = aggregate(rs)
+    primary = spec.strategies[0] or "graph_v30"
+    meta = {
+        "strategy": ", ".join(s or "graph_v30" for s in spec.strategies),
+        "primary_strategy": primary,
+        "model": spec.options.model or "(config default)",
+        "corpus": "learning curve (keep vs fresh)" if warmup else spec.options.corpus,
+        "repeat": spec.options.repeat,
+        "sources": ", ".join(spec.sources),
+        "replayed_from": str(spec.replay) if spec.replay else None,
+        "skipped_benchmark_tasks": len(skipped),
+    }
+    report = build_report([r for r in results if r.strategy == primary], meta)
+    report["scenarios"] = [r.to_dict() for r in results]  # every strategy's rows, each tagged
+    report["by_strategy"] = by_strategy
+    if curves:
+        report["learning_curve"] = curves[primary]
+        report["learning_curves"] = curves
+    return report

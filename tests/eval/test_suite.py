@@ -1,0 +1,50 @@
+from pathlib import Path
+
+import pytest
+
+from ragix_core.eval.harness import EvalOptions
+from ragix_core.eval.scenario import ScenarioError
+from ragix_core.eval.suite import SuiteSpec, run_suite
+from tests.eval.fakes import make_result
+
+SCEN = Path(__file__).resolve().parents[1] / "reasoning_v30" / "scenarios"
+
+
+class Corpus:
+    def __init__(self, root):
+        self.lessons = []
+
+
+def factory(strategy):
+    def engine(goal, *, cwd, **kw):
+        assert (cwd / "a.py").is_file()  # runs over a copy of mock_repo
+        return make_result("b.py cli.py", ["grep -rn 'def execute' ."], complexity="SIMPLE")
+
+    def s0(goal, **kw):
+        return make_result("I think b.py", ["grep -rl execute ."])
+
+    return s0 if strategy == "s0" else engine
+
+
+def test_engine_against_baseline():
+    spec = SuiteSpec(sources=[str(SCEN / "file_search.yaml")], strategies=["graph_v30", "s0"], only=["grep-*"])
+    totals = []
+    report = run_suite(spec, runner_factory=factory, corpus_factory=Corpus, on_total=totals.append)
+    assert totals == [2]
+    assert report["by_strategy"]["graph_v30"]["pass_rate"] == 1.0
+    assert report["by_strategy"]["s0"]["pass_rate"] == 0.0
+    assert report["aggregates"]["runs"] == 1 and report["meta"]["primary_strategy"] == "graph_v30"
+    assert [(s["strategy"], s["passed"]) for s in report["scenarios"]] == [("graph_v30", True), ("s0", False)]
+
+
+def test_learning_curve_mode():
+    spec = SuiteSpec(sources=[str(SCEN / "learning_transfer.yaml")], warmup=[str(SCEN / "learning_warmup.yaml")])
+    report = run_suite(spec, runner_factory=factory, corpus_factory=Corpus)
+    lc = report["learning_curve"]
+    assert lc["keep"]["runs"] == 5 and lc["fresh"]["runs"] == 5 and lc["warmup"]["runs"] == 5
+
+
+def test_nothing_selected():
+    with pytest.raises(ScenarioError, match="no scenario selected"):
+        run_suite(SuiteSpec(sources=[str(SCEN / "file_search.yaml")], only=["zzz"]), runner_factory=factory,
+                  corpus_factory=Corpus)
