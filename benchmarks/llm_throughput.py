@@ -83,7 +83,7 @@ def main() -> int:
 
     rates = {"raw": [], "embedded": [], "embedded_timeout_path": []}
     decode = {"raw": [], "embedded": []}
-    overhead_ms = {"raw": [], "embedded": []}  # wall time not spent in llama.cpp's prompt + decode
+    overhead_ms = {"raw": [], "embedded": [], "embedded_timeout_path": []}  # wall time not spent in llama.cpp's prompt + decode
 
     def run_raw():
         out, dt = timed(lambda: raw.handle_chat_completions(dict(req)))
@@ -99,6 +99,7 @@ def main() -> int:
         overhead_ms["embedded"].append(dt * 1000 - res.meta["prompt_ms"] - res.meta["predicted_ms"])
         res, dt = timed(lambda: client.complete(PROMPT, max_tokens=args.max_tokens, timeout=600))
         rates["embedded_timeout_path"].append(res.usage.completion_tokens / dt)
+        overhead_ms["embedded_timeout_path"].append(dt * 1000 - res.meta["prompt_ms"] - res.meta["predicted_ms"])
 
     for i in range(args.runs):  # alternate who goes first: load from other processes drifts
         for fn in ((run_raw, run_embedded) if i % 2 == 0 else (run_embedded, run_raw)):
