@@ -258,6 +258,28 @@ class JsonlLog:
             return None
         return obj if isinstance(obj, dict) else None
 
+    def read_many(self, offsets: List[int]) -> List[Optional[Dict[str, Any]]]:
+        """``read_at`` for several offsets with one open file (search results)."""
+        out: List[Optional[Dict[str, Any]]] = []
+        if not offsets:
+            return out
+        try:
+            f = open(self.path, "rb")
+        except FileNotFoundError:
+            return [None] * len(offsets)
+        except OSError as exc:
+            raise CorpusReadError(self.path, exc) from None
+        with f:
+            for offset in offsets:
+                f.seek(offset)
+                line = f.readline()
+                try:
+                    obj = json.loads(line) if line.endswith(b"\n") else None
+                except ValueError:
+                    obj = None
+                out.append(obj if isinstance(obj, dict) else None)
+        return out
+
     # --- rewriting ----------------------------------------------------------
 
     def rewrite(self, keep: Callable[[Dict[str, Any]], bool]) -> RewriteResult:

@@ -138,34 +138,34 @@ class ExperienceCorpus:
     def search_events(self, query: str, top_k: int = 5, now: Now = None) -> List[ScoredEvent]:
         """Best ``top_k`` live events for ``query``: BM25 × recency × outcome (spec 001 Phase 4)."""
         from ragix_core.memory.fts_query import query_terms
+        from ragix_core.memory.rerank import bm25_pool
         from ragix_core.memory.scoring import combined_score, recency
 
         if top_k <= 0:
             return []
+        terms = query_terms(query)
         now_ts = _epoch(now)
         cutoff = now_ts - self.max_age_days * _DAY
         for attempt in range(2):
-            cands, n_terms = self.index.candidates(query_terms(query), cutoff, max(64, top_k * 8))
-            if not cands:
-                return []
-            best = max(-c[5] for c in cands)
-            scored = []
-            for cid, offset, ts, outcome, recovery, bm25 in cands:
-                relevance = (-bm25 / best) if best > 0 else 1.0
-                score = combined_score(relevance, n_terms, ts, now_ts, self.max_age_days, outcome, recovery)
-                scored.append((score, ts or 0.0, offset, bm25, recency(ts, now_ts, self.max_age_days)))
-            scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-            hits: List[ScoredEvent] = []
-            for score, _ts, offset, bm25, rec in scored[:top_k]:
-                record = self._log.read_at(offset)
-                if record is None:
-                    break  # the file changed under the index: rebuild once and retry
-                hits.append(ScoredEvent(score, record, self.name, offset, bm25, rec))
-            else:
-                return hits
-            if attempt == 0:
-                self.index.rebuild()
-        return hits
+            cands, df, n_docs = self.index.candidates(terms, cutoff, max(64, top_k * 8))
+            records = self._log.read_many([c[1] for c in cands])
+            if any(r is None for r in records) and attempt == 0:
+                self.index.rebuild()  # the file changed under the index: rebuild once and retry
+                continue
+            break
+        pool = [(c, r) for c, r in zip(cands, records) if r is not None]
+        if not pool:
+            return []
+        bm25 = bm25_pool([r for _, r in pool], terms, df, n_docs)
+        best = max(bm25)
+        hits: List[ScoredEvent] = []
+        for (cid, offset, ts, outcome, recovery), record, raw in zip([c for c, _ in pool], [r for _, r in pool], bm25):
+            if raw <= 0:
+                continue  # matched a word the query's tokenizer would not (diacritics edge cases)
+            score = combined_score(raw / best, len(terms), ts, now_ts, self.max_age_days, outcome, recovery)
+            hits.append(ScoredEvent(score, record, self.name, offset, raw, recency(ts, now_ts, self.max_age_days)))
+        hits.sort(key=lambda h: (h.score, h.event.get("timestamp") or ""), reverse=True)
+        return hits[:top_k]
 
     def search(self, query: str, top_k: int = 5, now: Now = None) -> str:
         """Text block for LLM context (spec 000 §5.2 format); empty string when nothing matches."""
