@@ -95,5 +95,5 @@ def run(
                   f"({u['prompt_tokens']}+{u['completion_tokens']} tokens) · {result.wall_time:.1f}s · "
                   f"session {result.session_id}[/dim]")
         if state.stop_reason != "success" and state.last_error:
-            err.print(f"[yellow]last error:[/yellow] {state.last_error}", highlight=False, markup=False)
+            err.print("last error: " + state.last_error, style="yellow", highlight=False, markup=False)
     raise typer.Exit(0 if state.stop_reason == "success" else 1)

@@ -26,6 +26,8 @@ __all__ = ["AgentFunctions"]
 
 EVIDENCE_CHARS = 1800  # per step output shown to a model
 CONTEXT_LISTING = "find . -maxdepth 3 -type f"
+# Tools that take structured arguments rather than a command line; plans are command lines.
+STRUCTURED_TOOLS = {"shell", "python", "operator", "write_file"}
 HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
 
 
@@ -110,7 +112,7 @@ class AgentFunctions:
         self.experience = experience
         self.top_k = top_k
         self.max_context_chars = max_context_chars
-        self.tools: List[str] = list(getattr(toolbox, "allowed_tools", []) or [])
+        self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.last_complexity: Optional[TaskComplexity] = None
         self._listing: Optional[str] = None
 

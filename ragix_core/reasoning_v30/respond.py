@@ -51,6 +51,14 @@ def compose_from_steps(state: ReasoningState) -> str:
 
 def recommendation(state: ReasoningState) -> str:
     errors = [a.error.lower() for a in state.reflection_attempts] + [(state.last_error or "").lower()]
+    if state.stop_reason == "llm_timeout":
+        return ("The model did not answer in time. Raise llm.default.timeout in ragix.yaml, use a smaller model, "
+                "or run when the machine is less busy.")
+    if state.stop_reason == "llm_unavailable":
+        return "The model could not be reached or loaded. Run `ragix doctor` to see which backend failed and why."
+    if state.stop_reason and state.stop_reason.endswith("_failed"):
+        return ("The model's output stayed invalid after a repair attempt. A larger planner model "
+                "(--planner-model) usually fixes this.")
     if any("not found" in e or "no such file" in e for e in errors):
         return "Some required files or commands may not exist. Please verify the project structure and the paths named in the goal."
     if any("refused" in e or "blocked" in e or "not allowed" in e for e in errors):

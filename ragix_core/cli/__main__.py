@@ -1,0 +1,3 @@
+from ragix_core.cli import main
+
+main()

