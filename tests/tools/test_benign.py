@@ -1,0 +1,72 @@
+"""Real read-only commands must work, with the same output under every layer."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.reasoning_v30.types import ToolCall
+from tests.tools.conftest import make_box, sandboxes
+
+
+def lines(text: str):
+    return [line.strip() for line in text.strip().splitlines()]
+
+
+# (command or ToolCall, check(stdout, world) -> bool)
+BENIGN = [
+    ("ls", lambda out, w: {"README.md", "src", "docs", "data.csv"} <= set(lines(out))),
+    ("ls -la src", lambda out, w: "a.py" in out and "b.py" in out),
+    ("find . -name '*.py'", lambda out, w: sorted(lines(out)) == ["./src/a.py", "./src/b.py"]),
+    ("find . -name '*.md' | xargs wc -l | sort -n", lambda out, w: lines(out)[-1] == "7 total"),
+    ("grep -n 'def ' src/a.py", lambda out, w: out == "1:def foo():\n"),
+    ("grep -rl TODO src docs README.md", lambda out, w: sorted(lines(out)) == ["README.md", "src/b.py"]),
+    ("head -n 2 README.md", lambda out, w: out == "# Demo\nhello world\n"),
+    ("tail -n 1 README.md", lambda out, w: out == "TODO: more\n"),
+    ("tail -2 README.md", lambda out, w: out == "hello world\nTODO: more\n"),
+    ("wc -l README.md", lambda out, w: out == "3 README.md\n"),
+    ("wc --lines README.md", lambda out, w: out == "3 README.md\n"),
+    ("cat data.csv | cut -d, -f2 | sort | uniq -c", lambda out, w: lines(out) == ["2 30", "1 7", "1 score"]),
+    ("pwd", lambda out, w: out.strip() == str(w["proj"].resolve())),
+    ("stat -c %s README.md", lambda out, w: out.strip() == str((w["proj"] / "README.md").stat().st_size)),
+    ("cat README.md | tr a-z A-Z | head -n 1", lambda out, w: out == "# DEMO\n"),
+    ("sort -t, -k2 -n data.csv", lambda out, w: lines(out)[-1] in ("ann,30", "cid,30") and lines(out)[1] == "bob,7"),
+    ("grep -c 30 data.csv", lambda out, w: out == "2\n"),
+    ("find src -type f | sort", lambda out, w: lines(out) == ["src/a.py", "src/b.py"]),
+    ("ls -R docs", lambda out, w: "guide.md" in out),
+    ("head -c 6 README.md", lambda out, w: out == "# Demo"),
+    ("find . -name '*.py' -print0 | xargs -0 grep -l foo", lambda out, w: sorted(lines(out)) == ["./src/a.py", "./src/b.py"]),
+    ("find . -maxdepth 1 -type d | sort", lambda out, w: lines(out) == [".", "./docs", "./src"]),
+    ("find . \\( -name '*.md' -o -name '*.csv' \\) -type f | sort",
+     lambda out, w: lines(out) == ["./README.md", "./data.csv", "./docs/guide.md"]),
+    ("grep -E 'fo+' src/a.py", lambda out, w: out == "def foo():\n"),
+    ("grep -e -- README.md", lambda out, w: out == ""),  # a pattern starting with '-' via -e
+    ("cat -n docs/guide.md | tail -n 1", lambda out, w: lines(out) == ["4\tstep two"]),
+    ("sort data.csv | uniq | wc -l", lambda out, w: out.strip() == "4"),
+    (ToolCall("grep", {"pattern": "def ", "path": "src", "recursive": True}),
+     lambda out, w: sorted(lines(out)) == ["src/a.py:def foo():", "src/b.py:def bar():"]),
+    (ToolCall("wc", {"args": ["-l", "README.md"]}), lambda out, w: out == "3 README.md\n"),
+    (ToolCall("find", {"path": "src", "name": "*.py", "type": "f"}), lambda out, w: sorted(lines(out)) == ["src/a.py", "src/b.py"]),
+    (ToolCall("head", {"path": "README.md", "lines": 1}), lambda out, w: out == "# Demo\n"),
+    (ToolCall("shell", {"argv": ["ls", "-d", "src"]}), lambda out, w: out == "src\n"),
+]
+IDS = [c if isinstance(c, str) else f"{c.tool}:{c.args}" for c, _ in BENIGN]
+LAYERS = [pytest.param("none", id="layer1")] + sandboxes()
+
+
+def test_benign_set_is_large_enough():
+    assert len(BENIGN) >= 20
+
+
+@pytest.mark.parametrize("sandbox", LAYERS)
+@pytest.mark.parametrize("case", BENIGN, ids=IDS)
+def test_benign(case, sandbox, world):
+    call, check = case
+    box = make_box(world, sandbox)
+    result = box.run_command(call) if isinstance(call, str) else box.run(call)
+    # "grep -e --" matches nothing: grep's exit code 1 is the right answer there
+    expected_rc = 1 if call == "grep -e -- README.md" else 0
+    assert not result.refused, result.error
+    assert result.returncode == expected_rc, result
+    assert result.error is None
+    assert check(result.stdout, world), result.stdout
+    assert result.duration is not None and result.command
