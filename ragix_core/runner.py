@@ -122,6 +122,9 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
         corpus = HybridExperienceCorpus.from_config(config.reasoning.experience, cwd)
     if not prof.memory:
         corpus = None
+    from ragix_core.reasoning_v30.recall import SessionRecall
+
+    recall = SessionRecall(corpus, sid) if corpus is not None else None
     roles = roles or Roles(config.llm, bus=bus, session_id=sid)
     toolbox = ToolBox(cwd, profile=prof.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes)
     reflect_box = ToolBox(cwd, profile=prof.reflect_tool_profile, events=bus, session_id=sid)
@@ -143,10 +146,10 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
             rc = config.reasoning
             functions = AgentFunctions(
                 planner=roles.get("planner"), worker=roles.get("worker"), verifier=roles.get("verifier"),
-                toolbox=toolbox, experience=corpus if prof.reflection == "full" else None,
+                toolbox=toolbox, experience=recall if prof.reflection == "full" else None,
                 top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars)
             reflect_shell = reflect_box.run_command if prof.reflection == "full" else _no_shell
-            graph = build_graph(config, functions=functions, reflect_shell=reflect_shell, corpus=corpus,
+            graph = build_graph(config, functions=functions, reflect_shell=reflect_shell, corpus=recall,
                                 events=bus, strategy=chosen, checkpoint_path=checkpoint_path)
             state = graph.run(state, max_iterations=rc.graph.max_iterations)
             node_trace = list(graph.trace)

@@ -209,10 +209,12 @@ class ReflectNode(BaseNode):
     name = "REFLECT"
 
     ALLOWED_TOOLS = ["ls", "find", "grep", "head", "tail", "wc", "cat", "pwd"]
+    # Spec 000 lists `find . -maxdepth 2 -type f -name '*.py' | head -20`; a failure about a
+    # markdown or config file needs those files in view too, so every file type is listed.
     CONTEXT_COMMANDS = [
         "pwd",
         "ls -la",
-        "find . -maxdepth 2 -type f -name '*.py' | head -20",
+        "find . -maxdepth 3 -type f | head -40",
     ]
 
     def __init__(self, llm_reflect_fn: Callable[[Dict], Dict], experience_corpus: "HybridExperienceCorpus",

@@ -1,0 +1,129 @@
+"""run_goal plumbing (strategies, traces, memory, profiles) with a scripted model and real tools."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragix_core.config import parse_config
+from ragix_core.events import EventKind
+from ragix_core.llm.base import Usage
+from ragix_core.memory.traces import read_trace
+from ragix_core.profiles import ProfileError, check_models, get_profile
+from ragix_core.runner import resolve_strategy, run_goal
+from tests.reasoning_v30.test_agent_fns import ScriptedLLM
+
+MOCK_REPO = Path(__file__).parent / "reasoning_v30" / "fixtures" / "mock_repo"
+
+
+class ScriptedRoles:
+    def __init__(self, replies):
+        self.llm = ScriptedLLM(replies)
+
+    def get(self, role):
+        return self.llm
+
+    def total(self):
+        return Usage(10 * len(self.llm.calls), 5 * len(self.llm.calls))
+
+
+@pytest.fixture()
+def repo(tmp_path, monkeypatch):
+    dst = tmp_path / "repo"
+    shutil.copytree(MOCK_REPO, dst)
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    return dst
+
+
+def plan(*commands):
+    return {"objective": "o", "validation": "v", "confidence": 0.5,
+            "steps": [{"num": i + 1, "description": c, "tool": c.split()[0], "args": {"command": c}}
+                      for i, c in enumerate(commands)]}
+
+
+def test_graph_v30_real_tools_trace_and_memory(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"},
+                           plan("find . -name '*.md' | xargs wc -l | sort -n"),
+                           "docs/guide.md is the largest with 120 lines"])
+    res = run_goal("Find the largest markdown file", cwd=repo, roles=roles)
+    assert res.state.stop_reason == "success"
+    step = res.state.executed_steps[0]
+    assert "120 ./docs/guide.md" in step.result.stdout  # the real tool ran in the copy
+    kinds = [r["kind"] for r in read_trace(res.trace_path)]
+    assert "tool_call" in kinds and "step_executed" in kinds and kinds[-1] == "run_end"
+    events = (repo / ".ragix" / "experience" / "events.jsonl").read_text()
+    assert "Find the largest markdown file" in events  # project memory written
+    assert res.usage["prompt_tokens"] == 30
+
+
+def test_graph_v2_reflect_replans_and_returns_to_execute(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"},
+                           plan("cat docs/missing.md"),
+                           {"diagnosis": "the file is not there", "new_plan_summary": "list docs"},
+                           plan("ls docs"),
+                           "docs holds guide.md and notes.md"])
+    res = run_goal("Show the docs", cwd=repo, roles=roles, strategy="graph_v2")
+    assert res.state.stop_reason == "success" and res.state.reflection_count == 1
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "EXECUTE", "RESPOND"]
+    assert "guide.md" in res.state.executed_steps[-1].result.stdout
+
+
+def test_graph_v30_reflect_goes_back_to_plan(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("cat docs/missing.md"),
+                           {"diagnosis": "missing", "new_plan_summary": "list"}, plan("ls docs"), "done"])
+    res = run_goal("Show the docs", cwd=repo, roles=roles, strategy="graph_v30")
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "PLAN", "EXECUTE", "RESPOND"]
+    reflect_prompt = roles.llm.calls[2]["messages"][0]["content"]
+    assert "No such file" in reflect_prompt and "guide.md" in reflect_prompt  # error + read-only context
+
+
+def test_loop_v1_through_run_goal(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md"), "README.md has 19 lines",
+                           {"verdict": "pass", "issues": "", "answer": "19 lines", "confidence": 0.9}])
+    res = run_goal("count README lines", cwd=repo, roles=roles, strategy="loop_v1")
+    assert res.strategy == "loop_v1" and res.state.stop_reason == "success"
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "VERIFY", "RESPOND"]
+
+
+def test_safe_profile_runs_no_process_and_keeps_no_memory(repo: Path):
+    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}}})
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("ls"), "nothing"])
+    res = run_goal("list files", cwd=repo, roles=roles, profile="safe", config=cfg)
+    calls = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
+    assert calls and all(e.data["refused"] for e in calls)
+    assert not (repo / ".ragix" / "experience" / "events.jsonl").exists()
+
+
+def test_sovereign_with_remote_model_fails_fast_naming_role_and_endpoint(repo: Path):
+    cfg = parse_config({"llm": {"planner": {"backend": "openai", "model": "gpt", "base_url": "https://api.openai.com/v1"}}})
+    with pytest.raises(ProfileError, match=r"planner.*api\.openai\.com"):
+        run_goal("anything", cwd=repo, profile="sovereign", config=cfg)
+
+
+def test_safe_with_embedded_model_fails_fast():
+    cfg = parse_config({})
+    with pytest.raises(ProfileError, match="cloud models only"):
+        check_models(get_profile("safe"), cfg.llm, ["planner"])
+
+
+def test_loopback_server_counts_as_local_for_sovereign():
+    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "http://127.0.0.1:8080/v1"}}})
+    check_models(get_profile("sovereign"), cfg.llm, ["planner", "worker", "verifier"])
+
+
+def test_strategy_switch_precedence(monkeypatch):
+    cfg = parse_config({"reasoning": {"strategy": "graph_v2"}})
+    assert resolve_strategy(None, cfg) == "graph_v2"
+    monkeypatch.setenv("RAGIX_REASONING_STRATEGY", "loop_v1")
+    assert resolve_strategy(None, cfg) == "loop_v1"
+    assert resolve_strategy("graph_v30", cfg) == "graph_v30"
+    monkeypatch.setenv("RAGIX_REASONING_STRATEGY", "graph_v9")
+    with pytest.raises(ValueError, match="RAGIX_REASONING_STRATEGY"):
+        resolve_strategy(None, cfg)
+
+
+def test_unknown_profile_named():
+    with pytest.raises(ProfileError, match="allowed: safe, dev, sovereign"):
+        get_profile("yolo")
