@@ -178,11 +178,18 @@ class EmbeddedClient:
 
     def _stream_until(self, server: Any, req: Dict[str, Any], deadline: float, where: str,
                       timeout: float) -> Dict[str, Any]:
-        """Stream so that we can stop generation at the deadline (returning True cancels the task)."""
+        """Stream so that generation stops at the deadline (a callback returning True cancels the task).
+
+        The runtime only calls back once prompt processing is over, which for a long
+        prompt can itself exceed the deadline; so the call runs in a worker thread
+        and the caller gets ``LLMTimeout`` on time regardless. The abandoned task is
+        cancelled at its first chunk (the deadline has passed by then).
+        """
         req = dict(req, stream=True, stream_options={"include_usage": True})
         parts: List[str] = []
         final: Dict[str, Any] = {}
-        state = {"timed_out": False, "error": None}
+        state: Dict[str, Any] = {"timed_out": False, "error": None, "exc": None}
+        done = threading.Event()
 
         def on_chunk(chunk: Any) -> bool:
             if not isinstance(chunk, dict) or "choices" not in chunk:
@@ -202,9 +209,20 @@ class EmbeddedClient:
                 return True
             return False
 
-        server.handle_chat_completions(req, on_chunk)
-        if state["timed_out"]:
+        def work() -> None:
+            try:
+                server.handle_chat_completions(req, on_chunk)  # releases the GIL while llama.cpp runs
+            except Exception as exc:
+                state["exc"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="ragix-embedded-call", daemon=True).start()
+        finished = done.wait(max(0.0, deadline - time.monotonic()) + 0.05)
+        if state["timed_out"] or not finished:
             raise LLMTimeout(f"{where}: no complete reply within {timeout:g}s (generation stopped)")
+        if state["exc"] is not None:
+            raise state["exc"]
         if state["error"] is not None:
             raise LLMError(f"{where}: runtime error: {_error_text(state['error'])}")
         return {

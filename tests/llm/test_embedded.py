@@ -66,3 +66,35 @@ def test_default_model_schema_reply(qwen_path):
     out = client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=16, timeout=600)
     assert schema_errors(out.data, ANSWER_SCHEMA) == []
     assert out.data["answer"] == 5
+
+
+def test_concurrent_first_loads_share_one_model(smol_path):
+    """Threads racing to load the same model+params get the same runtime (one load)."""
+    import threading
+
+    from ragix_core.llm import embedded
+
+    clients = [EmbeddedClient(TEST_MODEL, n_ctx=768, threads=1) for _ in range(4)]
+    got = []
+    barrier = threading.Barrier(len(clients))
+
+    def load(c):
+        barrier.wait()
+        got.append(c.load())
+
+    threads = [threading.Thread(target=load, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 4 and all(g is got[0] for g in got)
+    assert sum(1 for key in embedded._SERVERS if key[1:] == (768, 1, 1)) == 1
+
+
+def test_concurrent_calls_on_one_model(smol_embedded):
+    from concurrent.futures import ThreadPoolExecutor
+
+    questions = [[SYSTEM, {"role": "user", "content": f"Say the number {i}."}] for i in range(3)]
+    with ThreadPoolExecutor(3) as pool:
+        outs = list(pool.map(lambda m: smol_embedded.complete(m, max_tokens=6, timeout=300), questions))
+    assert all(o.text.strip() and o.usage.completion_tokens > 0 for o in outs)
