@@ -154,3 +154,14 @@ def test_fuzz_arbitrary_text_never_raises(fuzz_corpus, text):
     hits = fuzz_corpus.search_events(text, top_k=3, now=NOW)
     assert isinstance(hits, list) and len(hits) <= 2
     assert isinstance(fuzz_corpus.search(text), str)
+
+
+def test_another_process_pruning_does_not_confuse_a_live_index(tmp_path):
+    a = ExperienceCorpus(tmp_path, max_age_days=30)
+    a.append_many([event(f"disk old {i}", days_ago=100) for i in range(50)])
+    a.append_many([event(f"disk fresh {i}", days_ago=1) for i in range(3)])
+    assert len(a.search_events("disk", top_k=10, now=NOW)) == 3
+    b = ExperienceCorpus(tmp_path, max_age_days=30)  # stands for another process
+    assert b.prune(now=NOW) == 50  # rewrites the file and rebuilds the shared index (new ids)
+    assert sorted(h.event["goal"] for h in a.search_events("disk", top_k=10, now=NOW)) == [
+        f"disk fresh {i}" for i in range(3)]
