@@ -22,7 +22,10 @@ from .base import (
     Usage,
 )
 from .config import BACKENDS, ROLES, BackendSettings, LLMConfig, RoleOverride
+from .embedded import EmbeddedClient
 from .factory import backend_is_local, build_client, make_client
+from .ollama import OllamaClient
+from .openai_compat import OpenAICompatClient
 from .replay import CassetteMissing, ReplayClient
 from .roles import Roles, TracedClient
 
@@ -41,6 +44,9 @@ __all__ = [
     "BackendSettings",
     "LLMConfig",
     "RoleOverride",
+    "EmbeddedClient",
+    "OllamaClient",
+    "OpenAICompatClient",
     "backend_is_local",
     "build_client",
     "make_client",

@@ -39,14 +39,14 @@ def parse_json(text: str, where: str) -> Any:
         body = fenced.group(1)
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: absurdly nested untrusted text
         pass
     # Servers without grammar support sometimes wrap the object in prose: take the outermost {...}.
     start, end = body.find("{"), body.rfind("}")
     if 0 <= start < end:
         try:
             return json.loads(body[start : end + 1])
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     preview = text[:120].replace("\n", "\\n")
     raise LLMBadOutput(f"{where}: reply is not JSON ({len(text)} chars, starts {preview!r})")

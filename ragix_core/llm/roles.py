@@ -14,6 +14,7 @@ apply when the caller does not pass them.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Dict, List, Optional
 
 from ragix_core.events import EventBus, EventKind
@@ -71,10 +72,12 @@ class TracedClient:
             "temperature": temperature if temperature is not None else (s.temperature if s else 0.0),
             "timeout": timeout if timeout is not None else (s.timeout if s else None),
         }
+        start = time.monotonic()
         try:
             result = self.inner.complete(messages, **kwargs)
         except LLMError as exc:
-            self._publish(ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(), latency=None)
+            self._publish(ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(),
+                          latency=time.monotonic() - start)
             raise
         with self._lock:
             self.totals[self.role] = self.totals.get(self.role, Usage()) + result.usage

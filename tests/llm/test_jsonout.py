@@ -54,3 +54,8 @@ def test_mismatches_are_reported(value, fragment):
 def test_check_schema_raises_with_the_mismatch():
     with pytest.raises(LLMBadOutput, match="missing required key"):
         check_schema('{"kind": "plan"}', SCHEMA, "w")
+
+
+def test_absurdly_nested_text_is_bad_output_not_a_crash():
+    with pytest.raises(LLMBadOutput):
+        parse_json("[" * 100_000 + "]" * 100_000, "w")

@@ -91,6 +91,7 @@ def test_failed_call_publishes_an_error_event_and_raises():
     with pytest.raises(CassetteMissing):
         roles.get("tutor").complete(HELLO, max_tokens=999)
     assert events[-1].data["ok"] is False and "CassetteMissing" in events[-1].data["error"]
+    assert events[-1].data["latency"] >= 0
     assert "tutor" not in roles.usage
 
 
