@@ -98,3 +98,13 @@ def test_concurrent_calls_on_one_model(smol_embedded):
     with ThreadPoolExecutor(3) as pool:
         outs = list(pool.map(lambda m: smol_embedded.complete(m, max_tokens=6, timeout=300), questions))
     assert all(o.text.strip() and o.usage.completion_tokens > 0 for o in outs)
+
+
+def test_alternating_roles_keep_their_system_prompt_cached(smol_embedded):
+    """Planner and worker alternate on one slot; llama.cpp's RAM prompt cache restores each prefix."""
+    planner = {"role": "system", "content": "You are the planner. Split the task into steps. " * 8}
+    worker = {"role": "system", "content": "You are the worker. Run one step and report. " * 8}
+    smol_embedded.complete([planner, {"role": "user", "content": "task A"}], max_tokens=2)
+    smol_embedded.complete([worker, {"role": "user", "content": "task B"}], max_tokens=2)
+    again = smol_embedded.complete([planner, {"role": "user", "content": "task C"}], max_tokens=2)
+    assert again.meta["cached_tokens"] > again.usage.prompt_tokens // 2
