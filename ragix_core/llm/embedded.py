@@ -2,9 +2,14 @@
 
 Why xllamacpp (docs/DECISIONS.md): it ships a prebuilt CPU wheel, and it wraps
 llama.cpp's *server* core, so we get its chat templating (taken from the GGUF),
-``json_schema`` constrained decoding, and prompt caching per slot
-(``cache_prompt``: a call that shares the system prompt with the previous one
-only evaluates the new tokens) without an extra process.
+``json_schema`` constrained decoding, and prompt caching (``cache_prompt``: a
+call that shares the system prompt with the previous one only evaluates the new
+tokens; the runtime's RAM prompt cache also restores a prefix after another
+role's call used the slot) without an extra process.
+
+Timeouts: generation is streamed so it can be stopped at the deadline. A
+timeout that strikes during prompt processing returns on time, but the slot
+stays busy until that prompt is processed (llama.cpp cannot interrupt it).
 
 The model is loaded once per process: ``_SERVERS`` caches one runtime server per
 (path, n_ctx, threads, slots), guarded by a lock, and every client and role that
@@ -25,8 +30,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage
 from .jsonout import check_schema
-from .request import check_request
 from .models import DEFAULT_MODEL, resolve_model_path
+from .request import check_request
 
 __all__ = ["EmbeddedClient", "runtime_info", "loaded_models"]
 

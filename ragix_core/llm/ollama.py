@@ -12,9 +12,9 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
-from .request import check_request
 from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
 from .jsonout import check_schema
+from .request import check_request
 
 __all__ = ["OllamaClient", "DEFAULT_OLLAMA_HOST"]
 

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .request import check_request
 from .base import Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
 from .jsonout import check_schema
+from .request import check_request
 
 __all__ = ["OpenAICompatClient", "json_fallback_prompt"]
 

@@ -19,8 +19,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .request import check_request
 from .base import Completion, LLMClient, LLMError, Message, Usage
+from .request import check_request
 
 __all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
 
