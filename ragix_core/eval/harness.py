@@ -89,9 +89,11 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
             res.trace_path = _copy_trace(result, opts, scenario, run)
     except WorkspaceError as exc:
         return error_result(scenario, str(exc), run, strategy)
-    if before is not None and fingerprint(source) != before:
+    after = fingerprint(source) if before is not None else None
+    if after != before:
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         res.passed = False
-        res.error = f"the original directory {source} was modified during the run"
+        res.error = f"the original directory {source} was modified during the run: {', '.join(changed[:5])}"
         res.failure.append(res.error)
     return res
 
