@@ -56,7 +56,7 @@ class EvalOptions:
 def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int) -> Optional[str]:
     src = getattr(result, "trace_path", None)
     if not opts.trace_dir or not src or not Path(src).is_file():
-        return str(src) if src else None
+        return None  # a trace inside the working copy is removed with it
     opts.trace_dir.mkdir(parents=True, exist_ok=True)
     dst = opts.trace_dir / f"{scenario.id}-{run}{Path(src).suffix or '.jsonl'}"
     shutil.copyfile(src, dst)

@@ -1,0 +1,85 @@
+"""The harness with the real engine (run_goal, tools, experience corpus) and scripted model replies."""
+
+from pathlib import Path
+
+import pytest
+
+from ragix_core.eval.harness import EvalOptions, run_scenarios
+from ragix_core.eval.scenario import Scenario
+from tests.reasoning_v30.test_agent_fns import ScriptedLLM
+
+run_goal = pytest.importorskip("ragix_core.runner").run_goal
+MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
+
+
+class Roles:
+    def __init__(self, replies):
+        self.llm = ScriptedLLM(replies)
+
+    def get(self, role):
+        return self.llm
+
+    def total(self):
+        from ragix_core.llm.base import Usage
+
+        return Usage(10 * len(self.llm.calls), 5 * len(self.llm.calls))
+
+
+def plan(*commands):
+    return {"objective": "o", "validation": "v", "confidence": 0.5,
+            "steps": [{"num": i + 1, "description": c, "tool": c.split()[0], "args": {"command": c}}
+                      for i, c in enumerate(commands)]}
+
+
+SCRIPTS = {
+    # First task: a wrong path, REFLECT, then the right one.
+    "Count the lines of docs/guides.md": [
+        {"complexity": "MODERATE"}, plan("wc -l docs/guides.md"),
+        {"diagnosis": "guides.md does not exist; the file is docs/guide.md", "new_plan_summary": "wc docs/guide.md"},
+        plan("wc -l docs/guide.md"), "docs/guide.md has 120 lines"],
+    # Related task: same kind of trap.
+    "How many lines are in docs/note.md?": [
+        {"complexity": "MODERATE"}, plan("wc -l docs/notes.md"), "docs/notes.md has 6 lines"],
+}
+SCENARIOS = [
+    Scenario(id="warm", input="Count the lines of docs/guides.md", expected_patterns=["120"],
+             must_run_commands=["wc"], max_steps=4, complexity="MODERATE", category="t"),
+    Scenario(id="xfer", input="How many lines are in docs/note.md?", expected_patterns=["6"],
+             must_run_commands=["wc"], max_steps=4, complexity="MODERATE", category="t"),
+]
+
+
+def run(mode, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    roles = {}
+
+    def runner(goal, **kw):
+        roles[goal] = Roles(SCRIPTS[goal])
+        return run_goal(goal, roles=roles[goal], **kw)
+
+    results = run_scenarios(SCENARIOS, runner, EvalOptions(cwd=MOCK_REPO, corpus=mode, strategy="graph_v30"))
+    return results, roles
+
+
+def test_real_engine_is_judged_from_its_events(tmp_path, monkeypatch):
+    results, _ = run("fresh", tmp_path, monkeypatch)
+    warm, xfer = results
+    assert warm.passed and warm.recovered and warm.reflections == 1, warm.failure
+    # REFLECT's own read-only look-around (ls, find...) runs between the two plan steps.
+    wc_runs = [c.split()[-1] for c in warm.commands_run if c.split()[0].endswith("wc")]
+    assert wc_runs == ["docs/guides.md", "docs/guide.md"] and len(warm.commands_run) > 2
+    assert warm.steps == 2 and warm.complexity_got == "MODERATE"
+    assert xfer.passed and not xfer.recovered
+    assert warm.prompt_tokens == 50  # 5 scripted calls of 10 prompt tokens
+
+
+def test_kept_corpus_reaches_the_next_plan(tmp_path, monkeypatch):
+    _, kept = run("keep", tmp_path / "k", monkeypatch)
+    _, fresh = run("fresh", tmp_path / "f", monkeypatch)
+
+    def plan_prompt(roles):
+        return " ".join(m["content"] for m in roles.llm.calls[1]["messages"])
+
+    goal = "How many lines are in docs/note.md?"
+    assert "guides.md" in plan_prompt(kept[goal])  # the first task's experience was retrieved
+    assert "guides.md" not in plan_prompt(fresh[goal])
