@@ -70,10 +70,12 @@ class Generator:
     """Deterministic realistic events; identifiers follow a Zipf-like law like real code bases."""
 
     def __init__(self, seed: int = SEED) -> None:
+        # One vocabulary for events and queries (queries name things that exist); own random stream.
+        vocab_rng = random.Random(SEED)
+        self.mods = _vocab(vocab_rng, 3000, "")
+        self.funcs = _vocab(vocab_rng, 8000, "f_")
+        self.tests = _vocab(vocab_rng, 4000, "test_")
         self.rng = random.Random(seed)
-        self.mods = _vocab(self.rng, 3000, "")
-        self.funcs = _vocab(self.rng, 8000, "f_")
-        self.tests = _vocab(self.rng, 4000, "test_")
 
     def _pick(self, seq: List[str]) -> str:
         # Zipf-ish: index = floor(len * u^3) favours the head of the list.
