@@ -48,3 +48,26 @@ def test_nothing_selected():
     with pytest.raises(ScenarioError, match="no scenario selected"):
         run_suite(SuiteSpec(sources=[str(SCEN / "file_search.yaml")], only=["zzz"]), runner_factory=factory,
                   corpus_factory=Corpus)
+
+
+def test_benchmarks_through_the_suite(tmp_path, monkeypatch):
+    reasoning_gym = pytest.importorskip("reasoning_gym")
+    from tests.eval.test_benchmarks import TASKS, make_wheel
+
+    monkeypatch.setenv("RAGIX_BENCH_DIR", str(make_wheel(tmp_path, TASKS[:1])))
+    answers = {e["question"]: e["answer"] for e in reasoning_gym.create_dataset("gsm_symbolic", size=3, seed=1)}
+
+    def solver(strategy):
+        def run(goal, *, cwd, **kw):
+            assert not (cwd / "a.py").exists()  # benchmarks start from an empty directory, not mock_repo
+            if goal in answers:
+                return make_result(f"The answer is {answers[goal]}" if "sold" not in goal else "0")
+            logs = list((cwd / "logs").glob("*.log"))  # built by the task's init script
+            return make_result(f"{len(logs)} files", ["ls logs"])
+        return run
+
+    report = run_suite(SuiteSpec(sources=["bench:gsm:3:1", "bench:agentbench"]), runner_factory=solver,
+                       corpus_factory=Corpus)
+    rows = {r["id"]: r["passed"] for r in report["scenarios"]}
+    assert rows == {"gsm-1-0": True, "gsm-1-1": True, "gsm-1-2": True, "agentbench-os-test-1": True}
+    assert set(report["by_category"]) == {"gsm_symbolic", "agentbench_os"}
