@@ -84,12 +84,15 @@ class ExperienceIndex:
             return self._db
         import sqlite3  # lazy: keeps `import ragix_core.reasoning_v30` light
 
+        db = None
         try:
             db = sqlite3.connect(str(self.db_path), timeout=30, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
             if _code(exc) in _REBUILD_CODES or not isinstance(exc, sqlite3.OperationalError):
                 raise  # handled by _guard: delete and rebuild
             # Cannot create or write the sidecar (read-only dir...): index in memory instead.
