@@ -12,9 +12,9 @@ import ctypes
 import os
 import struct
 from functools import lru_cache
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, List
 
-__all__ = ["landlock_abi", "Ruleset"]
+__all__ = ["landlock_abi", "Ruleset", "system_read_exec"]
 
 _SYS_CREATE, _SYS_ADD, _SYS_RESTRICT = 444, 445, 446  # x86_64 and aarch64 share these numbers
 _PR_SET_NO_NEW_PRIVS = 38
@@ -120,9 +120,6 @@ class Ruleset:
         self.close()
 
 
-def system_read_exec() -> list:
+def system_read_exec() -> List[str]:
+    """System paths a confined program may read and execute."""
     return ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"]
-
-
-def dev_paths() -> Optional[list]:
-    return ["/dev/null", "/dev/zero", "/dev/urandom"]

@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Callable, List, Mapping, Optional
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from ragix_core.tools.limits import Limits
 
@@ -36,16 +36,38 @@ class RawResult:
     error: Optional[str] = None
 
 
-def _preexec(limits: Limits, fsize: int, extra: Optional[Callable[[], None]]) -> Callable[[], None]:
-    cpu = int(limits.cpu_seconds)
-    mem = int(limits.memory_bytes)
+_PRLIMIT = next((p for p in ("/usr/bin/prlimit", "/bin/prlimit") if os.access(p, os.X_OK)), None)
 
+
+def _limit_values(limits: Limits, fsize: int) -> Dict[int, Tuple[int, int]]:
+    """(soft, hard) per limit, clamped to the current hard limits (an unprivileged
+    process cannot raise those, and failing to start is worse than a tighter limit).
+    CPU gets hard = soft + 1: SIGXCPU first, SIGKILL a second later."""
+    wanted = {resource.RLIMIT_CPU: (int(limits.cpu_seconds), int(limits.cpu_seconds) + 1),
+              resource.RLIMIT_AS: (int(limits.memory_bytes),) * 2,
+              resource.RLIMIT_FSIZE: (int(fsize),) * 2, resource.RLIMIT_CORE: (0, 0)}
+    out = {}
+    for res, (soft, hard) in wanted.items():
+        cap = resource.getrlimit(res)[1]
+        if cap != resource.RLIM_INFINITY:
+            soft, hard = min(soft, cap), min(hard, cap)
+        out[res] = (soft, hard)
+    return out
+
+
+def _prlimit_prefix(values: Dict[int, Tuple[int, int]]) -> List[str]:
+    """util-linux prlimit sets the limits and execs the command: unlike a Python
+    preexec_fn it lets subprocess use vfork, which saves ~3 ms per process."""
+    names = {resource.RLIMIT_CPU: "cpu", resource.RLIMIT_AS: "as", resource.RLIMIT_FSIZE: "fsize",
+             resource.RLIMIT_CORE: "core"}
+    return [_PRLIMIT] + [f"--{names[r]}={s}:{h}" for r, (s, h) in values.items()] + ["--"]
+
+
+def _preexec(values: Dict[int, Tuple[int, int]], extra: Optional[Callable[[], None]]) -> Callable[[], None]:
     def apply() -> None:
-        # Runs in the child between fork and exec: only async-signal-safe work.
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU first, SIGKILL a second later
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # Runs in the child between fork and exec (Landlock needs this hook anyway).
+        for res, pair in values.items():
+            resource.setrlimit(res, pair)
         if extra is not None:
             extra()
 
@@ -66,6 +88,12 @@ def run_process(
 ) -> RawResult:
     out_cap = limits.output_bytes if out_cap is None else out_cap
     err_cap = limits.stderr_bytes
+    values = _limit_values(limits, fsize)
+    preexec: Optional[Callable[[], None]] = None
+    if _PRLIMIT and preexec_extra is None:
+        argv = _prlimit_prefix(values) + list(argv)
+    else:
+        preexec = _preexec(values, preexec_extra)
     try:
         proc = subprocess.Popen(
             argv,
@@ -76,7 +104,7 @@ def run_process(
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=_preexec(limits, fsize, preexec_extra),
+            preexec_fn=preexec,
         )
     except OSError as exc:
         return RawResult(126, b"", b"", error=f"cannot start {argv[0]}: {exc.strerror or exc}")

@@ -12,7 +12,8 @@ import os
 import shlex
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional
+from dataclasses import replace
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ragix_core.events import EventBus, EventKind
 from ragix_core.reasoning_v30.types import ToolCall, ToolResult
@@ -117,7 +118,10 @@ class ToolBox:
         except Refusal as exc:
             result = self._refused(str(tool), exc.reason, _describe(call))
         except Exception as exc:  # an internal bug must not crash the engine
-            result = ToolResult(tool=str(tool), returncode=1, error=f"internal error: {type(exc).__name__}: {exc}")
+            reason = f"internal error: {type(exc).__name__}: {exc}"
+            self._publish(tool=str(tool), command=_describe(call), argv=[], returncode=1, refused=False, reason=reason,
+                          duration=0.0, truncated=False, call_tool=str(tool))
+            result = ToolResult(tool=str(tool), returncode=1, error=reason)
         result.duration = time.perf_counter() - start
         return result
 
@@ -174,9 +178,17 @@ class ToolBox:
         if writes and self.profile.approval:
             self._approve_write(" | ".join(shlex.join(s.words) for s in stages))
 
+        # One wall-clock budget for the whole pipeline, not one per stage or per xargs batch.
+        deadline = time.monotonic() + self.limits.timeout
+
         def launch(stage: Stage, argv: List[str], data: Optional[bytes], cap: int) -> RawResult:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return RawResult(124, b"", b"", timed_out=True,
+                                 error=f"timed out after {self.limits.timeout:g}s (pipeline budget)")
             return self._launch_raw(argv, writable=stage.writes and self.profile.writes, stdin_data=data,
-                                    out_cap=cap, may_spawn=self.profile.any_command)
+                                    out_cap=cap, may_spawn=self.profile.any_command,
+                                    limits=replace(self.limits, timeout=remaining))
 
         res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
                            self.limits.output_bytes, self.limits.pipe_bytes)
@@ -197,12 +209,14 @@ class ToolBox:
         return self._result(tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, shlex.join(argv))
 
     def _launch_raw(self, argv: List[str], *, writable: bool, stdin_data: Optional[bytes] = None,
-                    out_cap: Optional[int] = None, may_spawn: bool = False, extra_ro: List[str] = []) -> RawResult:
-        fsize = self.limits.file_size_bytes
+                    out_cap: Optional[int] = None, may_spawn: bool = False, extra_ro: Sequence[str] = (),
+                    limits: Optional[Limits] = None) -> RawResult:
+        limits = limits or self.limits
+        fsize = limits.file_size_bytes
         if fsize is None:
             fsize = (1 << 30) if writable else 0
         network = self.profile.network and self.limits.network
-        return self.sandbox.run(argv, cwd=self.root, writable=writable, network=network, limits=self.limits,
+        return self.sandbox.run(argv, cwd=self.root, writable=writable, network=network, limits=limits,
                                 fsize=fsize, stdin_data=stdin_data, out_cap=out_cap, may_spawn=may_spawn,
                                 extra_ro=extra_ro)
 

@@ -74,8 +74,14 @@ def test_python_refused_without_os_sandbox(world):
 def test_no_survivors_helper_sees_processes():
     import subprocess
 
-    proc = subprocess.Popen(["sleep", "987301"])
+    import time
+
+    proc = subprocess.Popen(["/usr/bin/sleep", "987301"])
     try:
+        for _ in range(50):  # until the child has exec'd
+            if survivors("987301"):
+                break
+            time.sleep(0.05)
         assert survivors("987301") == [proc.pid]
     finally:
         proc.kill()
