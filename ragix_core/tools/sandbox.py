@@ -9,6 +9,8 @@ setsid() escapees can be found and killed after the run.
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import sys
 import uuid
 from typing import Dict, Iterable, List, Optional
@@ -67,7 +69,33 @@ class Sandbox:
         out_cap: Optional[int] = None,
         may_spawn: bool = False,
         extra_ro: Iterable[str] = (),
+        unvalidated: bool = False,
     ) -> RawResult:
+        """Run ``argv`` confined. ``unvalidated`` marks a writer layer 1 could not
+        check (python code, sovereign commands): protected paths get extra care."""
+        guard_new = writable and unvalidated
+        absent = [p for p in self._protected() if not os.path.lexists(p)] if guard_new else []
+        raw = self._run(argv, cwd=cwd, writable=writable, network=network, limits=limits, fsize=fsize,
+                        stdin_data=stdin_data, out_cap=out_cap, may_spawn=may_spawn, extra_ro=extra_ro,
+                        strict=guard_new)
+        created = [p for p in absent if os.path.lexists(p)]
+        if created:
+            # A read-only bind can only cover paths that exist, so a protected path
+            # that did not exist (ragix.yaml usually) is checked after the run instead.
+            for path in created:
+                _remove(path)
+            names = ", ".join(os.path.relpath(p, self.root) for p in created)
+            raw.error = f"created protected path(s) {names}; removed"
+            if raw.returncode == 0:
+                raw.returncode = 1
+        return raw
+
+    def _protected(self) -> List[str]:
+        return [os.path.join(self.root, p) for p in PROTECTED_WRITE_PATHS]
+
+    def _run(self, argv: List[str], *, cwd: str, writable: bool, network: bool, limits: Limits, fsize: int,
+             stdin_data: Optional[bytes], out_cap: Optional[int], may_spawn: bool, extra_ro: Iterable[str],
+             strict: bool) -> RawResult:
         env: Dict[str, str] = {}
         token: Optional[str] = None
         if self.kind != "bwrap" and may_spawn:
@@ -75,14 +103,28 @@ class Sandbox:
             env[SWEEP_VAR] = token
         if self.kind == "bwrap":
             assert self.bwrap is not None
-            protected = [os.path.join(self.root, p) for p in PROTECTED_WRITE_PATHS]
             prefix = bwrap_prefix(self.bwrap, self.root, cwd, writable=writable, network=network,
-                                  protected=protected, extra_ro=extra_ro)
+                                  protected=self._protected(), extra_ro=extra_ro)
             return run_process(prefix + argv, cwd=cwd, env=env, limits=limits, fsize=fsize,
                                stdin_data=stdin_data, out_cap=out_cap)
         if self.kind == "landlock":
-            rw = [self.root, "/dev/null"] if writable else ["/dev/null"]
-            ro = [] if writable else [self.root]
+            rw, ro = ["/dev/null"], [self.root]
+            if writable and strict:
+                # Landlock rules only add rights, so the protected top-level names are
+                # left out of the writable set; the root itself stays read-only (new
+                # top-level entries cannot be created by unvalidated writers).
+                top = {p.split("/")[0] for p in PROTECTED_WRITE_PATHS}
+                for entry in sorted(os.scandir(self.root), key=lambda e: e.name):
+                    # Never a symlink (the rule would follow it to its target) nor a
+                    # multiply-linked file (rules attach to inodes: the grant would
+                    # hold for the file's other name, outside the root too).
+                    if entry.name in top:
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISDIR(st.st_mode) or (stat.S_ISREG(st.st_mode) and st.st_nlink == 1):
+                        rw.append(entry.path)
+            elif writable:
+                rw.append(self.root)  # layer 1 has checked every write target
             try:
                 ruleset = _ll.Ruleset(_ll.system_read_exec() + list(extra_ro), ro, rw, network)
             except OSError as exc:
@@ -92,6 +134,16 @@ class Sandbox:
                                    out_cap=out_cap, sweep_token=token, preexec_extra=ruleset.restrictor())
         return run_process(argv, cwd=cwd, env=env, limits=limits, fsize=fsize, stdin_data=stdin_data,
                            out_cap=out_cap, sweep_token=token)
+
+
+def _remove(path: str) -> None:
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
 
 
 def interpreter_dirs() -> List[str]:

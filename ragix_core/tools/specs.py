@@ -220,6 +220,15 @@ _SPECS = [
         long_value={"format": ANY, "printf": ANY},
         denied={"L": "-L follows symlinks", "dereference": "follows symlinks"},
     ),
+    ToolSpec(  # metadata only: sizes, never file contents
+        "du",
+        short="abchkmsxS0",
+        short_value={"d": NUM},
+        long=frozenset("all apparent-size bytes total human-readable si summarize one-file-system separate-dirs null".split()),
+        long_value={"max-depth": NUM, "exclude": ANY, "threshold": NUM, "block-size": ANY},
+        denied={**_FILES0, "L": "-L follows symlinks", "dereference": "follows symlinks", "H": "follows symlinks",
+                "D": "follows symlinks", "X": "-X reads a file named by the model", "exclude-from": "reads a file named by the model"},
+    ),
     # --- writers (dev / sovereign only) -------------------------------------
     ToolSpec("mkdir", short="pv", long=frozenset({"parents", "verbose"}), positionals="write", writes=True),
     ToolSpec("touch", short="acm", short_value={"d": ANY}, long=frozenset({"no-create"}), long_value={"date": ANY}, positionals="write", writes=True),
@@ -232,5 +241,5 @@ _SPECS = [
 ]
 
 SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
-READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat")
+READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du")
 WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")

@@ -151,7 +151,8 @@ class ToolBox:
             raise Refusal("python needs an OS sandbox (bubblewrap or Landlock); run scripts/setup_system.sh")
         self._approve_write(f"python code ({len(code)} chars) with write access to {self.root}")
         argv = extra_exec.python_argv(code)
-        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, extra_ro=interpreter_dirs())
+        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, extra_ro=interpreter_dirs(),
+                               unvalidated=True)
         self._publish_process("python", argv, raw, call.tool)
         return self._result(call.tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, "python -c <code>")
 
@@ -188,7 +189,8 @@ class ToolBox:
                                  error=f"timed out after {self.limits.timeout:g}s (pipeline budget)")
             return self._launch_raw(argv, writable=stage.writes and self.profile.writes, stdin_data=data,
                                     out_cap=cap, may_spawn=self.profile.any_command,
-                                    limits=replace(self.limits, timeout=remaining))
+                                    limits=replace(self.limits, timeout=remaining),
+                                    unvalidated=self.profile.any_command)
 
         res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
                            self.limits.output_bytes, self.limits.pipe_bytes)
@@ -204,13 +206,13 @@ class ToolBox:
             raise Refusal("empty command")
         if "/" not in argv[0]:
             argv[0] = resolve_tool(argv[0])
-        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True)
+        raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, unvalidated=True)
         self._publish_process(os.path.basename(argv[0]), argv, raw, tool)
         return self._result(tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, shlex.join(argv))
 
     def _launch_raw(self, argv: List[str], *, writable: bool, stdin_data: Optional[bytes] = None,
                     out_cap: Optional[int] = None, may_spawn: bool = False, extra_ro: Sequence[str] = (),
-                    limits: Optional[Limits] = None) -> RawResult:
+                    limits: Optional[Limits] = None, unvalidated: bool = False) -> RawResult:
         limits = limits or self.limits
         fsize = limits.file_size_bytes
         if fsize is None:
@@ -218,7 +220,7 @@ class ToolBox:
         network = self.profile.network and self.limits.network
         return self.sandbox.run(argv, cwd=self.root, writable=writable, network=network, limits=limits,
                                 fsize=fsize, stdin_data=stdin_data, out_cap=out_cap, may_spawn=may_spawn,
-                                extra_ro=extra_ro)
+                                extra_ro=extra_ro, unvalidated=unvalidated)
 
     def _approve_write(self, description: str) -> None:
         if not self.profile.approval or self.assume_yes:

@@ -82,6 +82,7 @@ ATTACKS: List[Attack] = [
     Attack("path", "find . -samefile ../outside/secret.txt"),
     Attack("path", "ls -L link_secret"),
     Attack("path", "tail -n 5 linkdir/secret.txt"),
+    Attack("path", "du -L -a linkdir"),
     # --- exfiltration through error messages
     Attack("exfiltration", "wc --files0-from=@S"),
     Attack("exfiltration", "wc --files0-from @S"),
@@ -92,6 +93,8 @@ ATTACKS: List[Attack] = [
     Attack("exfiltration", "grep --exclude-from=@S x ."),
     Attack("exfiltration", "find . -files0-from @S"),
     Attack("exfiltration", "sort --random-source=@S README.md"),
+    Attack("exfiltration", "du --files0-from=@S"),
+    Attack("exfiltration", "du -X @S ."),
     # --- find's write and exec actions
     Attack("find", "find . -exec cat @S ';'"),
     Attack("find", "find . -exec cat '{}' \\;"),

@@ -41,6 +41,7 @@ BENIGN = [
     ("grep -E 'fo+' src/a.py", lambda out, w: out == "def foo():\n"),
     ("grep -e -- README.md", lambda out, w: out == ""),  # a pattern starting with '-' via -e
     ("cat -n docs/guide.md | tail -n 1", lambda out, w: lines(out) == ["4\tstep two"]),
+    ("du -s -b src/a.py", lambda out, w: out.split()[0] == str((w["proj"] / "src" / "a.py").stat().st_size)),
     ("sort data.csv | uniq | wc -l", lambda out, w: out.strip() == "4"),
     (ToolCall("grep", {"pattern": "def ", "path": "src", "recursive": True}),
      lambda out, w: sorted(lines(out)) == ["src/a.py:def foo():", "src/b.py:def bar():"]),
