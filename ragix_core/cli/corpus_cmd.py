@@ -48,7 +48,7 @@ def _run(fn: Callable[[], Any]) -> Any:
         _fail(str(exc))
 
 
-def _hybrid(project: Optional[Path]) -> Any:
+def _hybrid(project: Optional[Path], create: bool = False) -> Any:
     from ragix_core.config import load_config
     from ragix_core.reasoning_v30.experience import HybridExperienceCorpus
 
@@ -56,7 +56,8 @@ def _hybrid(project: Optional[Path]) -> Any:
     if not project_dir.is_dir():
         raise ValueError(f"project directory not found: {project_dir}")
     cfg = load_config(cwd=project_dir)
-    return HybridExperienceCorpus.from_config(cfg.reasoning.experience, project_dir)
+    # Reading commands must not leave .ragix/ directories behind in whatever directory they ran.
+    return HybridExperienceCorpus.from_config(cfg.reasoning.experience, project_dir, create=create)
 
 
 def _print_json(data: Any) -> None:

@@ -116,13 +116,15 @@ class JsonlLog:
     @contextmanager
     def locked(self) -> Iterator[int]:
         """Hold the exclusive lock on the current file; yields a read-write fd (O_APPEND)."""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CorpusWriteError(self.path, exc) from None
         while True:
             try:
                 fd = os.open(self.path, _OPEN_FLAGS, 0o644)
+            except FileNotFoundError:  # first write: create the directory (once, not per append)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    fd = os.open(self.path, _OPEN_FLAGS, 0o644)
+                except OSError as exc:
+                    raise CorpusWriteError(self.path, exc) from None
             except OSError as exc:
                 raise CorpusWriteError(self.path, exc) from None
             try:

@@ -19,7 +19,15 @@ from typing import Any, Dict, Iterable, List, Optional
 from .errors import CorpusWriteError, InvalidSessionId
 from .jsonl_log import JsonlLog, LogReader
 
-__all__ = ["TraceWriter", "read_trace", "find_trace", "default_trace_dirs", "validate_session_id", "TRUNCATED_KIND"]
+__all__ = [
+    "TraceWriter",
+    "trace_writer_from_config",
+    "read_trace",
+    "find_trace",
+    "default_trace_dirs",
+    "validate_session_id",
+    "TRUNCATED_KIND",
+]
 
 TRUNCATED_KIND = "trace_truncated"
 _MAX_ID_CHARS = 200
@@ -120,3 +128,15 @@ def default_trace_dirs(project_dir: "Path | str", traces_path: str = ".ragix/rea
     p = Path(traces_path).expanduser()
     return [p if p.is_absolute() else Path(project_dir) / p, ragix_home() / "experience" / "traces"]
 
+
+
+def trace_writer_from_config(section: Any, project_dir: "Path | str", session_id: str) -> Optional[TraceWriter]:
+    """A writer per ``reasoning.traces`` (TracesSection): None when traces are disabled.
+
+    ``path`` is relative to the project directory unless absolute; ``max_per_session`` caps the file.
+    """
+    if not getattr(section, "enabled", True):
+        return None
+    p = Path(str(getattr(section, "path", ".ragix/reasoning_traces"))).expanduser()
+    trace_dir = p if p.is_absolute() else Path(project_dir) / p
+    return TraceWriter(trace_dir, session_id, max_per_session=int(getattr(section, "max_per_session", 1000)))

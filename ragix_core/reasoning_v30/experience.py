@@ -94,7 +94,7 @@ def format_block(events: Iterable[Dict[str, Any]]) -> str:
 
 
 class ExperienceCorpus:
-    def __init__(self, root: Path, max_age_days: int = 90, name: Optional[str] = None):
+    def __init__(self, root: Path, max_age_days: int = 90, name: Optional[str] = None, *, create: bool = True):
         if isinstance(max_age_days, bool) or not isinstance(max_age_days, int) or max_age_days < 1:
             raise ValueError(f"max_age_days must be a whole number of days >= 1, got {max_age_days!r}")
         self.root = Path(root).expanduser()
@@ -102,10 +102,11 @@ class ExperienceCorpus:
         self.max_age = timedelta(days=max_age_days)
         self.max_age_days = max_age_days
         self.name = name or str(self.root)
-        try:
-            self.events_path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass  # read-only place: searching still works, append reports the cause
+        if create:  # as the spec does; read-only users (CLI search/stats) pass create=False
+            try:
+                self.events_path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                pass  # read-only place: searching still works, append reports the cause
         self._log = JsonlLog(self.events_path)
         self._index: Optional["ExperienceIndex"] = None
 
@@ -141,8 +142,8 @@ class ExperienceCorpus:
         from ragix_core.memory.rerank import bm25_pool
         from ragix_core.memory.scoring import combined_score, recency
 
-        if top_k <= 0:
-            return []
+        if top_k <= 0 or not self.events_path.exists():
+            return []  # nothing written yet: do not create an index for an empty corpus
         terms = query_terms(query)
         now_ts = _epoch(now)
         cutoff = now_ts - self.max_age_days * _DAY
@@ -194,17 +195,26 @@ class ExperienceCorpus:
 
     def count_expired(self, now: Now = None) -> int:
         """How many events ``prune`` would remove now (dry run)."""
+        if not self.events_path.exists():
+            return 0
         return self.index.count_older_than(_epoch(now) - self.max_age_days * _DAY)
 
     def rebuild(self) -> int:
         """Rebuild the search index from the JSONL; returns the number of indexed events."""
+        if not self.events_path.exists() and not self.index.db_path.exists():
+            return 0
         self.index.rebuild()
         return int(self.index.stats()["events"])
 
     def stats(self, now: Now = None) -> Dict[str, Any]:
         from ragix_core.memory.records import format_timestamp
 
-        idx = self.index.stats()
+        if self.events_path.exists():
+            idx = self.index.stats()
+        else:
+            idx = {"events": 0, "skipped_lines": 0, "partial_tail": False, "undated": 0, "oldest": None,
+                   "newest": None, "path": str(self.index.db_path), "db_bytes": 0, "indexed_bytes": 0,
+                   "stale": False, "rebuilds": 0}
         return {
             "name": self.name,
             "path": str(self.events_path),
@@ -229,16 +239,16 @@ class ExperienceCorpus:
 class HybridExperienceCorpus:
     def __init__(self, global_root: Path, project_root: Path,
                  global_max_age_days: int = 90,
-                 project_max_age_days: int = 30):
-        self.global_corpus = ExperienceCorpus(global_root, max_age_days=global_max_age_days, name="global")
-        self.project_corpus = ExperienceCorpus(project_root, max_age_days=project_max_age_days, name="project")
+                 project_max_age_days: int = 30, *, create: bool = True):
+        self.global_corpus = ExperienceCorpus(global_root, global_max_age_days, "global", create=create)
+        self.project_corpus = ExperienceCorpus(project_root, project_max_age_days, "project", create=create)
         # Same directory for both (e.g. run from $HOME): one file, written once.
         self._same = _same_path(self.global_corpus.events_path, self.project_corpus.events_path)
         self.errors: List[str] = []  # every failure met, in order
         self._reported: set = set()
 
     @classmethod
-    def from_config(cls, section: Any, project_dir: Path) -> "HybridExperienceCorpus":
+    def from_config(cls, section: Any, project_dir: Path, *, create: bool = True) -> "HybridExperienceCorpus":
         """Build from ``reasoning.experience`` (ExperienceSection); "~/.ragix" means ``ragix_home()``."""
         from ragix_core.config import ragix_home
 
@@ -248,7 +258,7 @@ class HybridExperienceCorpus:
         project_root = p if p.is_absolute() else Path(project_dir) / p
         return cls(global_root, project_root,
                    global_max_age_days=int(getattr(section, "global_max_age_days", 90)),
-                   project_max_age_days=int(getattr(section, "project_max_age_days", 30)))
+                   project_max_age_days=int(getattr(section, "project_max_age_days", 30)), create=create)
 
     def _report(self, exc: CorpusError) -> None:
         # A broken corpus must not stop a run: say it once per file, keep going.

@@ -75,3 +75,13 @@ def test_errors_exit_2_without_traceback(tmp_path, ragix_home):
     assert res.exit_code == 2 and "top_kk" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["corpus", "search", "x", "--top-k", "0", "--project", str(tmp_path)])
     assert res.exit_code == 2
+
+
+def test_reading_commands_leave_no_files_behind(tmp_path, ragix_home):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in (["search", "anything"], ["stats", "--json"], ["prune", "--dry-run"], ["rebuild"]):
+        res = runner.invoke(app, ["corpus", *args, "--project", str(empty)])
+        assert res.exit_code == 0, res.output
+    assert list(empty.iterdir()) == []
+    assert not ragix_home.exists()

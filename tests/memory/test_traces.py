@@ -111,3 +111,15 @@ def test_read_trace_skips_damage(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(b'{"kind": "run_start"}\ngarbage\n{"kind": "run_end"}\n{"kind": "par')
     assert [r["kind"] for r in read_trace(path)] == ["run_start", "run_end"]
+
+
+def test_writer_from_config(tmp_path):
+    from ragix_core.memory.traces import trace_writer_from_config
+    from ragix_core.reasoning_v30.config import TracesSection
+
+    writer = trace_writer_from_config(TracesSection(max_per_session=2), tmp_path, "cfg-run")
+    assert writer.path == tmp_path / ".ragix" / "reasoning_traces" / "cfg-run.jsonl"
+    assert writer.max_per_session == 2
+    assert trace_writer_from_config(TracesSection(enabled=False), tmp_path, "x") is None
+    out = trace_writer_from_config(TracesSection(output_dir=str(tmp_path / "abs")), tmp_path / "p", "y")
+    assert out.path == tmp_path / "abs" / "y.jsonl"
