@@ -10,6 +10,8 @@ refuses what it cannot validate.
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
 from typing import Any, Dict, List, Literal, Optional
 
 from pydantic import BaseModel, Field
@@ -26,6 +28,8 @@ __all__ = ["AgentFunctions"]
 
 EVIDENCE_CHARS = 1800  # per step output shown to a model
 CONTEXT_LISTING = "find . -maxdepth 3 -type f"
+# Tools that, given no file operand, read stdin (see AgentFunctions._chain_filter).
+STDIN_FILTERS = {"sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat"}
 # Tools that take structured arguments rather than a command line; plans are command lines.
 STRUCTURED_TOOLS = {"shell", "python", "operator", "write_file"}
 HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
@@ -204,8 +208,29 @@ class AgentFunctions:
         command = str(call.args.get("command") or "").strip()
         if not command:
             command = self._materialise(step, state)
+        command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
         return self._run(step)
+
+    def _chain_filter(self, command: str, state: ReasoningState) -> str:
+        """A step like `sort -n` or `head -n 1` reads stdin, which a step never gets; small models
+        plan that way anyway. Wire it after the previous step's command, as a pipeline of
+        individually validated stages (the previous command is read-only, so re-running it is safe)."""
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return command
+        if not words or words[0] not in STDIN_FILTERS or "|" in words:
+            return command
+        root = Path(getattr(self.toolbox, "root", "."))
+        operands = [w for w in words[1:] if not w.startswith("-")]
+        if any((root / w).exists() for w in operands):
+            return command  # it names its input file
+        previous = next((s for s in reversed(state.executed_steps)
+                         if s.status == StepStatus.SUCCESS and s.tool_call and s.tool_call.args.get("command")), None)
+        if previous is None:
+            return command
+        return f"{previous.tool_call.args['command']} | {command}"
 
     def _materialise(self, step: PlanStep, state: ReasoningState) -> str:
         earlier = "\n\n".join(f"Step {s.num} ({s.description}):\n{bounded(step_output(s), 800)}"

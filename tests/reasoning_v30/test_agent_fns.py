@@ -216,3 +216,27 @@ def test_compose_prompt_carries_the_evidence():
     assert fns(llm).compose(st) == "docs/guide.md has 120 lines"
     prompt = llm.calls[0]["messages"][0]["content"]
     assert "120 ./docs/guide.md" in prompt and "$ wc -l x" in prompt
+
+
+def test_stdin_filter_step_is_chained_after_the_previous_command(tmp_path):
+    (tmp_path / "README.md").write_text("x\n")
+    tb = FakeToolBox()
+    tb.root = tmp_path
+    f = fns(ScriptedLLM([]), tb)
+    st = ReasoningState(goal="g", session_id="s")
+    for num, cmd in enumerate(["find . -name '*.md' | xargs wc -l", "sort -n", "head -n 1", "wc -l README.md"], 1):
+        step = f.execute_step(PlanStep(num, cmd, ToolCall(cmd.split()[0], {"command": cmd})), st)
+        st.executed_steps.append(step)
+    assert tb.commands[-3:] == [
+        "find . -name '*.md' | xargs wc -l | sort -n",
+        "find . -name '*.md' | xargs wc -l | sort -n | head -n 1",
+        "wc -l README.md",  # names its input file: left alone
+    ]
+
+
+def test_first_step_filter_is_not_chained(tmp_path):
+    tb = FakeToolBox()
+    tb.root = tmp_path
+    f = fns(ScriptedLLM([]), tb)
+    f.execute_step(PlanStep(1, "sort", ToolCall("sort", {"command": "sort -n"})), ReasoningState(goal="g", session_id="s"))
+    assert tb.commands == ["sort -n"]
