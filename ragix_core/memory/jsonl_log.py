@@ -160,8 +160,10 @@ class JsonlLog:
             return self.size()
         chunks = _chunks(lines, CHUNK_BYTES)
         with self.locked() as fd:
-            start = self._repair_tail(fd)
-            written = start
+            try:
+                start = self._repair_tail(fd)
+            except OSError as exc:  # EIO and the like while reading the tail
+                raise CorpusWriteError(self.path, exc) from None
             for chunk in chunks:
                 try:
                     n = os.write(fd, chunk)
@@ -173,7 +175,6 @@ class JsonlLog:
                     raise CorpusWriteError(
                         self.path, f"short write ({n} of {len(chunk)} bytes; disk full?)"
                     )
-                written += n
             return start
 
     def _rollback(self, fd: int, size: int) -> None:

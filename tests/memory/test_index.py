@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -165,3 +166,27 @@ def test_another_process_pruning_does_not_confuse_a_live_index(tmp_path):
     assert b.prune(now=NOW) == 50  # rewrites the file and rebuilds the shared index (new ids)
     assert sorted(h.event["goal"] for h in a.search_events("disk", top_k=10, now=NOW)) == [
         f"disk fresh {i}" for i in range(3)]
+
+
+def _sync_index(root: str) -> None:
+    ExperienceCorpus(Path(root)).index.sync()
+
+
+def test_concurrent_catch_up_indexes_each_event_once(tmp_path):
+    import multiprocessing as mp
+    import sqlite3
+
+    corpus = ExperienceCorpus(tmp_path)
+    corpus.append_many(event(f"disk event {i}") for i in range(30_000))  # several batches
+    ctx = mp.get_context("fork")
+    procs = [ctx.Process(target=_sync_index, args=(str(tmp_path),)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    db = sqlite3.connect(str(corpus.index.db_path))
+    count, distinct = db.execute("SELECT count(*), count(DISTINCT offset) FROM docs").fetchone()
+    assert count == distinct == 30_000
+    assert db.execute("SELECT df FROM terms WHERE term = 'disk'").fetchone()[0] == 30_000
+    db.close()
