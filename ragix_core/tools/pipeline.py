@@ -87,7 +87,12 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
 
 def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator, launch: Launcher,
                on_process: ProcessHook, cap: int, commands: List[str]) -> RawResult:
-    items = split_items(data, plan.null)
+    try:
+        items = split_items(data, plan.null)
+    except Refusal:
+        raise
+    except Exception as exc:  # any surprise while reading items: refuse, never run
+        raise Refusal(f"xargs: cannot read items ({type(exc).__name__})") from None
     batches = [items[i : i + plan.max_args] for i in range(0, len(items), plan.max_args)]
     if not batches and not plan.no_run_if_empty:
         batches = [[]]  # GNU xargs runs the command once when the input is empty

@@ -140,7 +140,10 @@ class ToolBox:
         return self._execute(call.tool, stages)
 
     def _run_direct(self, call: ToolCall) -> ToolResult:
-        argv = [call.tool] + structured_argv(call.tool, call.args)
+        try:
+            argv = [call.tool] + structured_argv(call.tool, call.args)
+        except (TypeError, ValueError, OverflowError) as exc:  # e.g. "lines": "ten"
+            raise Refusal(f"{call.tool}: bad arguments ({exc})") from None
         if not self.layer1:
             return self._run_unvalidated(call.tool, shlex.join(argv))
         return self._execute(call.tool, [self.validator.stage(argv)])

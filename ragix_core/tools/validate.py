@@ -9,10 +9,11 @@ appends are validated as paths at run time too.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Collection, List, Optional
+from typing import Any, Callable, Collection, List, Optional, TypeVar
 
 from ragix_core.tools.argcheck import check_args
 from ragix_core.tools.findcheck import check_find
@@ -24,7 +25,23 @@ from ragix_core.tools.specs import NUM, SPECS
 __all__ = ["Stage", "XargsPlan", "Validator", "resolve_tool", "SYSTEM_BIN_DIRS"]
 
 SYSTEM_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
+F = TypeVar("F", bound=Callable[..., Any])
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
+
+
+def _refuse_on_error(fn: F) -> F:
+    """Any unexpected exception inside validation means "refuse", never "run"."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Refusal:
+            raise
+        except Exception as exc:
+            raise Refusal(f"validation failed ({type(exc).__name__}: {exc}); refusing") from None
+
+    return wrapper  # type: ignore[return-value]
 
 
 def resolve_tool(name: str) -> str:
@@ -63,10 +80,12 @@ class Validator:
         self.writes_allowed = writes_allowed
         self.any_command = any_command
 
+    @_refuse_on_error
     def command(self, text: str) -> List[Stage]:
         stages = split_pipeline(text)
         return [self.stage(words, first=(i == 0)) for i, words in enumerate(stages)]
 
+    @_refuse_on_error
     def stage(self, words: List[str], first: bool = True) -> Stage:
         if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
             raise Refusal("a command needs a tool name followed by string arguments")
@@ -147,6 +166,7 @@ class Validator:
             raise Refusal("xargs: -n must be between 1 and 1000")
         return n
 
+    @_refuse_on_error
     def xargs_argv(self, plan: XargsPlan, items: List[str]) -> List[str]:
         """Full argv for one xargs batch; the items are validated as paths (after '--')."""
         fixed = list(plan.fixed)

@@ -118,3 +118,20 @@ def test_run_never_raises(world, tool, args):
 
 def _quote(word: str) -> str:
     return "'" + word.replace("'", "") + "'"
+
+
+def test_exception_inside_validation_means_refuse(world, monkeypatch):
+    from ragix_core.tools import argcheck
+
+    def boom(*a, **k):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(argcheck.PathGuard, "read", boom)
+    box = ToolBox(world["proj"], profile="reflect", sandbox="none")
+    result = box.run_command("cat README.md")
+    assert result.refused and "validation failed" in result.error and result.stdout == ""
+
+
+def test_structured_bad_values_refused(world):
+    box = ToolBox(world["proj"], profile="reflect", sandbox="none")
+    assert box.run(ToolCall("head", {"path": "README.md", "lines": "ten"})).refused
