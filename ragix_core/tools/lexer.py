@@ -31,14 +31,14 @@ _UNQUOTED_REFUSALS = {
     ";": "command chaining with ';' is not allowed; run one command (pipes '|' between allowed tools are fine)",
     "&": "'&' (chaining or background) is not allowed; run one command",
     "<": "redirection '<' is not allowed; pass the file as an argument",
-    ">": "redirection '>' is not allowed; ragix returns the output itself",
+    ">": "redirection '>' is not allowed; ragix returns stdout and stderr separately (drop 2>/dev/null, > file)",
     "(": "subshells '(' are not allowed (quote it if it is a find operator: '(' or \\( )",
     ")": "subshells ')' are not allowed (quote it if it is a find operator: ')' or \\) )",
     "$": "variable or command expansion '$' is not allowed; write the value literally",
     "`": "command substitution '`' is not allowed",
-    "*": "glob patterns are not expanded; quote the pattern (e.g. find . -name '*.py')",
-    "?": "glob patterns are not expanded; quote the pattern",
-    "[": "glob patterns are not expanded; quote the pattern",
+    "*": "glob patterns are not expanded; list files with find . -name '*.py' (quoted) or name them",
+    "?": "glob patterns are not expanded; use find . -name 'pattern' (quoted) or name the files",
+    "[": "glob patterns are not expanded; use find . -name 'pattern' (quoted) or name the files",
     "{": "brace expansion is not performed; quote the text or list the names",
 }
 

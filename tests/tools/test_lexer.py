@@ -1,0 +1,55 @@
+"""The command lexer: quoting, pipes, and what it refuses (with a reason)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.tools import Refusal
+from ragix_core.tools.lexer import MAX_COMMAND_CHARS, split_pipeline
+
+
+@pytest.mark.parametrize("text,stages", [
+    ("ls -la", [["ls", "-la"]]),
+    ("  ls   -la  ", [["ls", "-la"]]),
+    ("grep 'a b' f", [["grep", "a b", "f"]]),
+    ('grep "a b" f', [["grep", "a b", "f"]]),
+    ("grep 'a|b' f | wc -l", [["grep", "a|b", "f"], ["wc", "-l"]]),
+    ("find . -name '*.md'|sort", [["find", ".", "-name", "*.md"], ["sort"]]),
+    ("find . \\( -name x \\)", [["find", ".", "(", "-name", "x", ")"]]),
+    ("grep '' f", [["grep", "", "f"]]),
+    ('grep "it\'s" f', [["grep", "it's", "f"]]),
+    ('grep "say \\"hi\\"" f', [["grep", 'say "hi"', "f"]]),
+    ("grep a\\ b f", [["grep", "a b", "f"]]),
+    ("ls a~b", [["ls", "a~b"]]),
+    ("find . ! -name x", [["find", ".", "!", "-name", "x"]]),
+])
+def test_splits(text, stages):
+    assert split_pipeline(text) == stages
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("ls; id", "chaining"),
+    ("ls | | wc", "empty pipeline stage"),
+    ("ls |", "empty pipeline stage"),
+    ("| ls", "empty pipeline stage"),
+    ("ls 'x", "unbalanced single quote"),
+    ('ls "x', "unbalanced double quote"),
+    ('ls "$HOME"', "expansion"),
+    ("ls *.py", "glob"),
+    ("ls ~", "tilde"),
+    ("ls {a,b}", "brace"),
+    ("ls\tx", "control character"),
+    ("", "empty command"),
+    ("ls \\", "trailing backslash"),
+    ("ls " + "x" * MAX_COMMAND_CHARS, "too long"),
+    ("ls " + "a " * 300, "too many arguments"),
+    ("ls | cat | cat | cat | cat | cat | cat | cat | cat", "too many pipeline stages"),
+])
+def test_refuses_with_reason(text, reason):
+    with pytest.raises(Refusal, match=reason):
+        split_pipeline(text)
+
+
+def test_non_string_refused():
+    with pytest.raises(Refusal):
+        split_pipeline(None)  # type: ignore[arg-type]
