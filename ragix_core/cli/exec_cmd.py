@@ -81,7 +81,8 @@ def check_sandbox(config: Any) -> Dict[str, Any]:
     if abi:
         return {"name": "tool sandbox", "ok": True, "summary": f"layer 1 + Landlock ABI {abi} (bubblewrap missing: "
                 "run scripts/setup_system.sh for PID/network namespaces)", **layers}
-    return {"name": "tool sandbox", "ok": False, "summary": "WARNING: layer-1 validation only, no OS sandbox; "
+    # A warning, not a failure: ragix still runs, with layer-1 validation alone.
+    return {"name": "tool sandbox", "ok": None, "summary": "WARNING: layer-1 validation only, no OS sandbox; "
             "run scripts/setup_system.sh (installs bubblewrap). sovereign and python are refused.", **layers}
 
 

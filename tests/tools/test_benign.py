@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.tools import Limits
 from tests.tools.conftest import make_box, sandboxes
 
 
@@ -62,7 +63,7 @@ def test_benign_set_is_large_enough():
 @pytest.mark.parametrize("case", BENIGN, ids=IDS)
 def test_benign(case, sandbox, world):
     call, check = case
-    box = make_box(world, sandbox)
+    box = make_box(world, sandbox, limits=Limits(timeout=30))  # generous: a loaded CI machine is no failure
     result = box.run_command(call) if isinstance(call, str) else box.run(call)
     # "grep -e --" matches nothing: grep's exit code 1 is the right answer there
     expected_rc = 1 if call == "grep -e -- README.md" else 0

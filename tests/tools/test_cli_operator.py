@@ -107,3 +107,16 @@ def test_structured_unknown_keys_refused(world):
     assert "unknown argument" in box.run(ToolCall("cat", {"path": "README.md", "sudo": True})).error
     assert box.run(ToolCall("grep", {"path": "."})).refused  # no pattern
     assert box.run(ToolCall("shell", {"command": "ls", "argv": ["ls"]})).refused
+
+
+def test_doctor_check_reports_layers(monkeypatch):
+    from ragix_core.cli import exec_cmd
+    from ragix_core.cli.doctor_cmd import CHECKS
+
+    assert exec_cmd.check_sandbox in CHECKS
+    report = exec_cmd.check_sandbox(None)
+    assert report["name"] == "tool sandbox" and report["layer1"] is True
+    monkeypatch.setattr("ragix_core.tools.bwrap.find_bwrap", lambda: None)
+    monkeypatch.setattr("ragix_core.tools.landlock.landlock_abi", lambda: 0)
+    report = exec_cmd.check_sandbox(None)
+    assert report["ok"] is None and report["summary"].startswith("WARNING")
