@@ -27,7 +27,7 @@ from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, T
 __all__ = ["AgentFunctions"]
 
 EVIDENCE_CHARS = 1800  # per step output shown to a model
-CONTEXT_LISTING = "find . -maxdepth 3 -type f"
+CONTEXT_LISTING = "find . -maxdepth 3 -type f | sort"
 # Tools that, given no file operand, read stdin (see AgentFunctions._chain_filter).
 STDIN_FILTERS = {"sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat"}
 # Tools that take structured arguments rather than a command line; plans are command lines.
@@ -127,7 +127,7 @@ class AgentFunctions:
         if self._listing is None:
             r = self.toolbox.run_command(CONTEXT_LISTING)
             if r.ok:
-                text = "\n".join(sorted(line for line in r.stdout.splitlines() if not line.startswith(HIDDEN_PREFIXES)))
+                text = "\n".join(line for line in r.stdout.splitlines() if not line.startswith(HIDDEN_PREFIXES))
             else:
                 text = r.stderr or r.error or ""
             self._listing = bounded(text, self.max_context_chars)

@@ -209,12 +209,13 @@ class ReflectNode(BaseNode):
     name = "REFLECT"
 
     ALLOWED_TOOLS = ["ls", "find", "grep", "head", "tail", "wc", "cat", "pwd"]
-    # Spec 000 lists `find . -maxdepth 2 -type f -name '*.py' | head -20`; a failure about a
-    # markdown or config file needs those files in view too, so every file type is listed.
+    # Spec 000 lists `pwd`, `ls -la` and the *.py files. `pwd` shows only a path the model
+    # cannot use, `ls -la` adds timestamps that make prompts unrepeatable (and recorded
+    # replies unreplayable), and a failure about a markdown or config file needs those files
+    # in view too: so names only, every file type, sorted.
     CONTEXT_COMMANDS = [
-        "pwd",
-        "ls -la",
-        "find . -maxdepth 3 -type f | head -40",
+        "ls -1p",
+        "find . -maxdepth 3 -type f | sort | head -40",
     ]
 
     def __init__(self, llm_reflect_fn: Callable[[Dict], Dict], experience_corpus: "HybridExperienceCorpus",
