@@ -23,6 +23,7 @@ from ragix_core.tools.limits import Limits
 __all__ = ["RawResult", "run_process", "SWEEP_VAR"]
 
 SWEEP_VAR = "RAGIX_TOOL_RUN"
+_EXIT_GRACE = 0.25  # seconds of output still read after the command exited
 
 
 @dataclass
@@ -122,12 +123,21 @@ def run_process(
         os.set_blocking(proc.stdin.fileno(), False)
         sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
     try:
+        leader_exit: Optional[float] = None
         while sel.get_map():
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 timed_out = True
                 break
-            for key, _ in sel.select(timeout=min(remaining, 0.5)):
+            # A background child can keep the pipes open after the command itself
+            # exited; give it a short grace for pending output, then end the run
+            # (the group kill and the sweep below take the child down).
+            if leader_exit is None and proc.poll() is not None:
+                leader_exit = now
+            elif leader_exit is not None and now - leader_exit > _EXIT_GRACE:
+                break
+            for key, _ in sel.select(timeout=min(remaining, 0.1)):
                 if key.data == "in":
                     try:
                         written = os.write(key.fileobj.fileno(), pending[:65536])  # type: ignore[union-attr]

@@ -40,8 +40,16 @@ def test_timeout_kills_setsid_children(world, sandbox):
 def test_orphans_killed_after_normal_exit(world, sandbox):
     box = make_box(world, sandbox, profile="sovereign")
     result = box.run_command("sh -c 'setsid -f sleep 987201; echo done'")
-    assert result.stdout == "done\n"
+    assert result.stdout == "done\n" and result.error is None and result.returncode == 0
     assert wait_no_survivors("987201") == []
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+def test_background_child_holding_stdout_does_not_hang(world, sandbox):
+    box = make_box(world, sandbox, profile="sovereign", limits=Limits(timeout=20))
+    result = box.run_command("sh -c 'sleep 987401 & echo hi'")
+    assert result.stdout == "hi\n" and result.error is None
+    assert wait_no_survivors("987401") == []
 
 
 @pytest.mark.parametrize("sandbox", sandboxes())
