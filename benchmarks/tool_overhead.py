@@ -8,6 +8,7 @@ Measures, per command (median over --reps runs):
   layer1_ms        ToolBox(sandbox="none"): validation + limits + empty env + capped I/O
   layer1_bwrap_ms  ToolBox(sandbox="bwrap")
   layer1_landlock_ms ToolBox(sandbox="landlock")
+  bwrap_alone_ms   ToolBox(sandbox="bwrap", validate=False): layer 2 without layer 1
 and prints one JSON object (ratios are against subprocess_ms).
 """
 
@@ -76,6 +77,7 @@ def main() -> None:
     boxes = {"layer1_ms": ToolBox(root, sandbox="none", limits=limits)}
     if find_bwrap():
         boxes["layer1_bwrap_ms"] = ToolBox(root, sandbox="bwrap", limits=limits)
+        boxes["bwrap_alone_ms"] = ToolBox(root, sandbox="bwrap", limits=limits, validate=False)
     if landlock_abi():
         boxes["layer1_landlock_ms"] = ToolBox(root, sandbox="landlock", limits=limits)
     validator = boxes["layer1_ms"].validator
