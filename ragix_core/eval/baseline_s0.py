@@ -37,8 +37,9 @@ _COMMAND_PROMPT = (
     'Reply as JSON: {"command": "..."}.'
 )
 _ANSWER_PROMPT = (
-    "Answer the user's request using only the command output below. Be brief and concrete: name the "
-    "files, numbers and lines you found."
+    "A command was run in the user's project to help answer their request. Answer the request itself "
+    "from the command's output (do not review or correct the command). Be brief and concrete: name "
+    "the files, numbers and lines you found."
 )
 
 
@@ -140,8 +141,8 @@ def make_s0_runner(client_factory: Callable[..., Any] = _worker_client,
             bus.publish(EventKind.STEP_EXECUTED, session_id, step=step.to_dict())
             answer = ask([
                 {"role": "system", "content": _ANSWER_PROMPT},
-                {"role": "user", "content": f"Request: {goal}\n\nCommand: {command or '(none)'}\n\nOutput:\n"
-                                            f"{output[:_OUTPUT_CHARS]}"},
+                {"role": "user", "content": f"Request: {goal}\n\n$ {command or '(no command)'}\n"
+                                            f"{output[:_OUTPUT_CHARS]}\n\nAnswer to the request:"},
             ], max_tokens=300)
             state.final_answer = str(answer.text or "").strip()
             state.stop_reason = "success" if state.final_answer else "respond_failed"
