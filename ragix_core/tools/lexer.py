@@ -5,7 +5,7 @@ backslash) and the pipe `|`, and refuses every other piece of shell syntax
 instead of guessing: chaining, redirection, substitution, expansion, comments.
 Refusing (rather than passing the characters through literally) gives the
 model a reason it can act on, and guarantees no word ever means more than its
-text.
+text. One exception: a whole unquoted ``2>/dev/null`` word is dropped.
 """
 
 from __future__ import annotations
@@ -26,6 +26,10 @@ MAX_WORD_CHARS = 1024
 _INVISIBLE = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF} | set(range(0x202A, 0x202F)) | set(
     range(0x2066, 0x206A)
 )
+
+# Small models append this habitually; it asks for nothing ragix does not already do
+# (stderr comes back separately), so it is accepted as a whole unquoted word and dropped.
+_DISCARD_STDERR = "2>/dev/null"
 
 _UNQUOTED_REFUSALS = {
     ";": "command chaining with ';' is not allowed; run one command (pipes '|' between allowed tools are fine)",
@@ -83,6 +87,9 @@ def split_pipeline(command: str) -> List[List[str]]:
 
     while i < n:
         c = command[i]
+        if not in_word and command.startswith(_DISCARD_STDERR, i) and command[i + len(_DISCARD_STDERR) :][:1] in ("", " ", "|"):
+            i += len(_DISCARD_STDERR)  # stderr is returned apart anyway: nothing to redirect
+            continue
         if c == " ":
             finish()
         elif c == "|":

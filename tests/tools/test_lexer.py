@@ -22,6 +22,9 @@ from ragix_core.tools.lexer import MAX_COMMAND_CHARS, split_pipeline
     ("grep a\\ b f", [["grep", "a b", "f"]]),
     ("ls a~b", [["ls", "a~b"]]),
     ("find . ! -name x", [["find", ".", "!", "-name", "x"]]),
+    ("find . -name x 2>/dev/null", [["find", ".", "-name", "x"]]),
+    ("find . 2>/dev/null | wc -l", [["find", "."], ["wc", "-l"]]),
+    ("ls '2>/dev/null'", [["ls", "2>/dev/null"]]),
 ])
 def test_splits(text, stages):
     assert split_pipeline(text) == stages
@@ -39,6 +42,10 @@ def test_splits(text, stages):
     ("ls ~", "tilde"),
     ("ls {a,b}", "brace"),
     ("ls\tx", "control character"),
+    ("ls 2>/dev/nullx", "redirection"),
+    ("ls x2>/dev/null", "redirection"),
+    ("ls 2>/tmp/x", "redirection"),
+    ("ls >/dev/null", "redirection"),
     ("", "empty command"),
     ("ls \\", "trailing backslash"),
     ("ls " + "x" * MAX_COMMAND_CHARS, "too long"),
