@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import sys
+import tempfile
 import uuid
 from typing import Dict, Iterable, List, Optional
 
@@ -125,13 +126,26 @@ class Sandbox:
                         rw.append(entry.path)
             elif writable:
                 rw.append(self.root)  # layer 1 has checked every write target
+            private_tmp = None
+            if may_spawn:
+                # bwrap gives every run an empty /tmp; under Landlock the program gets a
+                # private temporary directory instead (and TMPDIR names it).
+                private_tmp = tempfile.mkdtemp(prefix="ragix-tool-")
+                rw.append(private_tmp)
+                env["TMPDIR"] = private_tmp
             try:
                 ruleset = _ll.Ruleset(_ll.system_read_exec() + list(extra_ro), ro, rw, network)
             except OSError as exc:
+                if private_tmp:
+                    shutil.rmtree(private_tmp, ignore_errors=True)
                 return RawResult(126, b"", b"", error=f"landlock setup failed: {exc}")
-            with ruleset:
-                return run_process(argv, cwd=cwd, env=env, limits=limits, fsize=fsize, stdin_data=stdin_data,
-                                   out_cap=out_cap, sweep_token=token, preexec_extra=ruleset.restrictor())
+            try:
+                with ruleset:
+                    return run_process(argv, cwd=cwd, env=env, limits=limits, fsize=fsize, stdin_data=stdin_data,
+                                       out_cap=out_cap, sweep_token=token, preexec_extra=ruleset.restrictor())
+            finally:
+                if private_tmp:
+                    shutil.rmtree(private_tmp, ignore_errors=True)
         return run_process(argv, cwd=cwd, env=env, limits=limits, fsize=fsize, stdin_data=stdin_data,
                            out_cap=out_cap, sweep_token=token)
 

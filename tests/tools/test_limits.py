@@ -94,3 +94,11 @@ def test_no_survivors_helper_sees_processes():
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+def test_python_has_a_private_temp_dir(world, sandbox):
+    box = make_box(world, sandbox, profile="sovereign")
+    code = "import tempfile\nwith tempfile.TemporaryFile() as f:\n    f.write(b'ok'); f.seek(0); print(f.read().decode())"
+    result = box.run(ToolCall("python", {"code": code}))
+    assert result.ok and result.stdout == "ok\n", result
