@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from ragix_core.reasoning_v30.types import ToolCall
@@ -102,3 +104,15 @@ def test_python_has_a_private_temp_dir(world, sandbox):
     code = "import tempfile\nwith tempfile.TemporaryFile() as f:\n    f.write(b'ok'); f.seek(0); print(f.read().decode())"
     result = box.run(ToolCall("python", {"code": code}))
     assert result.ok and result.stdout == "ok\n", result
+
+
+def test_recursive_grep_skips_fifos_in_the_tree(world):
+    """grep -r skips FIFOs met while recursing (only operands are read), so layer 1
+    needs to refuse FIFOs as operands, not inside searched trees."""
+    sub = world["proj"] / "withfifo"
+    sub.mkdir()
+    os.mkfifo(sub / "pipe")
+    (sub / "f.txt").write_text("needle\n")
+    box = make_box(world, "none", limits=Limits(timeout=10))
+    result = box.run_command("grep -r needle withfifo")
+    assert result.ok and result.stdout == "withfifo/f.txt:needle\n" and result.error is None
