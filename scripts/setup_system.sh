@@ -1,14 +1,31 @@
 #!/bin/sh
 # Install the system packages ragix needs for OS-level tool confinement.
 #
-# Idempotent: does nothing when `bwrap` is already on PATH. CI calls this on a
-# fresh machine; developers may run it too. Without root or without apt it only
-# says what to install and exits 0, because ragix still works (layer-1
-# validation alone, with a warning in `ragix doctor`).
+# Idempotent: installs nothing when `bwrap` is already on PATH. CI calls this on
+# a fresh machine; developers may run it too. Without root or without apt it
+# only says what to install and exits 0, because ragix still works (Landlock if
+# the kernel has it, else layer-1 validation alone, with a warning in `ragix doctor`).
 set -eu
 
+probe() {
+    # The same flags ragix uses; fails where user namespaces are restricted.
+    bwrap --unshare-all --unshare-user --cap-drop ALL --die-with-parent --new-session \
+        --ro-bind / / -- /bin/true >/dev/null 2>&1
+}
+
+report() {
+    if probe; then
+        echo "setup_system: bubblewrap works ($(command -v bwrap))"
+    else
+        echo "setup_system: bubblewrap is installed but cannot create a sandbox here"
+        echo "  (user namespaces restricted? e.g. Ubuntu: sysctl kernel.apparmor_restrict_unprivileged_userns=0)"
+        echo "  ragix falls back to Landlock or layer-1 validation; see 'ragix doctor'."
+    fi
+}
+
 if command -v bwrap >/dev/null 2>&1; then
-    echo "setup_system: bubblewrap already installed at $(command -v bwrap)"
+    echo "setup_system: bubblewrap already installed"
+    report
     exit 0
 fi
 
@@ -17,7 +34,7 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq bubblewrap
-    echo "setup_system: bubblewrap installed at $(command -v bwrap)"
+    report
     exit 0
 fi
 
@@ -25,5 +42,5 @@ echo "setup_system: bubblewrap (bwrap) is missing and cannot be installed automa
 echo "  Debian/Ubuntu: sudo apt-get install bubblewrap"
 echo "  Fedora/RHEL:   sudo dnf install bubblewrap"
 echo "  Arch:          sudo pacman -S bubblewrap"
-echo "ragix will run tools with layer-1 validation only until it is installed."
+echo "Until then ragix confines tools with Landlock if the kernel has it, else layer-1 validation only."
 exit 0
