@@ -102,8 +102,13 @@ class ToolBox:
     def run_command(self, command: str) -> ToolResult:
         return self.run(ToolCall("shell", {"command": command}))
 
-    def run(self, call: ToolCall) -> ToolResult:
+    def run(self, call: "ToolCall | Dict[str, Any]") -> ToolResult:
         start = time.perf_counter()
+        if isinstance(call, dict):  # a planner's JSON object {"tool": ..., "args": {...}}
+            try:
+                call = ToolCall.from_dict(call)
+            except (ValueError, TypeError) as exc:
+                return self._refused(str(call.get("tool")), f"malformed tool call: {exc}", repr(call)[:500])
         tool = getattr(call, "tool", None)
         try:
             if not isinstance(call, ToolCall) or not isinstance(tool, str):

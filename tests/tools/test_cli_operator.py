@@ -120,3 +120,10 @@ def test_doctor_check_reports_layers(monkeypatch):
     monkeypatch.setattr("ragix_core.tools.landlock.landlock_abi", lambda: 0)
     report = exec_cmd.check_sandbox(None)
     assert report["ok"] is None and report["summary"].startswith("WARNING")
+
+
+def test_run_accepts_a_planner_dict(world):
+    box = make_box(world, "none")
+    assert box.run({"tool": "wc", "args": {"args": ["-l", "README.md"]}}).stdout == "3 README.md\n"
+    assert box.run({"args": {}}).refused
+    assert box.run({"tool": "ls", "args": "not-a-dict"}).refused
