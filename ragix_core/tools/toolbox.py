@@ -159,15 +159,17 @@ class ToolBox:
             raise Refusal("python needs an OS sandbox (bubblewrap or Landlock); run scripts/setup_system.sh")
         self._approve_write(f"python code ({len(code)} chars) with write access to {self.root}")
         argv = extra_exec.python_argv(code)
+        t0 = time.perf_counter()
         raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, extra_ro=interpreter_dirs(),
                                unvalidated=True)
-        self._publish_process("python", argv, raw, call.tool)
+        self._publish_process("python", argv, raw, call.tool, time.perf_counter() - t0)
         return self._result(call.tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, "python -c <code>")
 
     def _run_operator(self, call: ToolCall) -> ToolResult:
         payload = extra_exec.operator_request(call.args)
+        t0 = time.perf_counter()
         raw = extra_exec.run_operator(payload, self.limits)
-        self._publish_process("operator", ["operator", payload.decode()], raw, call.tool)
+        self._publish_process("operator", ["operator", payload.decode()], raw, call.tool, time.perf_counter() - t0)
         return extra_exec.operator_result(call.tool, raw)
 
     def _run_write_file(self, call: ToolCall) -> ToolResult:
@@ -214,8 +216,9 @@ class ToolBox:
             raise Refusal("empty command")
         if "/" not in argv[0]:
             argv[0] = resolve_tool(argv[0])
+        t0 = time.perf_counter()
         raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, unvalidated=True)
-        self._publish_process(os.path.basename(argv[0]), argv, raw, tool)
+        self._publish_process(os.path.basename(argv[0]), argv, raw, tool, time.perf_counter() - t0)
         return self._result(tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, shlex.join(argv))
 
     def _launch_raw(self, argv: List[str], *, writable: bool, stdin_data: Optional[bytes] = None,
