@@ -5,9 +5,11 @@ Spec 000 §8 (scenario format) and §12 (metrics), spec 001 Phase 6, spec 002 §
 
 from ragix_core.eval.evaluate import ScenarioResult, evaluate_run
 from ragix_core.eval.harness import CORPUS_MODES, EvalOptions, run_scenarios
+from ragix_core.eval.learning import learning_curve
 from ragix_core.eval.metrics import AGGREGATE_KEYS, aggregate
 from ragix_core.eval.report import build_report, rich_table, to_markdown, write_json
 from ragix_core.eval.scenario import Scenario, ScenarioError, load_scenario_file, load_scenarios
+from ragix_core.eval.suite import SuiteSpec, run_suite
 
 __all__ = [
     "Scenario",
@@ -19,6 +21,9 @@ __all__ = [
     "EvalOptions",
     "run_scenarios",
     "CORPUS_MODES",
+    "learning_curve",
+    "SuiteSpec",
+    "run_suite",
     "aggregate",
     "AGGREGATE_KEYS",
     "build_report",

@@ -63,3 +63,10 @@ def test_recovery_targets_really_are_missing():
     for rel in ("docs/guides.md", "setup.py", "src/inventory/store.py", "tests/test_api.py", "docs/note.md",
                 "config/settings.yml", "src/inventory/apis.py"):
         assert not (REPO / rel).exists(), rel
+
+
+def test_public_surface():
+    import ragix_core.eval as ev
+
+    for name in ev.__all__:
+        assert hasattr(ev, name), name
