@@ -64,8 +64,7 @@ class ReasoningLoop:
                 phase = "DIRECT_EXEC"
                 res = self._phase(phase, state, lambda: self.f.answer(state.goal))
                 state.final_answer, state.confidence = res.get("answer", ""), res.get("confidence")
-                if res.get("step") is not None:
-                    state.executed_steps.append(res["step"])
+                state.executed_steps.extend(res.get("steps") or [])
                 state.stop_reason = "success"
             else:
                 self._plan_loop(state)

@@ -35,6 +35,38 @@ STRUCTURED_TOOLS = {"shell", "python", "operator", "write_file"}
 HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
 
 
+def reads_stdin(command: str, root: Path) -> bool:
+    """True for a single-stage filter (sort, head, wc, ...) that names no existing file: it reads stdin."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if not words or words[0] not in STDIN_FILTERS or "|" in words:
+        return False
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    return not any((root / w).exists() for w in operands)
+
+
+def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
+    """Merge what small models split: a filter step joins the previous step's pipeline, and a step
+    whose command is just the beginning of the next step's pipeline is dropped (it would run twice)."""
+    out: List[PlanStep] = []
+    for step in steps:
+        cmd = str(step.tool_call.args.get("command") or "").strip() if step.tool_call else ""
+        prev_cmd = str(out[-1].tool_call.args.get("command") or "").strip() if out and out[-1].tool_call else ""
+        if prev_cmd and cmd and reads_stdin(cmd, root):
+            out[-1].tool_call.args["command"] = f"{prev_cmd} | {cmd}"
+            out[-1].description = f"{out[-1].description}; {step.description}"
+            continue
+        if prev_cmd and cmd and (cmd == prev_cmd or cmd.startswith(prev_cmd + " |")):
+            out[-1] = step
+            continue
+        out.append(step)
+    for i, step in enumerate(out, 1):
+        step.num = i
+    return out
+
+
 class ClassifyReply(BaseModel):
     complexity: Literal["BYPASS", "SIMPLE", "MODERATE", "COMPLEX"]
 
@@ -117,6 +149,7 @@ class AgentFunctions:
         self.top_k = top_k
         self.max_context_chars = max_context_chars
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
+        self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
         self._listing: Optional[str] = None
 
@@ -164,13 +197,26 @@ class AgentFunctions:
         return {"answer": reply.answer, "confidence": reply.confidence}
 
     def _answer_with_one_command(self, goal: str) -> Dict[str, Any]:
-        msg = [{"role": "user", "content": prompts.render(
-            "simple_command", goal=bounded(goal, 4000), file_context=self.file_context(), tools=", ".join(self.tools))}]
-        reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed", max_tokens=120)
-        step = PlanStep(num=1, description=goal, tool_call=ToolCall("shell", {"command": reply.command}))
-        self._run(step)
-        answer = self.compose_for(goal, [step])
-        return {"answer": answer, "confidence": 0.7 if step.status == StepStatus.SUCCESS else 0.2, "step": step}
+        listing = self.file_context()
+        feedback = ""
+        attempts: List[PlanStep] = []
+        # One command, and one corrected command if the first was refused or failed: SIMPLE has
+        # no reflection budget, but a command that never ran (or named a wrong path) says nothing.
+        for attempt in (1, 2):
+            msg = [{"role": "user", "content": prompts.render(
+                "simple_command", goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools))
+                + feedback}]
+            reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed", max_tokens=120)
+            step = PlanStep(num=attempt, description=goal, tool_call=ToolCall("shell", {"command": reply.command}))
+            attempts.append(self._run(step))
+            if step.status == StepStatus.SUCCESS:
+                break
+            r = step.result
+            why = (r.error or r.stderr or "").strip() if r else ""
+            feedback = (f"\n\nThe command `{reply.command}` did not work: {bounded(why, 400)}\n"
+                        "Return a different, valid command.")
+        ok = attempts[-1].status == StepStatus.SUCCESS
+        return {"answer": self.compose_for(goal, attempts), "confidence": 0.7 if ok else 0.2, "steps": attempts}
 
     # -- PLAN --------------------------------------------------------------------
 
@@ -192,11 +238,10 @@ class AgentFunctions:
     def parse_plan(self, raw: Dict[str, Any], goal: str) -> Plan:
         reply = PlanReply.model_validate(raw)
         steps = []
-        for i, s in enumerate(reply.steps, 1):  # renumber: models skip and repeat numbers
-            tool = s.tool.strip()
-            steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(tool, dict(s.args))))
-        return Plan(objective=reply.objective or goal, steps=steps, validation=reply.validation,
-                    confidence=reply.confidence)
+        for i, s in enumerate(reply.steps, 1):  # renumbered by compact_steps: models skip and repeat numbers
+            steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), dict(s.args))))
+        return Plan(objective=reply.objective or goal, steps=compact_steps(steps, self.root),
+                    validation=reply.validation, confidence=reply.confidence)
 
     # -- EXECUTE -----------------------------------------------------------------
 
@@ -213,19 +258,12 @@ class AgentFunctions:
         return self._run(step)
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:
-        """A step like `sort -n` or `head -n 1` reads stdin, which a step never gets; small models
-        plan that way anyway. Wire it after the previous step's command, as a pipeline of
-        individually validated stages (the previous command is read-only, so re-running it is safe)."""
-        try:
-            words = shlex.split(command)
-        except ValueError:
+        """A step like `sort -n` reads stdin, which a step never gets (a worker-written command can
+        still look like that after plan compaction). Wire it after the previous step's command, as
+        a pipeline of individually validated stages; the previous command is read-only, so
+        re-running it is safe."""
+        if not reads_stdin(command, self.root):
             return command
-        if not words or words[0] not in STDIN_FILTERS or "|" in words:
-            return command
-        root = Path(getattr(self.toolbox, "root", "."))
-        operands = [w for w in words[1:] if not w.startswith("-")]
-        if any((root / w).exists() for w in operands):
-            return command  # it names its input file
         previous = next((s for s in reversed(state.executed_steps)
                          if s.status == StepStatus.SUCCESS and s.tool_call and s.tool_call.args.get("command")), None)
         if previous is None:

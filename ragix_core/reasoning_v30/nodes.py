@@ -84,10 +84,8 @@ class DirectExecNode(BaseNode):
         res = self.llm_answer_fn(state.goal) or {}
         state.final_answer = str(res.get("answer") or "")
         state.confidence = res.get("confidence")
-        # A tool call made while answering is evidence like any plan step.
-        step = res.get("step")
-        if isinstance(step, PlanStep):
-            state.executed_steps.append(step)
+        # Tool calls made while answering are evidence like any plan step.
+        state.executed_steps.extend(s for s in res.get("steps") or [] if isinstance(s, PlanStep))
         if not state.stop_reason:
             state.stop_reason = "success"
         return state, "RESPOND"

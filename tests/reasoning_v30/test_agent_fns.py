@@ -240,3 +240,30 @@ def test_first_step_filter_is_not_chained(tmp_path):
     f = fns(ScriptedLLM([]), tb)
     f.execute_step(PlanStep(1, "sort", ToolCall("sort", {"command": "sort -n"})), ReasoningState(goal="g", session_id="s"))
     assert tb.commands == ["sort -n"]
+
+
+def test_plan_compaction_merges_split_pipelines(tmp_path):
+    from ragix_core.reasoning_v30.agent_fns import compact_steps
+
+    (tmp_path / "README.md").write_text("x\n")
+    cmds = ["find . -name '*.md'", "find . -name '*.md' | xargs wc -l", "sort -nr", "head -n 1", "wc -l README.md",
+            "wc -l README.md"]
+    steps = [PlanStep(i + 1, c, ToolCall(c.split()[0], {"command": c})) for i, c in enumerate(cmds)]
+    out = compact_steps(steps, tmp_path)
+    assert [s.tool_call.args["command"] for s in out] == [
+        "find . -name '*.md' | xargs wc -l | sort -nr | head -n 1",
+        "wc -l README.md",
+    ]
+    assert [s.num for s in out] == [1, 2]
+
+
+def test_simple_goal_retries_a_refused_command_once_with_the_reason():
+    tb = FakeToolBox({"ls *.md": ToolResult("shell", 126, refused=True, error="refused: glob '*' is not expanded")})
+    llm = ScriptedLLM([{"command": "ls *.md"}, {"command": "find . -name '*.md'"}, "four markdown files"])
+    f = fns(llm, tb)
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("List the markdown files")
+    assert tb.commands[-2:] == ["ls *.md", "find . -name '*.md'"]
+    assert "glob" in llm.calls[1]["messages"][0]["content"]
+    assert [s.status for s in res["steps"]] == [StepStatus.FAILED, StepStatus.SUCCESS]
+    assert res["answer"] == "four markdown files"
