@@ -17,7 +17,11 @@ __all__ = ["WorkspaceError", "working_copy", "fingerprint"]
 
 # Never copied: version control, caches, and ragix's own state from earlier runs
 # (a copied .ragix corpus would leak experience between scenarios).
-_IGNORE = shutil.ignore_patterns(".git", ".ragix", "__pycache__", ".venv", ".pytest_cache", ".hypothesis")
+_SKIPPED = (".git", ".ragix", "__pycache__", ".venv", ".pytest_cache", ".hypothesis")
+_IGNORE = shutil.ignore_patterns(*_SKIPPED)
+# Watched for changes: everything but bulky or tool-owned caches (.ragix is watched:
+# an engine writing its memory into the original is exactly what must be caught).
+_UNWATCHED = tuple(name for name in _SKIPPED if name != ".ragix")
 
 
 class WorkspaceError(RuntimeError):
@@ -29,6 +33,8 @@ def fingerprint(root: Path) -> Dict[str, Tuple[int, int]]:
     out: Dict[str, Tuple[int, int]] = {}
     root = Path(root)
     for p in sorted(root.rglob("*")):
+        if any(part in _UNWATCHED for part in p.relative_to(root).parts):
+            continue  # not copied, so not watched (and a big .venv would cost seconds)
         try:
             st = p.lstat()
         except OSError:

@@ -156,3 +156,17 @@ def test_unknown_strategy():
 
     with pytest.raises(EngineUnavailable, match="unknown strategy 'graph_v9'"):
         get_runner("graph_v9")
+
+
+def test_engine_memory_written_into_the_original_is_caught(tmp_path):
+    src = tmp_path / "repo"
+    src.mkdir()
+    (src / "a.txt").write_text("x")
+
+    def leaky(goal, *, cwd, **kw):
+        (src / ".ragix").mkdir()
+        (src / ".ragix" / "events.jsonl").write_text("{}\n")
+        return make_result("x")
+
+    res = run_scenarios([Scenario(id="x", input="q")], leaky, EvalOptions(cwd=src), corpus_factory=Corpus)
+    assert not res[0].passed and ".ragix/events.jsonl" in res[0].error
