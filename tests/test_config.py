@@ -1,0 +1,97 @@
+"""ragix.yaml: lookup order, validation messages, spec 002 §8.2 aliases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ragix_core.config import ConfigError, load_config, parse_config
+from ragix_core.reasoning_v30.types import TaskComplexity
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_spec_000_section_6(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    cfg = load_config(cwd=tmp_path)
+    assert cfg.source is None
+    rc = cfg.reasoning
+    assert rc.strategy == "graph_v30"
+    assert rc.max_reflections_by_complexity() == {TaskComplexity.BYPASS: 0, TaskComplexity.SIMPLE: 0,
+                                                  TaskComplexity.MODERATE: 1, TaskComplexity.COMPLEX: 3}
+    assert rc.graph.max_iterations == 50
+    assert rc.reflect.allowed_tools == ["ls", "find", "grep", "head", "tail", "wc", "cat", "pwd"]
+    assert (rc.experience.global_max_age_days, rc.experience.project_max_age_days, rc.experience.top_k) == (90, 30, 5)
+    assert rc.traces.path == ".ragix/reasoning_traces" and rc.traces.max_per_session == 1000
+
+
+def test_lookup_order_explicit_then_cwd_then_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("RAGIX_HOME", str(home))
+    write(home / "ragix.yaml", "reasoning: {strategy: loop_v1}\n")
+    assert load_config(cwd=tmp_path).reasoning.strategy == "loop_v1"
+    write(tmp_path / "ragix.yaml", "reasoning: {strategy: graph_v2}\n")
+    assert load_config(cwd=tmp_path).reasoning.strategy == "graph_v2"
+    explicit = write(tmp_path / "other.yaml", "reasoning: {graph: {max_iterations: 7}}\n")
+    cfg = load_config(explicit, cwd=tmp_path)
+    assert cfg.reasoning.graph.max_iterations == 7 and cfg.reasoning.strategy == "graph_v30"
+    assert cfg.source == str(explicit)
+
+
+def test_unknown_key_names_path_and_allowed_keys():
+    with pytest.raises(ConfigError) as info:
+        parse_config({"reasoning": {"max_reflections": {"moderat": 2}}}, "x.yaml")
+    msg = str(info.value)
+    assert "x.yaml" in msg and "reasoning.max_reflections.moderat: unknown key" in msg
+    assert "bypass, simple, moderate, complex" in msg
+
+
+def test_wrong_type_and_bad_enum_name_the_key():
+    with pytest.raises(ConfigError, match=r"reasoning\.graph\.max_iterations.*'many'"):
+        parse_config({"reasoning": {"graph": {"max_iterations": "many"}}})
+    with pytest.raises(ConfigError, match=r"reasoning\.strategy.*loop_v1.*graph_v2.*graph_v30"):
+        parse_config({"reasoning": {"strategy": "tree"}})
+    with pytest.raises(ConfigError, match=r"profile"):
+        parse_config({"profile": "root"})
+
+
+def test_spec_002_keys_accepted_where_they_do_not_conflict():
+    cfg = parse_config({"reasoning": {
+        "graph": {"max_reflections": 2, "max_plan_retries": 2, "timeout_per_step": 30},
+        "reflect": {"enabled": True, "shell_timeout": 10, "max_commands": 2},
+        "experience": {"max_similar": 3, "corpus_path": "exp/"},
+        "traces": {"output_dir": "traces/", "format": "ndjson", "include_prompts": False},
+    }})
+    rc = cfg.reasoning
+    assert rc.max_reflections_by_complexity()[TaskComplexity.COMPLEX] == 2  # capped by graph.max_reflections
+    assert rc.max_reflections_by_complexity()[TaskComplexity.MODERATE] == 1
+    assert rc.experience.top_k == 3 and rc.experience.project_root == "exp/"
+    assert rc.traces.path == "traces/"
+    assert rc.graph.max_plan_retries == 2
+
+
+def test_unreadable_and_invalid_files_are_clear_errors(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "missing.yaml")
+    bad = write(tmp_path / "bad.yaml", "reasoning: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(bad)
+    top = write(tmp_path / "list.yaml", "- 1\n- 2\n")
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        load_config(top)
+
+
+def test_cli_reports_config_error_with_exit_2(tmp_path):
+    from ragix_core.cli import app
+
+    write(tmp_path / "ragix.yaml", "reasoning: {graf: {}}\n")
+    result = CliRunner().invoke(app, ["run", "--cwd", str(tmp_path), "anything"])
+    assert result.exit_code == 2
+    assert "reasoning.graf: unknown key" in result.output
+    assert "Traceback" not in result.output
