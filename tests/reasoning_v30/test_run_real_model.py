@@ -22,10 +22,12 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture()
-def repo(tmp_path: Path, monkeypatch) -> Path:
+def repo(tmp_path: Path) -> Path:
     dst = tmp_path / "repo"
     shutil.copytree(MOCK_REPO, dst)
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    # The global corpus goes to a temporary dir through the config, not RAGIX_HOME: RAGIX_HOME
+    # also holds the assembled model, which must not be rebuilt (1.1 GB) for every test.
+    (dst / "ragix.yaml").write_text(f"reasoning:\n  experience:\n    global_root: {tmp_path / 'global'}\n")
     return dst
 
 
