@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
+from ragix_core import prompts
 from ragix_core.events import Event, EventBus, EventKind
 from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, ToolCall, ToolResult
 
-__all__ = ["run_s0", "make_s0_runner", "S0Result", "COMMAND_SCHEMA"]
+__all__ = ["run_s0", "make_s0_runner", "COMMAND_SCHEMA"]
 
 COMMAND_SCHEMA: Dict[str, Any] = {
     "type": "object",
@@ -30,29 +30,6 @@ COMMAND_SCHEMA: Dict[str, Any] = {
     "required": ["command"],
 }
 _OUTPUT_CHARS = 6000  # what of the command's output the answer prompt sees
-
-_COMMAND_PROMPT = (
-    "You are a Unix shell expert working in a read-only copy of a project. Write exactly ONE shell "
-    "command (pipes allowed) whose output answers the user's request. Use relative paths. "
-    'Reply as JSON: {"command": "..."}.'
-)
-_ANSWER_PROMPT = (
-    "A command was run in the user's project to help answer their request. Answer the request itself "
-    "from the command's output (do not review or correct the command). Be brief and concrete: name "
-    "the files, numbers and lines you found."
-)
-
-
-@dataclass
-class S0Result:
-    """Same fields as ``ragix_core.runner.RunResult`` (used when that module is absent)."""
-
-    state: ReasoningState
-    session_id: str
-    wall_time: float
-    trace_path: Optional[Path] = None
-    events: List[Event] = field(default_factory=list)
-    usage: Dict[str, int] = field(default_factory=dict)
 
 
 def _worker_client(config: Any, model: Optional[str], bus: EventBus, session_id: str) -> Any:
@@ -117,7 +94,7 @@ def make_s0_runner(client_factory: Callable[..., Any] = _worker_client,
         bus.publish(EventKind.RUN_START, session_id, goal=goal, strategy="s0")
         try:
             client = client_factory(config, model, bus, session_id)
-            reply = ask([{"role": "system", "content": _COMMAND_PROMPT}, {"role": "user", "content": goal}],
+            reply = ask([{"role": "system", "content": prompts.load("s0_command").strip()}, {"role": "user", "content": goal}],
                         schema=COMMAND_SCHEMA, max_tokens=160)
             command = _extract_command(reply)
             step = PlanStep(num=1, description="s0: one model-written command",
@@ -140,7 +117,7 @@ def make_s0_runner(client_factory: Callable[..., Any] = _worker_client,
             state.executed_steps.append(step)
             bus.publish(EventKind.STEP_EXECUTED, session_id, step=step.to_dict())
             answer = ask([
-                {"role": "system", "content": _ANSWER_PROMPT},
+                {"role": "system", "content": prompts.load("s0_answer").strip()},
                 {"role": "user", "content": f"Request: {goal}\n\n$ {command or '(no command)'}\n"
                                             f"{output[:_OUTPUT_CHARS]}\n\nAnswer to the request:"},
             ], max_tokens=300)
@@ -158,15 +135,10 @@ def make_s0_runner(client_factory: Callable[..., Any] = _worker_client,
 
 
 def _result(state: ReasoningState, session_id: str, wall: float, events: List[Event], usage: Dict[str, int]) -> Any:
-    try:
-        from ragix_core.runner import RunResult  # the engine's own type when it exists
-    except ImportError:
-        return S0Result(state, session_id, wall, None, events, usage)
-    try:
-        return RunResult(state=state, session_id=session_id, wall_time=wall, strategy="s0", trace_path=None,
-                         events=events, usage=usage)
-    except TypeError:  # different constructor: the duck-typed twin carries the same fields
-        return S0Result(state, session_id, wall, None, events, usage)
+    from ragix_core.runner import RunResult
+
+    return RunResult(state=state, session_id=session_id, wall_time=wall, strategy="s0", trace_path=None,
+                     events=events, usage=usage)
 
 
 run_s0 = make_s0_runner()

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Optional
 
 from ragix_core.events import Event
 from ragix_core.reasoning_v30.types import ReasoningState, TypeDecodeError
@@ -43,16 +42,6 @@ def get_runner(strategy: Optional[str]) -> Callable[..., Any]:
 
 def run_key(strategy: Optional[str], goal: str) -> str:
     return hashlib.sha256(f"{strategy or 'graph_v30'}\n{goal}".encode("utf-8")).hexdigest()[:20]
-
-
-@dataclass
-class ReplayedRun:
-    state: ReasoningState
-    session_id: str
-    wall_time: float
-    trace_path: Optional[Path] = None
-    events: List[Event] = field(default_factory=list)
-    usage: Dict[str, int] = field(default_factory=dict)
 
 
 def _encode(result: Any, strategy: Optional[str], goal: str) -> Dict[str, Any]:
@@ -92,9 +81,11 @@ def replay_runner(directory: Path) -> Callable[..., Any]:
                                     f"{goal[:60]!r}; record with --record {directory}")
         try:
             d = json.loads(path.read_text(encoding="utf-8"))
-            return ReplayedRun(
+            from ragix_core.runner import RunResult
+
+            return RunResult(
                 state=ReasoningState.from_dict(d["state"]), session_id=d.get("session_id", ""),
-                wall_time=float(d.get("wall_time", 0.0)),
+                wall_time=float(d.get("wall_time", 0.0)), strategy=d.get("strategy") or strategy or "graph_v30",
                 events=[Event.from_dict(e) for e in d.get("events", [])], usage=dict(d.get("usage") or {}),
             )
         except (OSError, ValueError, KeyError, TypeError, TypeDecodeError) as exc:

@@ -87,7 +87,12 @@ _assemble_lock = threading.Lock()
 
 
 def models_dir() -> Path:
-    """``$RAGIX_HOME/models`` if RAGIX_HOME is set, else the user cache dir ``ragix/models``."""
+    """``$RAGIX_MODELS`` if set, else ``$RAGIX_HOME/models`` if RAGIX_HOME is set, else the user
+    cache dir ``ragix/models``. (Tests that isolate RAGIX_HOME keep RAGIX_MODELS pointing at the
+    shared cache, so the 1.1 GB model is not rebuilt per test.)"""
+    explicit = os.environ.get("RAGIX_MODELS")
+    if explicit:
+        return Path(explicit).expanduser()
     home = os.environ.get("RAGIX_HOME")
     if home:
         return Path(home).expanduser() / "models"

@@ -132,7 +132,7 @@ def test_reports_json_markdown_rich(tmp_path):
 
 
 def test_record_then_replay_gives_the_same_verdicts(tmp_path):
-    from ragix_core.eval.engines import EngineUnavailable, recording_runner, replay_runner
+    from ragix_core.eval.engines import recording_runner, replay_runner
 
     def live(goal, **kw):
         return make_result("largest .md lines" if "md" in goal else "?", ["find . | xargs wc -l"], reflections=1)

@@ -2,7 +2,6 @@ from pathlib import Path
 
 import pytest
 
-from ragix_core.eval.harness import EvalOptions
 from ragix_core.eval.scenario import ScenarioError
 from ragix_core.eval.suite import SuiteSpec, run_suite
 from tests.eval.fakes import make_result

@@ -85,6 +85,9 @@ def test_missing_part_package_says_how_to_install(fake_parts, tmp_path):
 
 
 def test_models_dir_follows_ragix_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_MODELS", str(tmp_path / "m"))
+    assert models_dir() == tmp_path / "m"
+    monkeypatch.delenv("RAGIX_MODELS")
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path))
     assert models_dir() == tmp_path / "models"
     monkeypatch.delenv("RAGIX_HOME")
