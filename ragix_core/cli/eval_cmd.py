@@ -91,9 +91,16 @@ def eval_command(
                   TextColumn("{task.description}"), console=console, transient=True) as progress:
         task = progress.add_task("", total=None)
 
+        done = [0]
+
         def on_result(res) -> None:
             mark = "[green]pass[/]" if res.passed else "[red]fail[/]"
             progress.update(task, advance=1, description=f"{res.id} {mark}")
+            done[0] += 1
+            if not console.is_terminal:  # the bar is invisible in logs and CI: one line per run instead
+                total = progress.tasks[0].total
+                console.print(f"eval {done[0]}/{total or '?'} {getattr(res, 'strategy', '')} {res.id} "
+                              f"{'pass' if res.passed else 'fail'}", highlight=False, markup=False)
 
         try:
             report = run_suite(spec, on_result=on_result, on_total=lambda n: progress.update(task, total=n))
