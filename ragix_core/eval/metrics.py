@@ -3,7 +3,7 @@
 - plan_success_rate: passed without any reflection / all runs
 - recovery_rate: passed after >= 1 reflection / runs that reflected (a run
   reflects only after a failed step, so these are the failed plans)
-- max_reflections_rate: runs stopped by the reflection budget / all runs
+- max_reflections_rate: runs stopped by the reflection budget (loop_v1: its retry budget) / all runs
 - avg_steps: mean executed steps per run
 - bypass_accuracy: share of labelled runs whose BYPASS-or-not decision matches
   the label (both errors count: a tool task answered blind, and a pure
@@ -47,7 +47,8 @@ def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
         "pass_rate": _rate(passed, n),
         "plan_success_rate": _rate(sum(r.passed and r.reflections == 0 for r in results), n),
         "recovery_rate": _rate(sum(r.passed for r in reflected), len(reflected)),
-        "max_reflections_rate": _rate(sum(r.stop_reason == "max_reflections" for r in results), n),
+        # loop_v1's retry budget running out ("max_retries") is the same event for that engine.
+        "max_reflections_rate": _rate(sum(r.stop_reason in ("max_reflections", "max_retries") for r in results), n),
         "avg_steps": round(sum(r.steps for r in results) / n, 3) if n else None,
         "bypass_accuracy": _rate(bypass_ok, len(labelled)),
         "complexity_accuracy": _rate(sum(r.complexity_match is True for r in labelled), len(labelled)),
