@@ -10,7 +10,7 @@ process that runs; runner applies limits. See docs in each module.
 """
 
 from ragix_core.tools.limits import Limits
-from ragix_core.tools.profiles import BACKEND_RULES, PROFILES, Profile, get_profile, profile_allows_backend
+from ragix_core.tools.profiles import PROFILES, Profile, get_profile
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.toolbox import REFUSED_RC, ToolBox
 
@@ -21,7 +21,5 @@ __all__ = [
     "REFUSED_RC",
     "Profile",
     "PROFILES",
-    "BACKEND_RULES",
     "get_profile",
-    "profile_allows_backend",
 ]

@@ -8,7 +8,7 @@ import pytest
 
 from ragix_core.events import EventBus, EventKind
 from ragix_core.reasoning_v30.types import ToolCall
-from ragix_core.tools import PROFILES, ToolBox, profile_allows_backend
+from ragix_core.tools import ToolBox
 from tests.tools.conftest import HAS_BWRAP, TEST_LIMITS, make_box, sandboxes
 
 needs_bwrap = pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap not installed")
@@ -131,20 +131,23 @@ def test_sovereign_any_command_still_confined(world, sandbox):
 
 @pytest.mark.parametrize("sandbox", sandboxes())
 def test_sovereign_has_no_network_by_default(world, sandbox):
-    box = make_box(world, sandbox, profile="sovereign")
-    code = ("import socket\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=1)\n    print('CONNECTED')\n"
-            "except OSError as e:\n    print('blocked', e.errno)")
-    result = box.run(ToolCall("python", {"code": code}))
-    assert result.ok and "blocked" in result.stdout and "CONNECTED" not in result.stdout
+    # A listener on the host's loopback: reachable from any process that shares the host's
+    # network, unreachable from a sandbox with its own (empty) network namespace or a
+    # Landlock network rule. No traffic ever leaves the machine.
+    import socket
 
-
-def test_profile_backend_table():
-    assert profile_allows_backend("safe", "cloud") and not profile_allows_backend("safe", "local")
-    assert profile_allows_backend("sovereign", "ollama") and not profile_allows_backend("sovereign", "openai")
-    assert profile_allows_backend("dev", "embedded") and profile_allows_backend("dev", "openai")
-    with pytest.raises(ValueError):
-        profile_allows_backend("nope", "local")
-    assert set(PROFILES) == {"safe", "reflect", "dev", "sovereign"}
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    try:
+        box = make_box(world, sandbox, profile="sovereign")
+        code = (f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+                "    print('CONNECTED')\nexcept OSError as e:\n    print('blocked', e.errno)")
+        result = box.run(ToolCall("python", {"code": code}))
+        assert result.ok and "blocked" in result.stdout and "CONNECTED" not in result.stdout
+    finally:
+        listener.close()
 
 
 def test_bad_construction_is_a_clear_error(world):
