@@ -49,6 +49,7 @@ def bwrap_prefix(
     writable: bool,
     network: bool,
     protected: Iterable[str] = (),
+    hidden: Iterable[str] = (),
     extra_ro: Iterable[str] = (),
     mount_root: bool = True,
 ) -> List[str]:
@@ -83,5 +84,8 @@ def bwrap_prefix(
             for path in protected:  # re-mounted read-only on top of the writable project
                 if os.path.exists(path):
                     args += ["--ro-bind", path, path]
+        for path in hidden:  # an empty tmpfs over it: the command sees an empty directory
+            if os.path.isdir(path) and not os.path.islink(path):
+                args += ["--tmpfs", path]
     args += ["--chdir", cwd, "--"]
     return args

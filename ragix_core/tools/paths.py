@@ -17,7 +17,12 @@ from typing import Optional
 from ragix_core.tools.lexer import check_text
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["PathGuard", "PROTECTED_WRITE_PATHS", "FORBIDDEN_ROOTS"]
+__all__ = ["PathGuard", "PROTECTED_WRITE_PATHS", "FORBIDDEN_ROOTS", "HIDDEN_DIRS"]
+
+# ragix's own state inside a project (traces, experience corpus): not project data. Commands
+# may not name it, and the OS layer mounts an empty tmpfs over it, so that a recursive search
+# never reads the run's own trace (which quotes the goal) back as evidence.
+HIDDEN_DIRS = (".ragix",)
 
 # Writes here would change what runs next time (git hooks), how git behaves
 # (core.fsmonitor / core.pager run commands), or ragix's own policy.
@@ -49,6 +54,10 @@ class PathGuard:
         real = os.path.realpath(os.path.join(self.root, arg))
         if not self.inside(real):
             raise Refusal(f"path {arg!r} resolves outside the project root")
+        for hidden in HIDDEN_DIRS:
+            top = os.path.join(self.root, hidden)
+            if real == top or real.startswith(top + os.sep):
+                raise Refusal(f"path {arg!r} is ragix's own state ({hidden}), not part of the project")
         return real
 
     def read(self, arg: str, must_exist: bool = False) -> str:
@@ -99,7 +108,8 @@ class PathGuard:
                 except OSError:
                     continue
                 if stat.S_ISDIR(st.st_mode):
-                    stack.append(entry.path)
+                    if os.path.relpath(entry.path, self.root) not in HIDDEN_DIRS:  # hidden by the OS layer
+                        stack.append(entry.path)
                 elif stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
                     rel = os.path.relpath(entry.path, self.root)
                     raise Refusal(f"{rel!r} under {arg!r} has {st.st_nlink} hard links; search a narrower path")

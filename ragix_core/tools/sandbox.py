@@ -18,6 +18,7 @@ from typing import Dict, Iterable, List, Optional
 
 from ragix_core.tools import landlock as _ll
 from ragix_core.tools.bwrap import bwrap_prefix, find_bwrap
+from ragix_core.tools.paths import HIDDEN_DIRS
 from ragix_core.tools.limits import Limits
 from ragix_core.tools.paths import PROTECTED_WRITE_PATHS
 from ragix_core.tools.runner import SWEEP_VAR, RawResult, run_process
@@ -105,7 +106,8 @@ class Sandbox:
         if self.kind == "bwrap":
             assert self.bwrap is not None
             prefix = bwrap_prefix(self.bwrap, self.root, cwd, writable=writable, network=network,
-                                  protected=self._protected(), extra_ro=extra_ro)
+                                  protected=self._protected(), extra_ro=extra_ro,
+                                  hidden=[os.path.join(self.root, h) for h in HIDDEN_DIRS])
             return run_process(prefix + argv, cwd=cwd, env=env, limits=limits, fsize=fsize,
                                stdin_data=stdin_data, out_cap=out_cap)
         if self.kind == "landlock":
