@@ -122,6 +122,13 @@ class PlanNode(BaseNode):
         return state, "EXECUTE"
 
 
+def _planned_command(step: PlanStep) -> Optional[str]:
+    if step.tool_call is None:
+        return None
+    command = step.tool_call.args.get("command")
+    return str(command) if command else (str(step.tool_call.args) if step.tool_call.args else None)
+
+
 def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep], step: PlanStep,
                  state: ReasoningState, emit_event_fn: Optional[EmitFn] = None) -> PlanStep:
     """Run one step, capturing every failure as data (spec 001 §2.1.2)."""
@@ -153,7 +160,9 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
           step_num=step.num,
           step_description=step.description,
           tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
-          tool_input=(r.command if r and r.command else (str(step.tool_call.args) if step.tool_call else None)),
+          # The command as planned (tool names, not the executor's absolute paths): this is what a
+          # later planner reads back from experience, and what it must be able to reuse.
+          tool_input=_planned_command(step) or (r.command if r else None),
           outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
           stdout=r.stdout if r else None,
           stderr=r.stderr if r else None,
