@@ -127,3 +127,14 @@ def test_strategy_switch_precedence(monkeypatch):
 def test_unknown_profile_named():
     with pytest.raises(ProfileError, match="allowed: safe, dev, sovereign"):
         get_profile("yolo")
+
+
+def test_cli_sovereign_with_remote_model_exits_2_with_the_reason(tmp_path):
+    from typer.testing import CliRunner
+
+    from ragix_core.cli import app
+
+    (tmp_path / "ragix.yaml").write_text('llm:\n  planner: {backend: openai, model: gpt, base_url: "https://api.openai.com/v1"}\n')
+    result = CliRunner().invoke(app, ["run", "--cwd", str(tmp_path), "--profile", "sovereign", "list files"])
+    assert result.exit_code == 2
+    assert "allows local models only" in result.output and "Traceback" not in result.output
