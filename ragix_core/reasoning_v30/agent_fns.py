@@ -10,6 +10,7 @@ refuses what it cannot validate.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Literal, Optional
@@ -30,6 +31,7 @@ EVIDENCE_CHARS = 1800  # per step output shown to a model
 CONTEXT_LISTING = "find . -maxdepth 3 -type f | sort"
 # Tools that, given no file operand, read stdin (see AgentFunctions._chain_filter).
 STDIN_FILTERS = {"sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat"}
+TRUNCATING_FILTERS = {"head", "tail"}
 # Tools that take structured arguments rather than a command line; plans are command lines.
 STRUCTURED_TOOLS = {"shell", "python", "operator", "write_file"}
 HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
@@ -47,6 +49,14 @@ def reads_stdin(command: str, root: Path) -> bool:
     return not any((root / w).exists() for w in operands)
 
 
+_WC_TOTAL = re.compile(r"^(\s*\d+(?:\s+\d+)*\s+)total$", re.MULTILINE)
+
+
+def _annotate_totals(text: str) -> str:
+    """Mark wc's summary line so that a model does not take "total" for a file."""
+    return _WC_TOTAL.sub(r"\1total   <- sum of the files listed, not a file", text)
+
+
 def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
     """Merge what small models split: a filter step joins the previous step's pipeline, and a step
     whose command is just the beginning of the next step's pipeline is dropped (it would run twice)."""
@@ -54,7 +64,9 @@ def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
     for step in steps:
         cmd = str(step.tool_call.args.get("command") or "").strip() if step.tool_call else ""
         prev_cmd = str(out[-1].tool_call.args.get("command") or "").strip() if out and out[-1].tool_call else ""
-        if prev_cmd and cmd and reads_stdin(cmd, root):
+        # head/tail are not merged: they cut the previous output, which must stay in the evidence
+        # (e.g. `... | xargs wc -l | sort -nr | head -n 1` keeps only wc's "total" line).
+        if prev_cmd and cmd and reads_stdin(cmd, root) and cmd.split()[0] not in TRUNCATING_FILTERS:
             out[-1].tool_call.args["command"] = f"{prev_cmd} | {cmd}"
             out[-1].description = f"{out[-1].description}; {step.description}"
             continue
@@ -316,7 +328,9 @@ class AgentFunctions:
             r = s.result
             cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
             status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
-            parts.append(f"$ {cmd}   [{status}]\n{bounded(step_output(s), EVIDENCE_CHARS) or '(no output)'}")
+            out = _annotate_totals(bounded(step_output(s), EVIDENCE_CHARS)) if " wc" in f" {cmd}" else \
+                bounded(step_output(s), EVIDENCE_CHARS)
+            parts.append(f"$ {cmd}   [{status}]\n{out or '(no output)'}")
         return "\n\n".join(parts) or "(no command was run)"
 
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:

@@ -9,6 +9,8 @@ already-validated arguments, so an item can never become an option.
 
 from __future__ import annotations
 
+import os
+import re
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -85,6 +87,21 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
     return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands)
 
 
+_WC_TOTAL_LINE = re.compile(rb"^\s*\d+(?:\s+\d+)*\s+total\n?\Z")
+
+
+def _drop_batch_total(tool: str, batch: List[str], stdout: bytes) -> bytes:
+    """wc given several files ends with a "total" line. Under xargs that total covers one batch,
+    not the input, and it sorts above every file (`| sort -nr | head -1` then names no file),
+    so it is dropped. Only when wc printed one (several items, none literally named "total")."""
+    if os.path.basename(tool) != "wc" or len(batch) < 2 or "total" in batch:
+        return stdout
+    head, sep, last = stdout.rstrip(b"\n").rpartition(b"\n")
+    if _WC_TOTAL_LINE.match(last + b"\n"):
+        return head + sep if head else b""
+    return stdout
+
+
 def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator, launch: Launcher,
                on_process: ProcessHook, cap: int, commands: List[str]) -> RawResult:
     try:
@@ -99,12 +116,12 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
     argvs = [validator.xargs_argv(plan, batch) for batch in batches]  # all checked before any runs
     out, err = bytearray(), bytearray()
     returncode, truncated = 0, False
-    for argv in argvs:
+    for argv, batch in zip(argvs, batches):
         start = time.perf_counter()
         raw = launch(stage, argv, None, max(cap - len(out), 1))
         on_process(plan.tool, argv, raw, time.perf_counter() - start)
         commands.append(shlex.join(argv))
-        out += raw.stdout
+        out += _drop_batch_total(plan.tool, batch, raw.stdout)
         err += raw.stderr
         truncated = truncated or raw.truncated
         if raw.timed_out or raw.output_limit:

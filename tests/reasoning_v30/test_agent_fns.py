@@ -251,10 +251,19 @@ def test_plan_compaction_merges_split_pipelines(tmp_path):
     steps = [PlanStep(i + 1, c, ToolCall(c.split()[0], {"command": c})) for i, c in enumerate(cmds)]
     out = compact_steps(steps, tmp_path)
     assert [s.tool_call.args["command"] for s in out] == [
-        "find . -name '*.md' | xargs wc -l | sort -nr | head -n 1",
+        "find . -name '*.md' | xargs wc -l | sort -nr",
+        "head -n 1",  # not merged: it would cut the list out of the evidence (chained at run time)
         "wc -l README.md",
     ]
-    assert [s.num for s in out] == [1, 2]
+    assert [s.num for s in out] == [1, 2, 3]
+
+
+def test_wc_total_line_is_marked_in_the_evidence():
+    st = ReasoningState(goal="g", session_id="s")
+    st.executed_steps = [PlanStep(1, "count", ToolCall("wc", {"command": "find . | xargs wc -l"}), StepStatus.SUCCESS,
+                                  ToolResult("wc", 0, stdout="  120 ./docs/guide.md\n  157 total\n"))]
+    text = fns(ScriptedLLM([])).evidence(st.executed_steps)
+    assert "157 total   <- sum of the files listed, not a file" in text and "120 ./docs/guide.md" in text
 
 
 def test_simple_goal_retries_a_refused_command_once_with_the_reason():

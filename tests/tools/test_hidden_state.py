@@ -32,3 +32,12 @@ def test_recursive_search_does_not_see_the_state_dir_under_bwrap(project):
     out = tb.run_command("grep -rn execute .").stdout
     assert "a.py" in out and ".ragix" not in out
     assert tb.run_command("find . -type f").stdout.split() == ["./a.py"]
+
+
+def test_xargs_wc_drops_the_per_batch_total_but_direct_wc_keeps_it(tmp_path):
+    (tmp_path / "a.md").write_text("1\n2\n3\n")
+    (tmp_path / "b.md").write_text("1\n")
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    out = tb.run_command("find . -name '*.md' | xargs wc -l | sort -nr").stdout
+    assert out.split("\n")[0].strip() == "3 ./a.md" and "total" not in out
+    assert "4 total" in tb.run_command("wc -l a.md b.md").stdout
