@@ -178,7 +178,7 @@ def test_concurrent_catch_up_indexes_each_event_once(tmp_path):
 
     corpus = ExperienceCorpus(tmp_path)
     corpus.append_many(event(f"disk event {i}") for i in range(30_000))  # several batches
-    ctx = mp.get_context("fork")
+    ctx = mp.get_context("spawn")  # not fork: earlier tests leave llama.cpp threads in this process
     procs = [ctx.Process(target=_sync_index, args=(str(tmp_path),)) for _ in range(3)]
     for p in procs:
         p.start()

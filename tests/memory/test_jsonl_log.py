@@ -33,7 +33,7 @@ def _writer(path: str, wid: int, n: int) -> None:
 
 def test_concurrent_appends_keep_every_line_intact(tmp_path):
     path = tmp_path / "events.jsonl"
-    ctx = mp.get_context("fork")
+    ctx = mp.get_context("spawn")  # not fork: earlier tests leave llama.cpp threads in this process
     procs = [ctx.Process(target=_writer, args=(str(path), w, PER_WRITER)) for w in range(WRITERS)]
     for p in procs:
         p.start()
@@ -289,13 +289,14 @@ def test_rewrite_while_another_process_appends_loses_nothing(tmp_path):
     path = tmp_path / "e.jsonl"
     log = JsonlLog(path)
     log.append({"i": -1})
-    ctx = mp.get_context("fork")
+    ctx = mp.get_context("spawn")  # not fork: earlier tests leave llama.cpp threads in this process
     child = ctx.Process(target=_appender, args=(str(path), 3000))
     child.start()
     rewrites = 0
     while child.is_alive() or rewrites < 3:
         log.rewrite(lambda r: True)  # replaces the file by rename each time
         rewrites += 1
+        time.sleep(0.002)  # flock is not fair: without a pause this loop can starve the appender
     child.join()
     assert child.exitcode == 0
     got = [r["i"] for r in log]
