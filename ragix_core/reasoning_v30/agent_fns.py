@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any, Dict, List, Literal, Optional
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
 from pydantic import BaseModel, Field
 
@@ -21,6 +21,8 @@ from ragix_core import prompts
 from ragix_core.llm.base import LLMClient
 
 from .classify_rules import needs_tools, rule_based_complexity
+from .grounding import ground_answer
+from .path_hints import corrected_command, missing_path_hint
 from .respond import step_output
 from .structured import ask_json, ask_text, bounded
 from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
@@ -57,10 +59,38 @@ def _annotate_totals(text: str) -> str:
     return _WC_TOTAL.sub(r"\1total   <- sum of the files listed, not a file", text)
 
 
+# Commands that only move around or print where we are: every command already runs in the
+# project directory, so such a step costs a step of the budget and yields no evidence.
+NAVIGATION = {"pwd", "cd", "echo", "true"}
+
+
+def _is_no_evidence(step: PlanStep) -> bool:
+    """A step that cannot contribute evidence: tool "none", no command, `cd`/`pwd`, or a bare `ls`
+    (the planner was already shown the file listing)."""
+    call = step.tool_call
+    if call is None or call.tool == "none":
+        return True
+    cmd = str(call.args.get("command") or "").strip()
+    if not cmd:
+        return call.tool in NAVIGATION
+    try:
+        words = shlex.split(cmd)
+    except ValueError:
+        return False
+    if not words or "|" in words:
+        return False
+    if words[0] in NAVIGATION:
+        return True
+    return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
+
+
 def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
     """Merge what small models split: a filter step joins the previous step's pipeline, and a step
-    whose command is just the beginning of the next step's pipeline is dropped (it would run twice)."""
+    whose command is just the beginning of the next step's pipeline is dropped (it would run twice).
+    Steps that cannot yield evidence (see _is_no_evidence) are dropped unless nothing else is left."""
     out: List[PlanStep] = []
+    if any(not _is_no_evidence(s) for s in steps):
+        steps = [s for s in steps if not _is_no_evidence(s)]
     for step in steps:
         cmd = str(step.tool_call.args.get("command") or "").strip() if step.tool_call else ""
         prev_cmd = str(out[-1].tool_call.args.get("command") or "").strip() if out and out[-1].tool_call else ""
@@ -214,18 +244,28 @@ class AgentFunctions:
         attempts: List[PlanStep] = []
         # One command, and one corrected command if the first was refused or failed: SIMPLE has
         # no reflection budget, but a command that never ran (or named a wrong path) says nothing.
+        # A wrong path with exactly one existing file of a close name is corrected without asking the
+        # model again (1.5B models tend to retry the same path); the step description says so.
+        fixed: Optional[Tuple[str, str]] = None
         for attempt in (1, 2):
-            msg = [{"role": "user", "content": prompts.render(
-                "simple_command", goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools))
-                + feedback}]
-            reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed", max_tokens=120)
-            step = PlanStep(num=attempt, description=goal, tool_call=ToolCall("shell", {"command": reply.command}))
+            if fixed is not None:
+                command, note = fixed
+            else:
+                msg = [{"role": "user", "content": prompts.render(
+                    "simple_command", goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools))
+                    + feedback}]
+                reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed",
+                                    max_tokens=120)
+                command, note = reply.command, ""
+            args = {"command": command, "note": note} if note else {"command": command}
+            step = PlanStep(num=attempt, description=note or goal, tool_call=ToolCall("shell", args))
             attempts.append(self._run(step))
             if step.status == StepStatus.SUCCESS:
                 break
             r = step.result
             why = (r.error or r.stderr or "").strip() if r else ""
-            feedback = (f"\n\nThe command `{reply.command}` did not work: {bounded(why, 400)}\n"
+            fixed = corrected_command(command, r.stderr or "", self.root) if r and not r.refused else None
+            feedback = (f"\n\nThe command `{command}` did not work: {bounded(why, 400)}\n"
                         "Return a different, valid command.")
         ok = attempts[-1].status == StepStatus.SUCCESS
         return {"answer": self.compose_for(goal, attempts), "confidence": 0.7 if ok else 0.2, "steps": attempts}
@@ -302,6 +342,10 @@ class AgentFunctions:
             # grep's "no match" is an answer, not a failure.
             result.returncode = 0
             result.stdout = result.stdout or "(no matches)"
+        if not result.ok and not result.refused:
+            hint = missing_path_hint(result.stderr or "", self.root)
+            if hint:  # first, so that it survives every truncation of the error on its way to a prompt
+                result.stderr = f"{hint}\n{result.stderr or ''}"
         step.result = result
         step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
         return step
@@ -330,12 +374,14 @@ class AgentFunctions:
             status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
             out = _annotate_totals(bounded(step_output(s), EVIDENCE_CHARS)) if " wc" in f" {cmd}" else \
                 bounded(step_output(s), EVIDENCE_CHARS)
-            parts.append(f"$ {cmd}   [{status}]\n{out or '(no output)'}")
+            note = s.tool_call.args.get("note") if s.tool_call else None
+            parts.append(f"$ {cmd}   [{status}]" + (f"\n(ragix: {note})" if note else "") + f"\n{out or '(no output)'}")
         return "\n\n".join(parts) or "(no command was run)"
 
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
         text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps))
-        return ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
+        answer = ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
+        return ground_answer(goal, answer, steps, self.root)
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
@@ -351,4 +397,6 @@ class AgentFunctions:
                               current_answer=bounded(current, 3000))
         reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,
                             stop_reason="verification_generation_failed", max_tokens=500)
-        return reply.model_dump()
+        verdict = reply.model_dump()
+        verdict["answer"] = ground_answer(state.goal, verdict["answer"], steps, self.root)
+        return verdict

@@ -1,7 +1,10 @@
 """Run validated pipeline stages, wiring their data, and interpret xargs.
 
 Stages run one after another, each in its own confined process; the executor
-carries stdout to the next stage's stdin (capped by Limits.pipe_bytes). xargs
+carries stdout to the next stage's stdin (capped by Limits.pipe_bytes). The
+pipeline's status is that of its rightmost failing stage, like bash's pipefail:
+`find docs/missing.md | wc -l` prints 0 and must still report find's failure.
+The one exception is a search stage that matched nothing (see _is_no_match). xargs
 is interpreted here instead of being run: its input items are split, checked
 as paths against the root, and appended after '--' to the target tool's
 already-validated arguments, so an item can never become an option.
@@ -83,8 +86,20 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
         if raw.timed_out or raw.output_limit or (raw.error and raw.returncode == 126):
             return PipelineResult(raw.returncode, raw.stdout, bytes(stderr), truncated, raw.error, result.commands)
         data = raw.stdout
-        result.returncode, result.error = raw.returncode, raw.error
+        last = index == len(stages) - 1
+        if raw.returncode != 0 and (last or not _is_no_match(stage, raw)):
+            result.returncode, result.error = raw.returncode, raw.error
     return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands)
+
+
+_SEARCH_TOOLS = {"grep", "egrep", "fgrep", "rg"}
+
+
+def _is_no_match(stage: Stage, raw: RawResult) -> bool:
+    """grep exiting 1 with nothing on stderr found no line: before another stage that is
+    data ("0 matches" counted by wc), not a failure of the pipeline."""
+    tool = os.path.basename(stage.xargs.tool if stage.xargs is not None else stage.tool)
+    return tool in _SEARCH_TOOLS and raw.returncode in (1, 123) and not raw.stderr.strip()
 
 
 _WC_TOTAL_LINE = re.compile(rb"^\s*\d+(?:\s+\d+)*\s+total\n?\Z")

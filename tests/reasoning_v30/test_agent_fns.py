@@ -276,3 +276,78 @@ def test_simple_goal_retries_a_refused_command_once_with_the_reason():
     assert "glob" in llm.calls[1]["messages"][0]["content"]
     assert [s.status for s in res["steps"]] == [StepStatus.FAILED, StepStatus.SUCCESS]
     assert res["answer"] == "four markdown files"
+
+
+def test_plan_compaction_drops_steps_that_yield_no_evidence(tmp_path):
+    from ragix_core.reasoning_v30.agent_fns import compact_steps
+
+    def plan(*cmds):
+        return [PlanStep(i + 1, c, ToolCall(c.split()[0] if c else "none", {"command": c} if c else {}))
+                for i, c in enumerate(cmds)]
+
+    out = compact_steps(plan("pwd", "cd config", "", "ls -la", "cat config/settings.yaml | grep port"), tmp_path)
+    assert [s.tool_call.args["command"] for s in out] == ["cat config/settings.yaml | grep port"]
+    assert [s.num for s in out] == [1]
+    # ls with an operand lists something the planner was not shown: kept
+    assert [s.tool_call.args["command"] for s in compact_steps(plan("pwd", "ls -R docs"), tmp_path)] == ["ls -R docs"]
+    # a plan of nothing but a bare ls stays as it is (it is the whole answer to "list the files")
+    assert [s.tool_call.args["command"] for s in compact_steps(plan("ls"), tmp_path)] == ["ls"]
+
+
+def test_writer_and_verifier_answers_keep_every_listed_file(tmp_path):
+    for name in ("b.py", "cli.py"):
+        (tmp_path / name).write_text("def execute(): pass\n")
+    tb = FakeToolBox()
+    tb.root = tmp_path
+    st = ReasoningState(goal="Find all files containing 'def execute'", session_id="s")
+    st.executed_steps = [PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rl 'def execute' ."}), StepStatus.SUCCESS,
+                                  ToolResult("grep", 0, stdout="./cli.py\n./b.py\n"))]
+    composed = fns(ScriptedLLM(["./cli.py"]), tb).compose(st)
+    assert composed.startswith("./cli.py") and composed.endswith(": ./b.py")
+    st.final_answer = "cli.py"
+    verdict = fns(ScriptedLLM([{"verdict": "pass", "issues": "", "answer": "cli.py", "confidence": 0.9}]), tb).verify(st)
+    assert verdict["answer"].endswith(": ./b.py")
+
+
+def test_failed_step_on_a_missing_path_names_the_close_existing_file(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("x\n")
+    tb = FakeToolBox({"wc -l docs/guides.md": ToolResult(
+        "wc", 1, stderr="wc: docs/guides.md: No such file or directory\n", command="wc -l docs/guides.md")})
+    tb.root = tmp_path
+    step = fns(ScriptedLLM([]), tb).execute_step(
+        PlanStep(1, "count", ToolCall("wc", {"command": "wc -l docs/guides.md"})), ReasoningState(goal="g", session_id="s"))
+    assert step.status == StepStatus.FAILED
+    assert step.result.stderr.startswith("[ragix] docs/guides.md does not exist; existing files with a similar name: docs/guide.md\n")
+    assert step.result.stderr.endswith("wc: docs/guides.md: No such file or directory\n")
+
+
+def test_simple_goal_on_a_wrong_path_reruns_on_the_one_close_file_without_asking_again(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("x\n")
+    tb = FakeToolBox({"wc -l docs/guides.md": ToolResult("wc", 1, stderr="/usr/bin/wc: docs/guides.md: No such file or directory\n"),
+                      "wc -l docs/guide.md": ToolResult("wc", 0, stdout="120 docs/guide.md\n", command="wc -l docs/guide.md")})
+    tb.root = tmp_path
+    llm = ScriptedLLM([{"command": "wc -l docs/guides.md"}, "docs/guides.md does not exist; docs/guide.md has 120 lines"])
+    f = fns(llm, tb)
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("Count the lines of docs/guides.md")
+    assert tb.commands[1:] == ["wc -l docs/guides.md", "wc -l docs/guide.md"]  # after the file listing
+    assert len(llm.calls) == 2  # one command, one answer: the correction needed no model call
+    assert [s.status for s in res["steps"]] == [StepStatus.FAILED, StepStatus.SUCCESS]
+    writer_prompt = llm.calls[1]["messages"][0]["content"]
+    assert "(ragix: docs/guides.md does not exist; ran it on docs/guide.md" in writer_prompt
+
+
+def test_simple_goal_with_an_ambiguous_wrong_path_asks_the_model_with_the_hint(tmp_path):
+    for rel in ("docs/guide.md", "old/guide.md"):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    tb = FakeToolBox({"wc -l guide.md": ToolResult("wc", 1, stderr="wc: guide.md: No such file or directory\n")})
+    tb.root = tmp_path
+    llm = ScriptedLLM([{"command": "wc -l guide.md"}, {"command": "wc -l docs/guide.md"}, "120"])
+    f = fns(llm, tb)
+    f.last_complexity = TaskComplexity.SIMPLE
+    f.answer("Count the lines of guide.md")
+    assert tb.commands[1:] == ["wc -l guide.md", "wc -l docs/guide.md"]
+    assert "existing files with a similar name: docs/guide.md, old/guide.md" in llm.calls[1]["messages"][0]["content"]

@@ -74,3 +74,24 @@ def test_benign(case, sandbox, world):
     assert result.error is None
     assert check(result.stdout, world), result.stdout
     assert result.duration is not None and result.command
+
+
+# A pipeline reports its rightmost failing stage (bash's pipefail), so a wrong path
+# is seen as a failure even when a later stage prints a plausible "0"; a search that
+# matched nothing before a counting stage is data, not a failure.
+PIPE_STATUS = [
+    ("find docs/missing.md | wc -l", 1, "0"),
+    ("cat nope.txt | sort | head -n 1", 1, ""),
+    ("grep -r NO_SUCH_WORD src | wc -l", 0, "0"),
+    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD | wc -l", 0, "0"),
+    ("grep NO_SUCH_WORD README.md", 1, ""),
+    ("grep -r TODO missing_dir | wc -l", 2, "0"),
+]
+
+
+@pytest.mark.parametrize("command,rc,out", PIPE_STATUS, ids=[c for c, _, _ in PIPE_STATUS])
+def test_pipeline_status_is_the_rightmost_failure(command, rc, out, world):
+    result = make_box(world, "none", limits=Limits(timeout=30)).run_command(command)
+    assert not result.refused, result.error
+    assert result.returncode == rc, result
+    assert result.stdout.strip() == out

@@ -1,0 +1,94 @@
+"""Name the existing files a failed command probably meant.
+
+A small model that writes `wc -l docs/guides.md` and reads "No such file or
+directory" tends to retry with another command on the same wrong path. Telling
+it which files exist with a close name turns the recovery into a lookup: the
+hint is computed from the project tree, never invented, and is marked as
+ragix's note so the trace keeps the tool's own stderr distinguishable.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "corrected_command"]
+
+MAX_FILES = 5000
+MAX_SUGGESTIONS = 3
+SKIP_DIRS = {".git", ".ragix", "__pycache__", "node_modules", ".venv", "venv"}
+
+# GNU coreutils / find / grep wordings of "this path does not exist"
+_MISSING = [
+    re.compile(r"^[\w./-]+: (?:cannot \w+:? )?['‘\"]?(?P<p>[^'’\"\n]+?)['’\"]?(?: for reading)?: No such file or directory$",
+               re.MULTILINE),
+]
+
+
+def missing_paths(stderr: str) -> List[str]:
+    found: List[str] = []
+    for pattern in _MISSING:
+        for m in pattern.finditer(stderr or ""):
+            path = m.group("p").strip()
+            if path and path not in found:
+                found.append(path)
+    return found
+
+
+def _project_files(root: Path) -> List[str]:
+    out: List[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        rel = os.path.relpath(dirpath, root)
+        for name in sorted(filenames):
+            out.append(name if rel == "." else f"{rel}/{name}")
+            if len(out) >= MAX_FILES:
+                return out
+    return out
+
+
+def similar_paths(missing: str, root: Path) -> List[str]:
+    """Existing files whose path or name is close to ``missing``, best first."""
+    target = missing[2:] if missing.startswith("./") else missing
+    files = _project_files(root)
+    name = Path(target).name
+    names = difflib.get_close_matches(name, sorted({Path(f).name for f in files}), n=MAX_SUGGESTIONS, cutoff=0.75)
+    by_name = [f for n in names for f in files if Path(f).name == n]  # same name first: a wrong directory
+    by_path = difflib.get_close_matches(target, files, n=MAX_SUGGESTIONS, cutoff=0.85)
+    out: List[str] = []
+    for f in by_name + by_path:
+        if f not in out:
+            out.append(f)
+    return out[:MAX_SUGGESTIONS]
+
+
+def missing_path_hint(stderr: str, root: Path) -> str:
+    """One "[ragix] ..." line per missing path, or "" when stderr names none."""
+    lines = []
+    for path in missing_paths(stderr)[:3]:
+        close = similar_paths(path, root)
+        if close:
+            lines.append(f"[ragix] {path} does not exist; existing files with a similar name: {', '.join(close)}")
+        else:
+            lines.append(f"[ragix] {path} does not exist and no file in the project has a similar name")
+    return "\n".join(lines)
+
+
+def corrected_command(command: str, stderr: str, root: Path) -> Optional[Tuple[str, str]]:
+    """The command with its one missing path replaced by the one existing file of a close name,
+    and a note saying so; None unless that replacement is unambiguous."""
+    missing = missing_paths(stderr)
+    if len(missing) != 1:
+        return None
+    close = similar_paths(missing[0], root)
+    if len(close) != 1:
+        return None
+    # Replace the path where it stands in the model's command line, keeping its quoting and pipes.
+    where = re.compile(r"(?<![\w./-])" + re.escape(missing[0]) + r"(?![\w./-])")
+    if len(where.findall(command)) != 1 or any(c in close[0] for c in "'\"\\ "):
+        return None
+    fixed = where.sub(lambda _m: close[0], command)
+    return fixed, f"{missing[0]} does not exist; ran it on {close[0]}, the existing file with the closest name"

@@ -1,0 +1,46 @@
+"""A failed command on a missing path gets the existing files with a close name."""
+
+import pytest
+
+from ragix_core.reasoning_v30.path_hints import missing_path_hint, missing_paths, similar_paths
+
+# stderr as GNU tools print it (coreutils 9, findutils 4.9, grep 3)
+STDERRS = [
+    "wc: docs/guides.md: No such file or directory",
+    "cat: docs/guides.md: No such file or directory",
+    "head: cannot open 'docs/guides.md' for reading: No such file or directory",
+    "find: ‘docs/guides.md’: No such file or directory",
+    "ls: cannot access 'docs/guides.md': No such file or directory",
+    "stat: cannot statx 'docs/guides.md': No such file or directory",
+    "sort: cannot read: docs/guides.md: No such file or directory",
+    "/usr/bin/wc: docs/guides.md: No such file or directory",  # ragix runs tools by absolute path
+]
+
+
+@pytest.mark.parametrize("stderr", STDERRS)
+def test_missing_path_is_read_from_each_tools_wording(stderr):
+    assert missing_paths(stderr) == ["docs/guides.md"]
+
+
+@pytest.fixture
+def repo(tmp_path):
+    for rel in ("docs/guide.md", "docs/notes.md", "config/settings.yaml", "src/pkg/storage.py", "src/pkg/api.py",
+                ".ragix/experience/events.jsonl", ".git/HEAD"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    return tmp_path
+
+
+def test_similar_paths_prefers_the_same_name_elsewhere_then_close_paths(repo):
+    assert similar_paths("docs/guides.md", repo) == ["docs/guide.md"]
+    assert similar_paths("storage.py", repo) == ["src/pkg/storage.py"]
+    assert similar_paths("./config/settings.yml", repo) == ["config/settings.yaml"]
+    assert similar_paths("events.jsonl", repo) == []  # ragix's own state and .git are never suggested
+    assert similar_paths("setup.py", repo) == []
+
+
+def test_hint_lines_are_marked_as_ragix_and_empty_when_nothing_is_missing(repo):
+    hint = missing_path_hint(STDERRS[0], repo)
+    assert hint == "[ragix] docs/guides.md does not exist; existing files with a similar name: docs/guide.md"
+    assert "no file in the project has a similar name" in missing_path_hint("cat: setup.py: No such file or directory", repo)
+    assert missing_path_hint("grep: invalid option -- 'Q'", repo) == ""
