@@ -6,15 +6,21 @@ instead of guessing: chaining, redirection, substitution, expansion, comments.
 Refusing (rather than passing the characters through literally) gives the
 model a reason it can act on, and guarantees no word ever means more than its
 text. One exception: a whole unquoted ``2>/dev/null`` word is dropped.
+
+Unquoted ``*`` and ``?`` make a word a GlobWord: the word's text plus the
+glob pattern it stands for (quoted characters escaped). Expanding it is not
+the lexer's business: the validator expands it inside the project root
+(tools/globbing.py), and every expanded path is checked like any argument.
 """
 
 from __future__ import annotations
 
+import glob as _glob
 from typing import List
 
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -40,11 +46,23 @@ _UNQUOTED_REFUSALS = {
     ")": "subshells ')' are not allowed (quote it if it is a find operator: ')' or \\) )",
     "$": "variable or command expansion '$' is not allowed; write the value literally",
     "`": "command substitution '`' is not allowed",
-    "*": "glob patterns are not expanded; list files with find . -name '*.py' (quoted) or name them",
-    "?": "glob patterns are not expanded; use find . -name 'pattern' (quoted) or name the files",
-    "[": "glob patterns are not expanded; use find . -name 'pattern' (quoted) or name the files",
+    "[": "'[...]' glob classes are not expanded (only * and ?); use find . -name 'pattern' (quoted) or name the files",
     "{": "brace expansion is not performed; quote the text or list the names",
 }
+
+
+GLOB_CHARS = "*?"
+
+
+class GlobWord(str):
+    """A word with unquoted glob characters; ``pattern`` has its quoted characters escaped."""
+
+    pattern: str
+
+    def __new__(cls, text: str, pattern: str) -> "GlobWord":
+        word = super().__new__(cls, text)
+        word.pattern = pattern
+        return word
 
 
 def check_text(text: str, what: str = "command") -> None:
@@ -71,19 +89,25 @@ def split_pipeline(command: str) -> List[List[str]]:
 
     stages: List[List[str]] = [[]]
     word: List[str] = []
+    pattern: List[str] = []  # the same word as a glob pattern: quoted parts escaped
+    globbing = False  # an unquoted * or ? was seen in this word
     in_word = False  # distinguishes '' (an empty word) from no word at all
     i, n = 0, len(command)
 
     def finish() -> None:
-        nonlocal word, in_word
+        nonlocal word, pattern, globbing, in_word
         if in_word:
             text = "".join(word)
             if len(text) > MAX_WORD_CHARS:
                 raise Refusal(f"argument too long ({len(text)} > {MAX_WORD_CHARS} characters)")
-            stages[-1].append(text)
+            stages[-1].append(GlobWord(text, "".join(pattern)) if globbing else text)
             if sum(len(s) for s in stages) > MAX_WORDS:
                 raise Refusal(f"too many arguments (> {MAX_WORDS})")
-        word, in_word = [], False
+        word, pattern, globbing, in_word = [], [], False, False
+
+    def literal(text: str) -> None:
+        word.append(text)
+        pattern.append(_glob.escape(text))
 
     while i < n:
         c = command[i]
@@ -105,18 +129,24 @@ def split_pipeline(command: str) -> List[List[str]]:
             end = command.find("'", i + 1)
             if end < 0:
                 raise Refusal("unbalanced single quote")
-            word.append(command[i + 1 : end])
+            literal(command[i + 1 : end])
             in_word = True
             i = end
         elif c == '"':
-            i = _double_quoted(command, i + 1, word)
+            quoted: List[str] = []
+            i = _double_quoted(command, i + 1, quoted)
+            literal("".join(quoted))
             in_word = True
         elif c == "\\":
             if i + 1 >= n:
                 raise Refusal("trailing backslash")
-            word.append(command[i + 1])
+            literal(command[i + 1])
             in_word = True
             i += 1
+        elif c in GLOB_CHARS:
+            word.append(c)
+            pattern.append(c)
+            globbing = in_word = True
         elif c in _UNQUOTED_REFUSALS:
             raise Refusal(_UNQUOTED_REFUSALS[c])
         elif c == "~" and not in_word:
@@ -124,7 +154,7 @@ def split_pipeline(command: str) -> List[List[str]]:
         elif c == "#" and not in_word:
             raise Refusal("shell comments '#' are not allowed")
         else:
-            word.append(c)
+            literal(c)
             in_word = True
         i += 1
     finish()

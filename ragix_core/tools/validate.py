@@ -17,6 +17,7 @@ from typing import Any, Callable, Collection, List, Optional, TypeVar
 
 from ragix_core.tools.argcheck import check_args
 from ragix_core.tools.findcheck import check_find
+from ragix_core.tools.globbing import expand_globs
 from ragix_core.tools.lexer import check_text, split_pipeline
 from ragix_core.tools.paths import PathGuard
 from ragix_core.tools.refusal import Refusal
@@ -82,7 +83,7 @@ class Validator:
 
     @_refuse_on_error
     def command(self, text: str) -> List[Stage]:
-        stages = split_pipeline(text)
+        stages = [expand_globs(words[0], words, self.guard.root) for words in split_pipeline(text)]
         return [self.stage(words, first=(i == 0)) for i, words in enumerate(stages)]
 
     @_refuse_on_error

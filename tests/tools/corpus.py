@@ -39,7 +39,11 @@ ATTACKS: List[Attack] = [
     Attack("chaining", "cat <(cat @S)"),
     Attack("chaining", "(cat @S)"),
     Attack("chaining", "cat README.md 2>&1"),
-    Attack("chaining", "cat *"),
+    Attack("chaining", "cat *"),  # ragix expands it; link_secret and hard_secret among the matches refuse it
+    Attack("path", "cat ../*"),
+    Attack("path", "cat linkdir/*"),
+    Attack("path", "grep -r SECRET ../outside/*"),
+    Attack("path", "cat */../../outside/*"),
     Attack("chaining", "cat ~/.ssh/id_rsa"),
     Attack("chaining", "ls # ; cat @S"),
     # --- shell re-entry

@@ -38,7 +38,7 @@ def test_splits(text, stages):
     ("ls 'x", "unbalanced single quote"),
     ('ls "x', "unbalanced double quote"),
     ('ls "$HOME"', "expansion"),
-    ("ls *.py", "glob"),
+    ("ls [ab].py", "glob classes"),
     ("ls ~", "tilde"),
     ("ls {a,b}", "brace"),
     ("ls\tx", "control character"),
@@ -60,3 +60,12 @@ def test_refuses_with_reason(text, reason):
 def test_non_string_refused():
     with pytest.raises(Refusal):
         split_pipeline(None)  # type: ignore[arg-type]
+
+
+def test_unquoted_star_and_question_mark_make_a_glob_word_with_quoted_parts_escaped():
+    from ragix_core.tools.lexer import GlobWord
+
+    (stage,) = split_pipeline("""grep -rn 'a*b' src/*.py "x*"y? \\*.md""")
+    assert stage == ["grep", "-rn", "a*b", "src/*.py", "x*y?", "*.md"]
+    kinds = [(type(w) is GlobWord, getattr(w, "pattern", None)) for w in stage]
+    assert kinds == [(False, None), (False, None), (False, None), (True, "src/*.py"), (True, "x[*]y?"), (False, None)]
