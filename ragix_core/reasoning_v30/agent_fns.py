@@ -393,10 +393,23 @@ class AgentFunctions:
             return {"verdict": "fail", "issues": "no step produced output to support an answer",
                     "answer": state.final_answer or "No evidence was gathered.", "confidence": 0.1}
         current = state.final_answer or self.compose(state)
-        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(steps),
+        # Only the steps that produced output are evidence: measured, a refused first attempt listed
+        # here made the verifier fail answers that later steps had fully supported.
+        evidence = [s for s in steps if s.status == StepStatus.SUCCESS]
+        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(evidence),
                               current_answer=bounded(current, 3000))
         reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,
                             stop_reason="verification_generation_failed", max_tokens=500)
         verdict = reply.model_dump()
+        if verdict["verdict"] == "fail":
+            issues = verdict["issues"].strip()
+            if not issues:
+                # A judge that names no issue has not found one: keep the answer, lower the confidence.
+                verdict.update(verdict="pass", answer=current, confidence=min(verdict["confidence"], 0.5),
+                               issues="(the verifier failed the answer without naming an issue; answer kept)")
+            else:
+                # The verifier's own rewrite of a doubted answer is no better evidence than the writer's:
+                # keep the writer's answer and say what was doubted.
+                verdict["answer"] = f"{current.rstrip()}\n\nVerification failed: {issues}"
         verdict["answer"] = ground_answer(state.goal, verdict["answer"], steps, self.root)
         return verdict

@@ -366,6 +366,7 @@ class VerifyNode(BaseNode):
             state.last_error = f"verification failed: {issues}" if issues else "verification failed"
             budget = self.max_reflections.get(state.complexity, 0)
             if self.on_fail and state.reflection_count < budget:
+                state.final_answer = None  # the next round's evidence gets a freshly composed answer
                 return state, self.on_fail
             state.stop_reason = "verification_failed"
             return state, "RESPOND"

@@ -351,3 +351,31 @@ def test_simple_goal_with_an_ambiguous_wrong_path_asks_the_model_with_the_hint(t
     f.answer("Count the lines of guide.md")
     assert tb.commands[1:] == ["wc -l guide.md", "wc -l docs/guide.md"]
     assert "existing files with a similar name: docs/guide.md, old/guide.md" in llm.calls[1]["messages"][0]["content"]
+
+
+def _judged_state():
+    st = ReasoningState(goal="Which function does cli.py define?", session_id="s")
+    st.executed_steps = [
+        PlanStep(1, "run", ToolCall("shell", {"command": "./cli.py"}), StepStatus.FAILED,
+                 ToolResult("shell", 126, refused=True, error="refused: tool './cli.py' is not allowed")),
+        PlanStep(2, "grep", ToolCall("grep", {"command": "grep -n def cli.py"}), StepStatus.SUCCESS,
+                 ToolResult("grep", 0, stdout="11:def execute(argv):\n", command="grep -n def cli.py"))]
+    st.final_answer = "cli.py defines execute(argv)."
+    return st
+
+
+def test_verifier_sees_only_successful_steps_and_a_reasonless_fail_keeps_the_answer():
+    llm = ScriptedLLM([{"verdict": "fail", "issues": " ", "answer": "cli.py does not define execute", "confidence": 0.0}])
+    out = fns(llm).verify(_judged_state())
+    prompt = llm.calls[0]["messages"][0]["content"]
+    assert "11:def execute(argv):" in prompt and "refused" not in prompt
+    assert out["verdict"] == "pass" and out["answer"] == "cli.py defines execute(argv)."
+    assert out["confidence"] <= 0.5 and "without naming an issue" in out["issues"]
+
+
+def test_a_reasoned_fail_keeps_the_writers_answer_and_states_the_doubt():
+    llm = ScriptedLLM([{"verdict": "fail", "issues": "the output shows no return type", "answer": "unknown",
+                        "confidence": 0.2}])
+    out = fns(llm).verify(_judged_state())
+    assert out["verdict"] == "fail"
+    assert out["answer"] == "cli.py defines execute(argv).\n\nVerification failed: the output shows no return type"

@@ -169,6 +169,19 @@ def test_complex_goes_through_verify_and_verify_fail_reflects():
     assert [e.meta["verdict"] for e in emitted if e.event_type == "verification"] == ["fail", "pass"]
 
 
+def test_after_a_failed_verification_the_next_round_is_judged_on_a_fresh_answer():
+    seen = []
+
+    def verify(st):
+        seen.append(st.final_answer)
+        return {"verdict": "fail", "issues": "count missing", "answer": "doubted"} if len(seen) == 1 else \
+            {"verdict": "pass", "answer": "ok", "confidence": 0.9}
+
+    graph, _ = build(TaskComplexity.COMPLEX, [make_plan(("a", "ls")), make_plan(("b", "ls"))], ok_step, verify=verify)
+    graph.run(state())
+    assert seen == [None, None]  # the doubted answer of round 1 is not carried into round 2
+
+
 def test_verify_fail_without_budget_stops_with_named_reason():
     graph, _ = build(TaskComplexity.COMPLEX, [make_plan(("a", "ls"))], ok_step,
                      verify=lambda st: {"verdict": "fail", "issues": "wrong", "answer": "cautious"},
