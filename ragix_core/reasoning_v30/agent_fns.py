@@ -21,6 +21,7 @@ from ragix_core import prompts
 from ragix_core.llm.base import LLMClient
 
 from .classify_rules import needs_tools, rule_based_complexity
+from .excerpt import excerpt
 from .grounding import ground_answer
 from .path_hints import corrected_command, missing_path_hint
 from .respond import step_output
@@ -30,6 +31,7 @@ from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, T
 __all__ = ["AgentFunctions"]
 
 EVIDENCE_CHARS = 1800  # per step output shown to a model
+FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the output (64 KiB)
 CONTEXT_LISTING = "find . -maxdepth 3 -type f | sort"
 # Tools that, given no file operand, read stdin (see AgentFunctions._chain_filter).
 STDIN_FILTERS = {"sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat"}
@@ -366,20 +368,21 @@ class AgentFunctions:
                             stop_reason="reflection_failed", max_tokens=400)
         return reply.model_dump()
 
-    def evidence(self, steps: List[PlanStep]) -> str:
+    def evidence(self, steps: List[PlanStep], goal: str = "") -> str:
         parts = []
         for s in steps:
             r = s.result
             cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
             status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
-            out = _annotate_totals(bounded(step_output(s), EVIDENCE_CHARS)) if " wc" in f" {cmd}" else \
-                bounded(step_output(s), EVIDENCE_CHARS)
+            out = excerpt(step_output(s, limit=FULL_OUTPUT), goal, EVIDENCE_CHARS)
+            if " wc" in f" {cmd}":
+                out = _annotate_totals(out)
             note = s.tool_call.args.get("note") if s.tool_call else None
             parts.append(f"$ {cmd}   [{status}]" + (f"\n(ragix: {note})" if note else "") + f"\n{out or '(no output)'}")
         return "\n\n".join(parts) or "(no command was run)"
 
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
-        text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps))
+        text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps, goal))
         answer = ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
         return ground_answer(goal, answer, steps, self.root)
 
@@ -396,7 +399,7 @@ class AgentFunctions:
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.
         evidence = [s for s in steps if s.status == StepStatus.SUCCESS]
-        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(evidence),
+        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(evidence, state.goal),
                               current_answer=bounded(current, 3000))
         reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,
                             stop_reason="verification_generation_failed", max_tokens=500)

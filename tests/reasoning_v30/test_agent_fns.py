@@ -379,3 +379,12 @@ def test_a_reasoned_fail_keeps_the_writers_answer_and_states_the_doubt():
     out = fns(llm).verify(_judged_state())
     assert out["verdict"] == "fail"
     assert out["answer"] == "cli.py defines execute(argv).\n\nVerification failed: the output shows no return type"
+
+
+def test_evidence_of_a_long_output_puts_the_lines_the_goal_asks_about_first():
+    text = "\n".join(f"filler line {i} about nothing in particular" for i in range(200)) + "\nMaintainer: Ada Lovelace\n"
+    step = PlanStep(1, "read", ToolCall("cat", {"command": "cat guide.md"}), StepStatus.SUCCESS,
+                    ToolResult("cat", 0, stdout=text, command="cat guide.md"))
+    ev = fns(ScriptedLLM([])).evidence([step], "Who is the maintainer?")
+    assert "line 201: Maintainer: Ada Lovelace" in ev.splitlines()[2]
+    assert len(ev) < 2300
