@@ -79,8 +79,10 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         answer = str(answer)
     commands = executed_commands(events)
     executed_steps = list(getattr(state, "executed_steps", None) or [])
-    # Direct answers (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
-    steps = len(executed_steps) if executed_steps else len(commands)
+    # A plan step with tool "none" is skipped, not executed: it costs no step. Direct answers
+    # (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
+    ran = [s for s in executed_steps if str(getattr(getattr(s, "status", None), "value", "")) != "skipped"]
+    steps = len(ran) if executed_steps else len(commands)
     reflections = int(getattr(state, "reflection_count", 0) or 0)
 
     failure: List[str] = []

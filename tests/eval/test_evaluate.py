@@ -30,6 +30,18 @@ def test_too_many_steps_fails():
     assert not r.passed and "4 steps > max_steps 3" in r.failure
 
 
+def test_skipped_plan_steps_are_not_counted():
+    from ragix_core.reasoning_v30.types import PlanStep, StepStatus, ToolCall
+
+    res = make_result("largest .md 120 lines", ["find . | xargs wc -l"], steps=3)
+    for step in res.state.executed_steps[1:]:
+        step.status, step.tool_call = StepStatus.SKIPPED, ToolCall("none")
+    r = evaluate_run(SCEN, res)
+    assert r.steps == 1 and r.passed
+    res.state.executed_steps.append(PlanStep(9, "d", ToolCall("shell"), StepStatus.FAILED))
+    assert evaluate_run(SCEN, res).steps == 2  # a failed step was executed: it counts
+
+
 def test_direct_answer_counts_tool_calls_as_steps():
     r = evaluate_run(SCEN, make_result("largest .md lines", ["find .", "wc -l x"], steps=0))
     assert r.steps == 2
