@@ -23,13 +23,14 @@ _GREETING = re.compile(
 )
 _CONCEPTUAL = re.compile(
     r"^\s*(explain|what is|what are|what's|why (is|are|do|does)|define|describe the (concept|difference)|"
-    r"compare|how does|how do|what does .* mean|tell me about|difference between)\b",
+    r"compare|how does|how do|what does .* (mean|do)\b|tell me about|difference between)\b",
     re.IGNORECASE,
 )
-# Words that tie a goal to the user's project: then tools are needed.
+# Words that tie a goal to the user's project: then tools are needed. A tool's name alone does
+# not ("What does the -r option of grep do?" is a question about grep, not about the files).
 _PROJECT_WORDS = re.compile(
     r"\b(file|files|repo|repository|directory|directories|folder|folders|project|codebase|"
-    r"this code|our code|my code|in this|here|line|lines|count|largest|smallest|biggest|find|search|grep|list|"
+    r"this code|our code|my code|in this|here|line|lines|count|largest|smallest|biggest|find|search|list|"
     r"show|open|read|module|modules|function|functions|class|classes|import|imports|todo|todos|config|readme|"
     r"path|paths)\b"
     r"|\.[a-z]{1,5}\b|/|\w+\(\)|`",

@@ -22,7 +22,11 @@ __all__ = ["ground_answer", "listed_paths", "asks_for_listing"]
 
 MAX_APPENDED = 30
 
-_LISTING = re.compile(r"\b(all|every|each|list|which|what)\b", re.IGNORECASE)
+# "all/every/list ..." or "which/what <...> files|modules|...": a plural the tools enumerate.
+_LISTING = re.compile(
+    r"\b(all|every|each|list)\b"
+    r"|\b(which|what)\s+(\w+\s+){0,2}(files|modules|scripts|tests|functions|classes|directories|folders|items)\b",
+    re.IGNORECASE)
 _ONE_ITEM = re.compile(
     r"\b(largest|smallest|biggest|longest|shortest|most|fewest|least|first|last|top|highest|lowest|how many|count)\b",
     re.IGNORECASE)

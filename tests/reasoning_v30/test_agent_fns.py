@@ -110,6 +110,8 @@ PROJECT_GOALS = [
     "Explain the structure of this project",
     "What is in docs/guide.md?",
     "List the Python files",
+    "What does grep print for TODO here?",
+    "What does main() do?",
 ]
 CONCEPT_GOALS = [
     "Explain the difference between cyclomatic complexity and cognitive complexity.",
@@ -118,6 +120,8 @@ CONCEPT_GOALS = [
     "Thanks",
     "Why is immutability useful in concurrent programming?",
     "Compare breadth-first and depth-first traversal.",
+    "What does the -r option of grep do?",
+    "What does a mutex do?",
 ]
 # Conservative by design: a word that can refer to the project ("search", "find")
 # sends the goal to the model, which costs one call and never misroutes.

@@ -49,6 +49,9 @@ def test_only_the_last_successful_step_with_output_counts(tmp_path):
 def test_listing_goal_detection():
     assert asks_for_listing("Find all files containing 'def execute'")
     assert asks_for_listing("Which modules import storage?")
+    assert asks_for_listing("Which Python files contain TODO comments?")
+    assert not asks_for_listing("What does the -r option of grep do?")
+    assert not asks_for_listing("Which port does the server use?")
     assert not asks_for_listing("Which markdown file has the fewest lines?")
     assert not asks_for_listing("How many Python files are there in all directories?")
     assert not asks_for_listing("Count the lines of docs/guide.md")
