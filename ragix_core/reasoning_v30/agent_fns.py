@@ -309,7 +309,15 @@ class AgentFunctions:
             command = self._materialise(step, state)
         command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
-        return self._run(step)
+        self._run(step)
+        r = step.result
+        fixed = corrected_command(command, r.stderr or "", self.root) if r and not r.ok and not r.refused else None
+        if fixed is not None:
+            # The same lookup as on the SIMPLE path: one existing file of a close name, so the step is
+            # re-run on it at once instead of spending a reflection; both runs are in the trace.
+            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed[0], "note": fixed[1]})
+            self._run(step)
+        return step
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:
         """A step like `sort -n` reads stdin, which a step never gets (a worker-written command can

@@ -191,11 +191,12 @@ def test_execute_uses_planner_command_or_asks_worker():
     assert len(llm.calls) == 1
 
 
-def test_grep_without_match_is_an_answer_but_missing_file_fails():
+def test_grep_without_match_is_an_answer_but_missing_file_fails(tmp_path):
     tb = FakeToolBox({
         "grep -rn zzz .": ToolResult("grep", 1, stdout="", stderr="", command="grep -rn zzz ."),
         "cat nope.md": ToolResult("cat", 1, stderr="cat: nope.md: No such file or directory", command="cat nope.md"),
     })
+    tb.root = tmp_path  # an empty project: no close name to retry on
     f = fns(ScriptedLLM([]), tb)
     st = ReasoningState(goal="g", session_id="s")
     ok = f.execute_step(PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rn zzz ."})), st)
@@ -313,16 +314,19 @@ def test_writer_and_verifier_answers_keep_every_listed_file(tmp_path):
     assert verdict["answer"].endswith(": ./b.py")
 
 
-def test_failed_step_on_a_missing_path_names_the_close_existing_file(tmp_path):
+def test_failed_step_on_a_missing_path_names_the_close_existing_files(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "guide.md").write_text("x\n")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "guides.md").write_text("x\n")  # two close names: no automatic retry
     tb = FakeToolBox({"wc -l docs/guides.md": ToolResult(
         "wc", 1, stderr="wc: docs/guides.md: No such file or directory\n", command="wc -l docs/guides.md")})
     tb.root = tmp_path
     step = fns(ScriptedLLM([]), tb).execute_step(
         PlanStep(1, "count", ToolCall("wc", {"command": "wc -l docs/guides.md"})), ReasoningState(goal="g", session_id="s"))
     assert step.status == StepStatus.FAILED
-    assert step.result.stderr.startswith("[ragix] docs/guides.md does not exist; existing files with a similar name: docs/guide.md\n")
+    assert step.result.stderr.startswith(
+        "[ragix] docs/guides.md does not exist; existing files with a similar name: old/guides.md, docs/guide.md\n")
     assert step.result.stderr.endswith("wc: docs/guides.md: No such file or directory\n")
 
 
@@ -392,3 +396,16 @@ def test_evidence_of_a_long_output_puts_the_lines_the_goal_asks_about_first():
     ev = fns(ScriptedLLM([])).evidence([step], "Who is the maintainer?")
     assert "line 201: Maintainer: Ada Lovelace" in ev.splitlines()[2]
     assert len(ev) < 2300
+
+
+def test_plan_step_on_a_wrong_path_is_rerun_on_the_one_close_file(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.yaml").write_text("port: 8080\n")
+    tb = FakeToolBox({"grep port settings.yaml": ToolResult("grep", 2, stderr="grep: settings.yaml: No such file or directory\n"),
+                      "grep port config/settings.yaml": ToolResult("grep", 0, stdout="port: 8080\n")})
+    tb.root = tmp_path
+    step = fns(ScriptedLLM([]), tb).execute_step(
+        PlanStep(1, "read port", ToolCall("grep", {"command": "grep port settings.yaml"})), ReasoningState(goal="g", session_id="s"))
+    assert tb.commands == ["grep port settings.yaml", "grep port config/settings.yaml"]
+    assert step.status == StepStatus.SUCCESS and step.result.stdout == "port: 8080\n"
+    assert step.tool_call.args["note"].startswith("settings.yaml does not exist; ran it on config/settings.yaml")
