@@ -67,13 +67,20 @@ _SCEN_COLS = ("id", "passed", "stop_reason", "complexity_expected", "complexity_
               "reflections", "recovered", "llm_calls", "prompt_tokens", "completion_tokens", "wall_time")
 
 
+def _of_primary(report: Dict[str, Any]) -> str:
+    """With several strategies the aggregates are the first one's: the title must say so."""
+    if len(report.get("by_strategy") or {}) > 1:
+        return f", {report.get('meta', {}).get('primary_strategy', 'first strategy')}"
+    return ""
+
+
 def to_markdown(report: Dict[str, Any]) -> str:
     meta = report.get("meta", {})
     lines = ["# ragix eval report", ""]
     for key in ("date", "strategy", "model", "machine", "corpus", "repeat", "sources"):
         if key in meta:
             lines.append(f"- **{key}**: {_md_escape(meta[key])}")
-    lines += ["", "## Aggregates (spec 000 §12)", "", "| metric | value |", "| --- | --- |"]
+    lines += ["", f"## Aggregates (spec 000 §12){_of_primary(report)}", "", "| metric | value |", "| --- | --- |"]
     agg = report.get("aggregates", {})
     lines += [f"| {k} | {_fmt(agg.get(k))} |" for k in ("runs", "passed") + _AGG_ROWS]
     strategies = report.get("by_strategy") or {}
@@ -132,7 +139,7 @@ def rich_table(report: Dict[str, Any]):
             str(s.get("prompt_tokens", 0) + s.get("completion_tokens", 0)),
             f"{s.get('wall_time', 0.0):.1f}",
         )
-    agg = Table(title="Aggregates (spec 000 §12)")
+    agg = Table(title=f"Aggregates (spec 000 §12){_of_primary(report)}")
     agg.add_column("metric")
     agg.add_column("value", justify="right")
     for k in ("runs", "passed") + _AGG_ROWS:

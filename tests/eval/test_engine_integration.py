@@ -32,17 +32,18 @@ def plan(*commands):
 
 
 SCRIPTS = {
-    # First task: a wrong path, REFLECT, then the right one.
-    "Count the lines of docs/guides.md": [
-        {"complexity": "MODERATE"}, plan("wc -l docs/guides.md"),
-        {"diagnosis": "guides.md does not exist; the file is docs/guide.md", "new_plan_summary": "wc docs/guide.md"},
+    # First task: a wrong path with no file of a close name (ragix would re-run a near miss itself),
+    # REFLECT, then the right one.
+    "Count the lines of the manual in docs": [
+        {"complexity": "MODERATE"}, plan("wc -l docs/manual.md"),
+        {"diagnosis": "manual.md does not exist; the guide is docs/guide.md", "new_plan_summary": "wc docs/guide.md"},
         plan("wc -l docs/guide.md"), "docs/guide.md has 120 lines"],
     # Related task: same kind of trap.
     "How many lines are in docs/note.md?": [
         {"complexity": "MODERATE"}, plan("wc -l docs/notes.md"), "docs/notes.md has 6 lines"],
 }
 SCENARIOS = [
-    Scenario(id="warm", input="Count the lines of docs/guides.md", expected_patterns=["120"],
+    Scenario(id="warm", input="Count the lines of the manual in docs", expected_patterns=["120"],
              must_run_commands=["wc"], max_steps=4, complexity="MODERATE", category="t"),
     Scenario(id="xfer", input="How many lines are in docs/note.md?", expected_patterns=["6"],
              must_run_commands=["wc"], max_steps=4, complexity="MODERATE", category="t"),
@@ -67,7 +68,7 @@ def test_real_engine_is_judged_from_its_events(tmp_path, monkeypatch):
     assert warm.passed and warm.recovered and warm.reflections == 1, warm.failure
     # REFLECT's own read-only look-around (ls, find...) runs between the two plan steps.
     wc_runs = [c.split()[-1] for c in warm.commands_run if c.split()[0].endswith("wc")]
-    assert wc_runs == ["docs/guides.md", "docs/guide.md"] and len(warm.commands_run) > 2
+    assert wc_runs == ["docs/manual.md", "docs/guide.md"] and len(warm.commands_run) > 2
     assert warm.steps == 2 and warm.complexity_got == "MODERATE"
     assert xfer.passed and not xfer.recovered
     assert warm.prompt_tokens == 50  # 5 scripted calls of 10 prompt tokens
@@ -81,5 +82,5 @@ def test_kept_corpus_reaches_the_next_plan(tmp_path, monkeypatch):
         return " ".join(m["content"] for m in roles.llm.calls[1]["messages"])
 
     goal = "How many lines are in docs/note.md?"
-    assert "guides.md" in plan_prompt(kept[goal])  # the first task's experience was retrieved
-    assert "guides.md" not in plan_prompt(fresh[goal])
+    assert "manual.md" in plan_prompt(kept[goal])  # the first task's experience was retrieved
+    assert "manual.md" not in plan_prompt(fresh[goal])

@@ -34,6 +34,11 @@ def test_engine_against_baseline():
     assert report["by_strategy"]["s0"]["pass_rate"] == 0.0
     assert report["aggregates"]["runs"] == 1 and report["meta"]["primary_strategy"] == "graph_v30"
     assert [(s["strategy"], s["passed"]) for s in report["scenarios"]] == [("graph_v30", True), ("s0", False)]
+    # the aggregates cover the first strategy only: every rendering says whose they are
+    from ragix_core.eval.report import rich_table, to_markdown
+
+    assert "## Aggregates (spec 000 §12), graph_v30" in to_markdown(report)
+    assert "Aggregates (spec 000 §12), graph_v30" in [getattr(t, "title", None) for t in rich_table(report).renderables]
 
 
 def test_learning_curve_mode():
