@@ -30,6 +30,14 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def chosen_strategies(strategy: List[str], baseline: bool, learning_curve: bool) -> List[Optional[str]]:
+    """The --strategy list; without one, the configured strategy (None) then s0, unless the baseline is
+    off or this is a learning curve (s0 has no memory to learn with)."""
+    if strategy:
+        return list(strategy)
+    return [None, "s0"] if baseline and not learning_curve else [None]
+
+
 @app.command("eval")
 def eval_command(
     scenarios: List[str] = typer.Argument(..., help="Scenario YAML files and/or benchmark specs "
@@ -37,7 +45,10 @@ def eval_command(
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
                                        "fixture next to the scenario file, else the current directory)."),
     strategy: List[str] = typer.Option([], "--strategy", "-s", help="graph_v30 | graph_v2 | loop_v1 | s0; "
-                                       "repeat to compare (the first is the primary)."),
+                                       "repeat to compare (the first is the primary). Default: the configured "
+                                       "strategy, then the s0 baseline."),
+    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Without --strategy, also run the s0 "
+                                  "baseline next to the engine (not with --warmup: s0 has no memory)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="GGUF path or model name for all roles."),
     repeat: int = typer.Option(1, "--repeat", "-k", min=1, help="Runs per scenario."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
@@ -79,7 +90,7 @@ def eval_command(
     except ConfigError as exc:
         _fail(str(exc))
     spec = SuiteSpec(
-        sources=list(scenarios), strategies=list(strategy) or [None],
+        sources=list(scenarios), strategies=chosen_strategies(strategy, baseline, bool(warmup)),
         options=EvalOptions(cwd=cwd.resolve() if cwd else None, model=model, profile=profile, config=config,
                             repeat=repeat, corpus=corpus, trace_dir=trace_dir),
         warmup=[str(w) for w in warmup], only=list(only), limit=limit, record=record, replay=replay,

@@ -40,7 +40,7 @@ def test_replay_end_to_end_writes_reports(tmp_path):
 
     run_scenarios(scen, recording_runner(fake, tmp_path / "runs"), EvalOptions(), corpus_factory=lambda root: None)
     res = invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--json", tmp_path / "r.json",
-                 "--markdown", tmp_path / "r.md", "--min-pass-rate", "0.05")
+                 "--markdown", tmp_path / "r.md", "--min-pass-rate", "0.05", "--no-baseline")
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "r.json").read_text())
     passed = {s["id"]: s["passed"] for s in report["scenarios"]}
@@ -48,8 +48,24 @@ def test_replay_end_to_end_writes_reports(tmp_path):
     assert report["aggregates"]["runs"] == 10
     assert report["aggregates"]["bypass_accuracy"] == 0.8  # the two traps were answered blind
     assert "## Aggregates" in (tmp_path / "r.md").read_text()
-    strict = invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--min-pass-rate", "0.5")
+    strict = invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--min-pass-rate", "0.5",
+                    "--no-baseline")
     assert strict.exit_code == 1
+
+
+def test_the_s0_baseline_runs_by_default_unless_strategies_are_given_or_a_learning_curve(tmp_path):
+    scen = load_sources([str(SCEN / "bypass_question.yaml")])
+    run_scenarios(scen, recording_runner(lambda goal, **kw: make_result("?", complexity="BYPASS"), tmp_path / "runs"),
+                  EvalOptions(), corpus_factory=lambda root: None)
+    invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--json", tmp_path / "d.json")
+    report = json.loads((tmp_path / "d.json").read_text())
+    assert list(report["by_strategy"]) == ["graph_v30", "s0"]  # s0 was not recorded: reported, not dropped
+    assert all("no recorded run" in r["error"] for r in report["scenarios"] if r["strategy"] == "s0")
+    from ragix_core.cli.eval_cmd import chosen_strategies
+
+    assert chosen_strategies([], baseline=True, learning_curve=True) == [None]
+    assert chosen_strategies([], baseline=False, learning_curve=False) == [None]
+    assert chosen_strategies(["loop_v1"], baseline=True, learning_curve=False) == ["loop_v1"]
 
 
 def test_fixture_is_the_default_working_directory():
