@@ -30,8 +30,9 @@ def test_success_path_runs_every_phase():
     assert [e.data["node"] for e in seen if e.kind == EventKind.NODE_ENTER] == lp.trace
 
 
-def test_failed_step_retries_with_feedback_then_succeeds():
+def test_failed_step_retries_with_feedback_then_succeeds(tmp_path):
     tb = FakeToolBox({"cat nope.md": ToolResult("cat", 1, stderr="cat: nope.md: No such file or directory")})
+    tb.root = tmp_path  # no file with a close name: ragix cannot re-run it by itself, the loop must retry
     llm_replies = [{"complexity": "MODERATE"}, plan("cat nope.md"), plan("cat a.md"), "done",
                    {"verdict": "pass", "answer": "ok", "confidence": 0.8}]
     lp, _ = loop(llm_replies, tb)

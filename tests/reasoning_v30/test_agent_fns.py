@@ -7,6 +7,8 @@ the real model runs in tests/reasoning_v30/test_run_real_model.py.
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 from typing import Any, List
 
 import pytest
@@ -44,6 +46,9 @@ class ScriptedLLM:
 
 class FakeToolBox:
     allowed_tools = ["cat", "find", "grep", "head", "ls", "wc"]
+    # An empty project unless a test sets one: path hints and re-runs look at the root's files, and
+    # the checkout the tests run from must not decide their outcome.
+    root = Path(tempfile.mkdtemp(prefix="ragix-empty-root-"))
 
     def __init__(self, results=None):
         self.commands: List[str] = []
