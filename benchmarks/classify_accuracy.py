@@ -26,26 +26,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ragix_core import prompts  # noqa: E402
 from ragix_core.eval.suite import load_sources  # noqa: E402
 from ragix_core.llm.factory import make_client  # noqa: E402
-from ragix_core.reasoning_v30.agent_fns import ClassifyReply  # noqa: E402
-from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity  # noqa: E402
-from ragix_core.reasoning_v30.structured import ask_json  # noqa: E402
+from ragix_core.reasoning_v30.agent_fns import AgentFunctions  # noqa: E402
+from ragix_core.reasoning_v30.classify_rules import rule_based_complexity  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = sorted((ROOT / "tests" / "reasoning_v30" / "scenarios").glob("*.yaml"))
 
 
-def classify(client, template: str, goal: str) -> tuple[str, float]:
-    label = rule_based_complexity(goal)
-    if label is not None:
-        return label.value.upper(), 0.0
+def classify(agent: AgentFunctions, template: str, goal: str) -> tuple[str, float]:
+    """The engine's own CLASSIFY with this template; seconds only when the model was asked."""
+    asked = rule_based_complexity(goal) is None
     start = time.perf_counter()
-    text = template.replace("{{goal}}", goal)
-    reply, _ = ask_json(client, [{"role": "user", "content": text}], ClassifyReply, stop_reason="classify_failed",
-                        max_tokens=16)
-    got = reply.complexity
-    if got == "BYPASS" and needs_tools(goal):
-        got = "SIMPLE"
-    return got, time.perf_counter() - start
+    label = agent.classify(goal, template=template)
+    return label.value.upper(), (time.perf_counter() - start) if asked else 0.0
 
 
 def main() -> int:
@@ -58,12 +51,13 @@ def main() -> int:
         variants[Path(path).stem] = Path(path).read_text(encoding="utf-8")
     goals = [(s.id, s.input, s.complexity.upper()) for s in load_sources([str(p) for p in SETS]) if s.complexity]
     client = make_client({"backend": "embedded", "model": args.model} if args.model else None)
+    agent = AgentFunctions(planner=client, worker=client, verifier=client, toolbox=None)
     report = {}
     for name, template in variants.items():
         confusion: collections.Counter = collections.Counter()
         seconds = []
         for sid, goal, label in goals:
-            got, secs = classify(client, template, goal)
+            got, secs = classify(agent, template, goal)
             if secs:
                 seconds.append(secs)
             confusion[(label, got)] += 1

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ragix_core.eval.matching import executed_commands, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario
+from ragix_core.reasoning_v30.types import StepStatus
 
 __all__ = ["ScenarioResult", "evaluate_run", "error_result"]
 
@@ -81,7 +82,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     executed_steps = list(getattr(state, "executed_steps", None) or [])
     # A plan step with tool "none" is skipped, not executed: it costs no step. Direct answers
     # (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
-    ran = [s for s in executed_steps if str(getattr(getattr(s, "status", None), "value", "")) != "skipped"]
+    ran = [s for s in executed_steps if getattr(s, "status", None) != StepStatus.SKIPPED]
     steps = len(ran) if executed_steps else len(commands)
     reflections = int(getattr(state, "reflection_count", 0) or 0)
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["load", "render", "PromptError"]
+__all__ = ["load", "render", "render_text", "PromptError"]
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}")
 
@@ -29,7 +29,11 @@ def load(name: str) -> str:
 
 
 def render(name: str, **values: Any) -> str:
-    template = load(name)
+    return render_text(load(name), name, **values)
+
+
+def render_text(template: str, name: str = "(inline template)", **values: Any) -> str:
+    """``render`` for a template given as text (e.g. a prompt variant under evaluation)."""
 
     def sub(match: "re.Match[str]") -> str:
         key = match.group(1)

@@ -23,7 +23,7 @@ from ragix_core.llm.base import LLMClient
 from .classify_rules import needs_tools, rule_based_complexity
 from .excerpt import excerpt
 from .grounding import ground_answer
-from .path_hints import corrected_command, missing_path_hint
+from .path_hints import diagnose
 from .respond import step_output
 from .structured import ask_json, ask_text, bounded
 from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
@@ -220,10 +220,13 @@ class AgentFunctions:
 
     # -- CLASSIFY ----------------------------------------------------------------
 
-    def classify(self, goal: str) -> TaskComplexity:
+    def classify(self, goal: str, template: Optional[str] = None) -> TaskComplexity:
+        """``template``: a classify prompt text to use instead of the shipped one (benchmarks)."""
         label = rule_based_complexity(goal)
         if label is None:
-            msg = [{"role": "user", "content": prompts.render("classify", goal=bounded(goal, 4000))}]
+            text = prompts.render_text(template, goal=bounded(goal, 4000)) if template is not None else \
+                prompts.render("classify", goal=bounded(goal, 4000))
+            msg = [{"role": "user", "content": text}]
             reply, _ = ask_json(self.planner, msg, ClassifyReply, stop_reason="classify_failed", max_tokens=16)
             label = TaskComplexity.parse(reply.complexity)
             if label == TaskComplexity.BYPASS and needs_tools(goal):
@@ -261,12 +264,12 @@ class AgentFunctions:
                 command, note = reply.command, ""
             args = {"command": command, "note": note} if note else {"command": command}
             step = PlanStep(num=attempt, description=note or goal, tool_call=ToolCall("shell", args))
-            attempts.append(self._run(step))
+            fixed = self._run(step)
+            attempts.append(step)
             if step.status == StepStatus.SUCCESS:
                 break
             r = step.result
             why = (r.error or r.stderr or "").strip() if r else ""
-            fixed = corrected_command(command, r.stderr or "", self.root) if r and not r.refused else None
             feedback = (f"\n\nThe command `{command}` did not work: {bounded(why, 400)}\n"
                         "Return a different, valid command.")
         ok = attempts[-1].status == StepStatus.SUCCESS
@@ -309,9 +312,7 @@ class AgentFunctions:
             command = self._materialise(step, state)
         command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
-        self._run(step)
-        r = step.result
-        fixed = corrected_command(command, r.stderr or "", self.root) if r and not r.ok and not r.refused else None
+        fixed = self._run(step)
         if fixed is not None:
             # The same lookup as on the SIMPLE path: one existing file of a close name, so the step is
             # re-run on it at once instead of spending a reflection; both runs are in the trace.
@@ -344,7 +345,9 @@ class AgentFunctions:
                             stop_reason="command_generation_failed", max_tokens=120)
         return reply.command
 
-    def _run(self, step: PlanStep) -> PlanStep:
+    def _run(self, step: PlanStep) -> Optional[Tuple[str, str]]:
+        """Run the step's command and judge it. For a failure on a missing path, its stderr gets
+        ragix's hint first, and the unambiguous re-aimed (command, note) is returned, else None."""
         command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
         result: ToolResult = self.toolbox.run_command(command)
         first = command.split()[0] if command.split() else ""
@@ -352,13 +355,14 @@ class AgentFunctions:
             # grep's "no match" is an answer, not a failure.
             result.returncode = 0
             result.stdout = result.stdout or "(no matches)"
+        fix = None
         if not result.ok and not result.refused:
-            hint = missing_path_hint(result.stderr or "", self.root)
+            hint, fix = diagnose(command, result.stderr or "", self.root)
             if hint:  # first, so that it survives every truncation of the error on its way to a prompt
                 result.stderr = f"{hint}\n{result.stderr or ''}"
         step.result = result
         step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
-        return step
+        return fix
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
 
@@ -406,8 +410,8 @@ class AgentFunctions:
         current = state.final_answer or self.compose(state)
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.
-        evidence = [s for s in steps if s.status == StepStatus.SUCCESS]
-        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(evidence, state.goal),
+        succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
+        text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(succeeded, state.goal),
                               current_answer=bounded(current, 3000))
         reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,
                             stop_reason="verification_generation_failed", max_tokens=500)

@@ -13,9 +13,9 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "corrected_command"]
+__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -52,8 +52,11 @@ def _project_files(root: Path) -> List[str]:
 
 def similar_paths(missing: str, root: Path) -> List[str]:
     """Existing files whose path or name is close to ``missing``, best first."""
+    return _similar(missing, _project_files(root))
+
+
+def _similar(missing: str, files: List[str]) -> List[str]:
     target = missing[2:] if missing.startswith("./") else missing
-    files = _project_files(root)
     name = Path(target).name
     names = difflib.get_close_matches(name, sorted({Path(f).name for f in files}), n=MAX_SUGGESTIONS, cutoff=0.75)
     by_name = [f for n in names for f in files if Path(f).name == n]  # same name first: a wrong directory
@@ -65,30 +68,32 @@ def similar_paths(missing: str, root: Path) -> List[str]:
     return out[:MAX_SUGGESTIONS]
 
 
+def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple[str, str]]]:
+    """For a failed ``command``: one "[ragix] ..." hint line per missing path named in ``stderr``
+    ("" when none), and the command re-aimed at the one existing file of a close name with a note
+    saying so (None unless that replacement is unambiguous). The tree is walked once."""
+    missing = missing_paths(stderr)[:3]
+    if not missing:
+        return "", None
+    files = _project_files(root)
+    close = {path: _similar(path, files) for path in missing}
+    lines = [f"[ragix] {path} does not exist; existing files with a similar name: {', '.join(near)}" if near
+             else f"[ragix] {path} does not exist and no file in the project has a similar name"
+             for path, near in close.items()]
+    return "\n".join(lines), _re_aimed(command, missing, close)
+
+
 def missing_path_hint(stderr: str, root: Path) -> str:
-    """One "[ragix] ..." line per missing path, or "" when stderr names none."""
-    lines = []
-    for path in missing_paths(stderr)[:3]:
-        close = similar_paths(path, root)
-        if close:
-            lines.append(f"[ragix] {path} does not exist; existing files with a similar name: {', '.join(close)}")
-        else:
-            lines.append(f"[ragix] {path} does not exist and no file in the project has a similar name")
-    return "\n".join(lines)
+    return diagnose("", stderr, root)[0]
 
 
-def corrected_command(command: str, stderr: str, root: Path) -> Optional[Tuple[str, str]]:
-    """The command with its one missing path replaced by the one existing file of a close name,
-    and a note saying so; None unless that replacement is unambiguous."""
-    missing = missing_paths(stderr)
-    if len(missing) != 1:
+def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> Optional[Tuple[str, str]]:
+    if len(missing) != 1 or len(close[missing[0]]) != 1:
         return None
-    close = similar_paths(missing[0], root)
-    if len(close) != 1:
-        return None
+    wrong, right = missing[0], close[missing[0]][0]
     # Replace the path where it stands in the model's command line, keeping its quoting and pipes.
-    where = re.compile(r"(?<![\w./-])" + re.escape(missing[0]) + r"(?![\w./-])")
-    if len(where.findall(command)) != 1 or any(c in close[0] for c in "'\"\\ "):
+    where = re.compile(r"(?<![\w./-])" + re.escape(wrong) + r"(?![\w./-])")
+    if len(where.findall(command)) != 1 or any(c in right for c in "'\"\\ "):
         return None
-    fixed = where.sub(lambda _m: close[0], command)
-    return fixed, f"{missing[0]} does not exist; ran it on {close[0]}, the existing file with the closest name"
+    fixed = where.sub(lambda _m: right, command)
+    return fixed, f"{wrong} does not exist; ran it on {right}, the existing file with the closest name"

@@ -414,3 +414,9 @@ def test_plan_step_on_a_wrong_path_is_rerun_on_the_one_close_file(tmp_path):
     assert tb.commands == ["grep port settings.yaml", "grep port config/settings.yaml"]
     assert step.status == StepStatus.SUCCESS and step.result.stdout == "port: 8080\n"
     assert step.tool_call.args["note"].startswith("settings.yaml does not exist; ran it on config/settings.yaml")
+
+
+def test_classify_can_be_given_another_prompt_text():
+    llm = ScriptedLLM([{"complexity": "SIMPLE"}])
+    assert fns(llm).classify("Count the lines of README.md", template="Label: {{goal}}") == TaskComplexity.SIMPLE
+    assert llm.calls[0]["messages"][0]["content"] == "Label: Count the lines of README.md"
