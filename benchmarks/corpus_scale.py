@@ -128,7 +128,7 @@ def vm_hwm_mb() -> float:
 # --- phases (each in its own process) ---------------------------------------
 
 def phase_generate(root: Path, n: int, single: int, batch: int) -> Dict[str, Any]:
-    from ragix_core.reasoning_v30.experience import ExperienceCorpus
+    from ragix_core.memory.experience import ExperienceCorpus
 
     corpus = ExperienceCorpus(root, max_age_days=90)
     if corpus.events_path.exists():
@@ -160,7 +160,7 @@ def phase_generate(root: Path, n: int, single: int, batch: int) -> Dict[str, Any
 
 
 def phase_index(root: Path) -> Dict[str, Any]:
-    from ragix_core.reasoning_v30.experience import ExperienceCorpus
+    from ragix_core.memory.experience import ExperienceCorpus
 
     corpus = ExperienceCorpus(root, max_age_days=90)
     corpus.index._delete_files()
@@ -173,7 +173,7 @@ def phase_index(root: Path) -> Dict[str, Any]:
 
 
 def phase_search(root: Path, queries: List[str], top_k: int) -> Dict[str, Any]:
-    from ragix_core.reasoning_v30.experience import ExperienceCorpus
+    from ragix_core.memory.experience import ExperienceCorpus
 
     corpus = ExperienceCorpus(root, max_age_days=90)
     t0 = time.perf_counter()

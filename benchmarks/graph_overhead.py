@@ -22,9 +22,9 @@ import sys
 import time
 from typing import Dict, List, Tuple
 
-from ragix_core.events import EventBus
+from ragix_core.core.events import EventBus
 from ragix_core.reasoning_v30.graph import BaseNode, ReasoningGraph
-from ragix_core.reasoning_v30.types import ReasoningState
+from ragix_core.core.types import ReasoningState
 
 NEXT = {"A": "B", "B": "C", "C": "A"}
 

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Literal, Optional
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragix_core.core.home import ragix_home
 from ragix_core.llm.config import LLMConfig
 from ragix_core.reasoning_v30.config import ReasoningConfig
 
@@ -27,12 +28,6 @@ CONFIG_FILENAME = "ragix.yaml"
 
 class ConfigError(ValueError):
     """A configuration file is missing, unreadable or invalid. The message says where and why."""
-
-
-def ragix_home() -> Path:
-    """The global ragix directory: ``$RAGIX_HOME`` or ``~/.ragix``."""
-    env = os.environ.get("RAGIX_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".ragix"
 
 
 class RagixConfig(BaseModel):

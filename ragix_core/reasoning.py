@@ -14,12 +14,12 @@ import time
 import traceback
 from typing import Any, Callable, List, Optional
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions
 from ragix_core.reasoning_v30.build import make_emitter
-from ragix_core.reasoning_v30.graph import StopRun
+from ragix_core.core.stop import StopRun
 from ragix_core.reasoning_v30.nodes import RespondNode, execute_step
-from ragix_core.reasoning_v30.types import ReasoningEvent, ReasoningState, StepStatus, TaskComplexity
+from ragix_core.core.types import ReasoningEvent, ReasoningState, StepStatus, TaskComplexity
 
 __all__ = ["ReasoningLoop"]
 

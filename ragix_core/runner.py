@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ragix_core.config import RagixConfig, load_config
-from ragix_core.events import Event, EventBus, EventKind
+from ragix_core.core.events import Event, EventBus, EventKind
 from ragix_core.profiles import check_models, get_profile
-from ragix_core.reasoning_v30.types import ReasoningState
+from ragix_core.core.types import ReasoningState
 
 __all__ = ["RunResult", "run_goal", "resolve_strategy", "STRATEGIES", "new_session_id"]
 
@@ -94,7 +94,7 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
     ProfileError, ValueError); everything that happens during the run ends in ``state``."""
     from ragix_core.llm.roles import Roles
     from ragix_core.memory.traces import TraceWriter
-    from ragix_core.reasoning_v30.experience import HybridExperienceCorpus
+    from ragix_core.memory.experience import HybridExperienceCorpus
     from ragix_core.tools import ToolBox
 
     cwd = Path(cwd).resolve()
@@ -122,7 +122,7 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
         corpus = HybridExperienceCorpus.from_config(config.reasoning.experience, cwd)
     if not prof.memory:
         corpus = None
-    from ragix_core.reasoning_v30.recall import SessionRecall
+    from ragix_core.memory.recall import SessionRecall
 
     recall = SessionRecall(corpus, sid) if corpus is not None else None
     roles = roles or Roles(config.llm, bus=bus, session_id=sid)
@@ -167,7 +167,7 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
 
 
 def _no_shell(command: str) -> Any:
-    from ragix_core.reasoning_v30.types import ToolResult
+    from ragix_core.core.types import ToolResult
 
     return ToolResult(tool=(command.split() or [""])[0], returncode=126, refused=True,
                       error="refused: reflection is 'simple' under this profile (no commands)")

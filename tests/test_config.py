@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ragix_core.config import ConfigError, load_config, parse_config
-from ragix_core.reasoning_v30.types import TaskComplexity
+from ragix_core.core.types import TaskComplexity
 
 
 def write(path: Path, text: str) -> Path:

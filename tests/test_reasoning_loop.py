@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 from ragix_core.reasoning import ReasoningLoop
-from ragix_core.reasoning_v30.types import ReasoningState, TaskComplexity, ToolResult
+from ragix_core.core.types import ReasoningState, TaskComplexity, ToolResult
 from tests.reasoning_v30.test_agent_fns import FakeToolBox, ScriptedLLM, fns
 
 

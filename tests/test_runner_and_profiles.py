@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragix_core.config import parse_config
-from ragix_core.events import EventKind
+from ragix_core.core.events import EventKind
 from ragix_core.llm.base import Usage
 from ragix_core.memory.traces import read_trace
 from ragix_core.profiles import ProfileError, check_models, get_profile

@@ -50,7 +50,7 @@ def _run(fn: Callable[[], Any]) -> Any:
 
 def _hybrid(project: Optional[Path], create: bool = False) -> Any:
     from ragix_core.config import load_config
-    from ragix_core.reasoning_v30.experience import HybridExperienceCorpus
+    from ragix_core.memory.experience import HybridExperienceCorpus
 
     project_dir = (project or Path.cwd()).expanduser()
     if not project_dir.is_dir():

@@ -38,7 +38,7 @@ def exec_command(
     sandbox: str = typer.Option("auto", "--sandbox", help="auto | bwrap | landlock | none"),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Wall-clock limit in seconds."),
 ) -> None:
-    from ragix_core.reasoning_v30.types import ToolCall
+    from ragix_core.core.types import ToolCall
     from ragix_core.tools import Limits, ToolBox
 
     try:

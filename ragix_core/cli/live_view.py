@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ragix_core.events import Event, EventKind
+from ragix_core.core.events import Event, EventKind
 
 __all__ = ["RunView", "event_line"]
 

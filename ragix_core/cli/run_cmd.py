@@ -16,7 +16,7 @@ from rich.panel import Panel
 from ragix_core.cli import app
 from ragix_core.cli.live_view import RunView, event_line
 from ragix_core.config import ConfigError, load_config
-from ragix_core.events import EventBus
+from ragix_core.core.events import EventBus
 
 __all__ = ["run"]
 

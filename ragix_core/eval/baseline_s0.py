@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from ragix_core import prompts
-from ragix_core.events import Event, EventBus, EventKind
-from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, ToolCall, ToolResult
+from ragix_core.core.events import Event, EventBus, EventKind
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall, ToolResult
 
 __all__ = ["run_s0", "make_s0_runner", "COMMAND_SCHEMA"]
 

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
-from ragix_core.events import Event
-from ragix_core.reasoning_v30.types import ReasoningState, TypeDecodeError
+from ragix_core.core.events import Event
+from ragix_core.core.types import ReasoningState, TypeDecodeError
 
 __all__ = ["EngineUnavailable", "get_runner", "recording_runner", "replay_runner", "run_key", "STRATEGIES"]
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ragix_core.eval.matching import executed_commands, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario
-from ragix_core.reasoning_v30.types import StepStatus
+from ragix_core.core.types import StepStatus
 
 __all__ = ["ScenarioResult", "evaluate_run", "error_result"]
 

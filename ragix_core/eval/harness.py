@@ -34,7 +34,7 @@ CorpusFactory = Callable[[Path], Any]
 
 def default_corpus_factory(root: Path) -> Any:
     """The engine's own corpus (spec 000 §5), rooted in an evaluation directory."""
-    from ragix_core.reasoning_v30.experience import HybridExperienceCorpus  # lazy: engine may be absent
+    from ragix_core.memory.experience import HybridExperienceCorpus  # lazy: engine may be absent
 
     return HybridExperienceCorpus(global_root=root / "global", project_root=root / "project")
 

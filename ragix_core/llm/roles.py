@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 
 from .base import Completion, LLMClient, LLMError, Message, Usage
 from .config import ROLES, BackendSettings, LLMConfig

@@ -10,55 +10,47 @@ refuses what it cannot validate.
 
 from __future__ import annotations
 
-import re
-import shlex
 from pathlib import Path
 from typing import Any, Dict, List, Literal, Optional, Tuple
 
 from pydantic import BaseModel, Field
 
 from ragix_core import prompts
+from ragix_core.core.text import bounded
+from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
+from ragix_core.evidence.grounding import ground_answer
+from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
+from ragix_core.llm.structured import ask_json, ask_text
+from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.policy import NOT_PROJECT_DIRS, STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
+from ragix_core.tools.refusal import Refusal
 
 from .classify_rules import needs_tools, rule_based_complexity
-from .excerpt import excerpt
-from .grounding import ground_answer
-from .path_hints import diagnose
-from .respond import step_output
-from .structured import ask_json, ask_text, bounded
-from .types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
 
 __all__ = ["AgentFunctions"]
 
-EVIDENCE_CHARS = 1800  # per step output shown to a model
-FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the output (64 KiB)
 CONTEXT_LISTING = "find . -maxdepth 3 -type f | sort"
-# Tools that, given no file operand, read stdin (see AgentFunctions._chain_filter).
-STDIN_FILTERS = {"sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat"}
-TRUNCATING_FILTERS = {"head", "tail"}
-# Tools that take structured arguments rather than a command line; plans are command lines.
-STRUCTURED_TOOLS = {"shell", "python", "operator", "write_file"}
-HIDDEN_PREFIXES = ("./.git/", "./.ragix/")  # ragix's own state is not part of the user's project
+HIDDEN_PREFIXES = tuple(f"./{d}/" for d in NOT_PROJECT_DIRS)
+
+
+def _one_stage(command: str) -> Optional[List[str]]:
+    """The words of a one-stage command, split as the executor splits it; None for a pipeline
+    or a command the executor would refuse."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return None
+    return [str(w) for w in stages[0]] if len(stages) == 1 and stages[0] else None
 
 
 def reads_stdin(command: str, root: Path) -> bool:
     """True for a single-stage filter (sort, head, wc, ...) that names no existing file: it reads stdin."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    if not words or words[0] not in STDIN_FILTERS or "|" in words:
+    words = _one_stage(command)
+    if not words or words[0] not in STDIN_FILTERS:
         return False
     operands = [w for w in words[1:] if not w.startswith("-")]
     return not any((root / w).exists() for w in operands)
-
-
-_WC_TOTAL = re.compile(r"^(\s*\d+(?:\s+\d+)*\s+)total$", re.MULTILINE)
-
-
-def _annotate_totals(text: str) -> str:
-    """Mark wc's summary line so that a model does not take "total" for a file."""
-    return _WC_TOTAL.sub(r"\1total   <- sum of the files listed, not a file", text)
 
 
 # Commands that only move around or print where we are: every command already runs in the
@@ -75,11 +67,8 @@ def _is_no_evidence(step: PlanStep) -> bool:
     cmd = str(call.args.get("command") or "").strip()
     if not cmd:
         return call.tool in NAVIGATION
-    try:
-        words = shlex.split(cmd)
-    except ValueError:
-        return False
-    if not words or "|" in words:
+    words = _one_stage(cmd)
+    if not words:
         return False
     if words[0] in NAVIGATION:
         return True
@@ -346,23 +335,7 @@ class AgentFunctions:
         return reply.command
 
     def _run(self, step: PlanStep) -> Optional[Tuple[str, str]]:
-        """Run the step's command and judge it. For a failure on a missing path, its stderr gets
-        ragix's hint first, and the unambiguous re-aimed (command, note) is returned, else None."""
-        command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
-        result: ToolResult = self.toolbox.run_command(command)
-        first = command.split()[0] if command.split() else ""
-        if first == "grep" and result.returncode == 1 and not (result.stderr or "").strip() and not result.refused:
-            # grep's "no match" is an answer, not a failure.
-            result.returncode = 0
-            result.stdout = result.stdout or "(no matches)"
-        fix = None
-        if not result.ok and not result.refused:
-            hint, fix = diagnose(command, result.stderr or "", self.root)
-            if hint:  # first, so that it survives every truncation of the error on its way to a prompt
-                result.stderr = f"{hint}\n{result.stderr or ''}"
-        step.result = result
-        step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
-        return fix
+        return run_command_step(self.toolbox, step, self.root)
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
 
@@ -381,17 +354,7 @@ class AgentFunctions:
         return reply.model_dump()
 
     def evidence(self, steps: List[PlanStep], goal: str = "") -> str:
-        parts = []
-        for s in steps:
-            r = s.result
-            cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
-            status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
-            out = excerpt(step_output(s, limit=FULL_OUTPUT), goal, EVIDENCE_CHARS)
-            if " wc" in f" {cmd}":
-                out = _annotate_totals(out)
-            note = s.tool_call.args.get("note") if s.tool_call else None
-            parts.append(f"$ {cmd}   [{status}]" + (f"\n(ragix: {note})" if note else "") + f"\n{out or '(no output)'}")
-        return "\n\n".join(parts) or "(no command was run)"
+        return evidence_block(steps, goal)
 
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
         text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps, goal))

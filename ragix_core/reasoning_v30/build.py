@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Dict, Optional
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 
 from .agent_fns import AgentFunctions
 from .graph import ReasoningGraph
 from .nodes import ClassifyNode, DirectExecNode, ExecuteNode, PlanNode, ReflectNode, RespondNode, VerifyNode
-from .types import Plan, ReasoningEvent, ReasoningState
+from ragix_core.core.types import Plan, ReasoningEvent, ReasoningState
 
 __all__ = ["build_graph", "make_emitter", "GRAPH_STRATEGIES"]
 

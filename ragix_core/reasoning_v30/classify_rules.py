@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .types import TaskComplexity
+from ragix_core.core.types import TaskComplexity
 
 __all__ = ["rule_based_complexity", "needs_tools"]
 

@@ -15,7 +15,8 @@ from typing import Dict, List, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .types import TaskComplexity
+from ragix_core.core.types import TaskComplexity
+from ragix_core.tools.policy import REFLECT_TOOLS
 
 __all__ = [
     "ReasoningConfig",
@@ -28,7 +29,6 @@ __all__ = [
 ]
 
 STRATEGIES = ("loop_v1", "graph_v2", "graph_v30")
-READ_ONLY_TOOLS = ["ls", "find", "grep", "head", "tail", "wc", "cat", "pwd"]
 
 
 class _Section(BaseModel):
@@ -58,7 +58,7 @@ class GraphSection(_Section):
 
 
 class ReflectSection(_Section):
-    allowed_tools: List[str] = Field(default_factory=lambda: list(READ_ONLY_TOOLS))
+    allowed_tools: List[str] = Field(default_factory=lambda: list(REFLECT_TOOLS))
     max_context_chars: int = Field(2000, ge=100, le=200_000)
     # spec 002 §8.2
     enabled: bool = True

@@ -25,9 +25,10 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.stop import StopRun
 
-from .types import ReasoningState, TypeDecodeError
+from ragix_core.core.types import ReasoningState, TypeDecodeError
 
 __all__ = [
     "BaseNode",
@@ -47,15 +48,6 @@ class GraphError(ValueError):
 
 class CheckpointError(ValueError):
     """A checkpoint file cannot be used to resume a run; the message says why."""
-
-
-class StopRun(Exception):
-    """Raised by a node (or a function it calls) to end the run with a named stop reason."""
-
-    def __init__(self, reason: str, message: str = ""):
-        super().__init__(message or reason)
-        self.reason = reason
-        self.message = message or reason
 
 
 class BaseNode(ABC):

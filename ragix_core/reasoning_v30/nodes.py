@@ -13,9 +13,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .graph import BaseNode, StopRun
+from ragix_core.core.stop import StopRun
+from ragix_core.core.text import bounded
+from ragix_core.tools.policy import REFLECT_TOOLS
+
+from .graph import BaseNode
 from .respond import compose_from_steps, partial_results
-from .types import (
+from ragix_core.core.types import (
     Plan,
     PlanStep,
     ReasoningEvent,
@@ -27,7 +31,7 @@ from .types import (
 )
 
 if TYPE_CHECKING:  # imported for annotations only: keeps `import nodes` free of sqlite
-    from .experience import HybridExperienceCorpus
+    from ragix_core.memory.experience import HybridExperienceCorpus
 
 __all__ = [
     "ClassifyNode",
@@ -215,7 +219,7 @@ class ExecuteNode(BaseNode):
 class ReflectNode(BaseNode):
     name = "REFLECT"
 
-    ALLOWED_TOOLS = ["ls", "find", "grep", "head", "tail", "wc", "cat", "pwd"]
+    ALLOWED_TOOLS = list(REFLECT_TOOLS)
     # Spec 000 lists `pwd`, `ls -la` and the *.py files. `pwd` shows only a path the model
     # cannot use, `ls -la` adds timestamps that make prompts unrepeatable (and recorded
     # replies unreplayable), and a failure about a markdown or config file needs those files
@@ -267,10 +271,7 @@ class ReflectNode(BaseNode):
         for cmd in self.context_commands:
             r = self._safe_shell(cmd)
             parts.append(f"$ {cmd}\n{r.stdout or r.stderr or r.error or ''}".rstrip())
-        text = "\n".join(parts)
-        if len(text) > self.max_context_chars:
-            text = text[: self.max_context_chars] + "\n[... truncated]"
-        return text
+        return bounded("\n".join(parts), self.max_context_chars)
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         if not state.plan:

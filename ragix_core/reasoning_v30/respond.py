@@ -9,23 +9,10 @@ from __future__ import annotations
 
 from typing import List
 
-from .types import PlanStep, ReasoningState, StepStatus
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus
+from ragix_core.evidence.steps import step_output
 
-__all__ = ["compose_from_steps", "partial_results", "recommendation", "step_output"]
-
-OUTPUT_CHARS = 1500
-
-
-def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
-    r = step.result
-    if r is None:
-        return ""
-    text = (r.stdout or "").strip()
-    if not text and r.returncode != 0:
-        text = (r.stderr or r.error or "").strip()
-    if len(text) > limit:
-        text = text[:limit] + f"\n[... {len(text) - limit} more characters]"
-    return text
+__all__ = ["compose_from_steps", "partial_results", "recommendation"]
 
 
 def _command(step: PlanStep) -> str:

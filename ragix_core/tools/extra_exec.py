@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, Dict, List
 
-from ragix_core.reasoning_v30.types import ToolResult
+from ragix_core.core.types import ToolResult
 from ragix_core.tools.lexer import check_text
 from ragix_core.tools.limits import Limits
 from ragix_core.tools.refusal import Refusal

@@ -24,12 +24,12 @@ import os
 from typing import List
 
 from ragix_core.tools.lexer import GlobWord
+from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["expand_globs", "MAX_MATCHES"]
 
 MAX_MATCHES = 200
-NEVER_MATCHED = (".ragix", ".git")
 # find's tests that take a pattern of their own
 _FIND_PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname",
                        "-regex", "-iregex"}
@@ -40,7 +40,7 @@ def _expand(word: GlobWord, root: str) -> List[str]:
     if pattern.startswith("/") or ".." in pattern.split("/"):
         raise Refusal(f"glob {str(word)!r} must stay inside the project (no absolute path, no '..')")
     matches = sorted(glob.glob(pattern, root_dir=root))
-    kept = [m for m in matches if m.split("/", 1)[0] not in NEVER_MATCHED]
+    kept = [m for m in matches if m.split("/", 1)[0] not in NOT_PROJECT_DIRS]
     if len(kept) > MAX_MATCHES:
         raise Refusal(f"glob {str(word)!r} matches {len(kept)} paths (more than {MAX_MATCHES}); narrow it, "
                       "or use find ... | xargs")

@@ -15,18 +15,10 @@ import stat
 from typing import Optional
 
 from ragix_core.tools.lexer import check_text
+from ragix_core.tools.policy import HIDDEN_DIRS, PROTECTED_WRITE_PATHS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["PathGuard", "PROTECTED_WRITE_PATHS", "FORBIDDEN_ROOTS", "HIDDEN_DIRS"]
-
-# ragix's own state inside a project (traces, experience corpus): not project data. Commands
-# may not name it, and the OS layer mounts an empty tmpfs over it, so that a recursive search
-# never reads the run's own trace (which quotes the goal) back as evidence.
-HIDDEN_DIRS = (".ragix",)
-
-# Writes here would change what runs next time (git hooks), how git behaves
-# (core.fsmonitor / core.pager run commands), or ragix's own policy.
-PROTECTED_WRITE_PATHS = (".git/hooks", ".git/config", "ragix.yaml", ".ragix")
+__all__ = ["PathGuard", "FORBIDDEN_ROOTS"]
 
 # A project root must not be a system tree: confinement to it would be meaningless.
 FORBIDDEN_ROOTS = ("/", "/proc", "/sys", "/dev", "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/run", "/var")

@@ -4,7 +4,7 @@ Stages run one after another, each in its own confined process; the executor
 carries stdout to the next stage's stdin (capped by Limits.pipe_bytes). The
 pipeline's status is that of its rightmost failing stage, like bash's pipefail:
 `find docs/missing.md | wc -l` prints 0 and must still report find's failure.
-The one exception is a search stage that matched nothing (see _is_no_match). xargs
+The one exception is a search stage that matched nothing (policy.is_no_match). xargs
 is interpreted here instead of being run: its input items are split, checked
 as paths against the root, and appended after '--' to the target tool's
 already-validated arguments, so an item can never become an option.
@@ -13,13 +13,13 @@ already-validated arguments, so an item can never become an option.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional
 
 from ragix_core.tools.lexer import check_text
+from ragix_core.tools.policy import is_no_match, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.runner import RawResult
 from ragix_core.tools.validate import Stage, Validator, XargsPlan
@@ -42,6 +42,7 @@ class PipelineResult:
     truncated: bool
     error: Optional[str]
     commands: List[str] = field(default_factory=list)
+    no_match: bool = False  # the last stage is a search that found nothing (see policy.is_no_match)
 
 
 def split_items(data: bytes, null: bool) -> List[str]:
@@ -87,22 +88,18 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
             return PipelineResult(raw.returncode, raw.stdout, bytes(stderr), truncated, raw.error, result.commands)
         data = raw.stdout
         last = index == len(stages) - 1
-        if raw.returncode != 0 and (last or not _is_no_match(stage, raw)):
+        if raw.returncode == 0:
+            continue
+        # A search that found nothing is data before another stage ("0 matches" counted by wc)
+        # and an answer as the last one; either way not a failure of the pipeline.
+        searched = stage.xargs.tool if stage.xargs is not None else stage.tool
+        no_match = is_no_match(searched, raw.returncode, raw.stderr)
+        if last:
+            result.returncode, result.error, result.no_match = raw.returncode, raw.error, no_match
+        elif not no_match:
             result.returncode, result.error = raw.returncode, raw.error
-    return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands)
-
-
-_SEARCH_TOOLS = {"grep", "egrep", "fgrep", "rg"}
-
-
-def _is_no_match(stage: Stage, raw: RawResult) -> bool:
-    """grep exiting 1 with nothing on stderr found no line: before another stage that is
-    data ("0 matches" counted by wc), not a failure of the pipeline."""
-    tool = os.path.basename(stage.xargs.tool if stage.xargs is not None else stage.tool)
-    return tool in _SEARCH_TOOLS and raw.returncode in (1, 123) and not raw.stderr.strip()
-
-
-_WC_TOTAL_LINE = re.compile(rb"^\s*\d+(?:\s+\d+)*\s+total\n?\Z")
+    return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands,
+                          result.no_match and result.returncode != 0)
 
 
 def _drop_batch_total(tool: str, batch: List[str], stdout: bytes) -> bytes:
@@ -112,7 +109,7 @@ def _drop_batch_total(tool: str, batch: List[str], stdout: bytes) -> bytes:
     if os.path.basename(tool) != "wc" or len(batch) < 2 or "total" in batch:
         return stdout
     head, sep, last = stdout.rstrip(b"\n").rpartition(b"\n")
-    if _WC_TOTAL_LINE.match(last + b"\n"):
+    if is_wc_total_line(last):
         return head + sep if head else b""
     return stdout
 

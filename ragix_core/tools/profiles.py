@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Tuple
 
-from ragix_core.tools.specs import READ_TOOLS, WRITE_TOOLS
+from ragix_core.tools.policy import READ_TOOLS, WRITE_TOOLS
 
 __all__ = ["Profile", "PROFILES", "get_profile"]
 

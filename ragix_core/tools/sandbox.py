@@ -19,7 +19,7 @@ from typing import Dict, Iterable, List, Optional
 from ragix_core.tools import landlock as _ll
 from ragix_core.tools.bwrap import bwrap_prefix, find_bwrap
 from ragix_core.tools.limits import Limits
-from ragix_core.tools.paths import HIDDEN_DIRS, PROTECTED_WRITE_PATHS
+from ragix_core.tools.policy import HIDDEN_DIRS, PROTECTED_WRITE_PATHS
 from ragix_core.tools.runner import SWEEP_VAR, RawResult, run_process
 
 __all__ = ["Sandbox", "SANDBOX_MODES"]

@@ -14,7 +14,7 @@ from typing import Callable, Dict, FrozenSet, Mapping, Optional
 
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["ToolSpec", "SPECS", "READ_TOOLS", "WRITE_TOOLS", "Value"]
+__all__ = ["ToolSpec", "SPECS", "Value"]
 
 Value = Callable[[str, str], None]  # (value, option name) -> None or Refusal
 
@@ -241,5 +241,3 @@ _SPECS = [
 ]
 
 SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
-READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du")
-WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")

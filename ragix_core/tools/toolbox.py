@@ -15,8 +15,8 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from ragix_core.events import EventBus, EventKind
-from ragix_core.reasoning_v30.types import ToolCall, ToolResult
+from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.types import ToolCall, ToolResult
 from ragix_core.tools import extra_exec
 from ragix_core.tools.limits import Limits
 from ragix_core.tools.paths import PathGuard
@@ -204,7 +204,9 @@ class ToolBox:
 
         res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
                            self.limits.output_bytes, self.limits.pipe_bytes)
-        return self._result(tool, res.returncode, res.stdout, res.stderr, res.truncated, res.error, " | ".join(res.commands))
+        out = self._result(tool, res.returncode, res.stdout, res.stderr, res.truncated, res.error, " | ".join(res.commands))
+        out.no_match = res.no_match
+        return out
 
     def _run_unvalidated(self, tool: str, command: str) -> ToolResult:
         """Layer 2 alone: plain shlex split, no policy. For tests and benchmarks only."""

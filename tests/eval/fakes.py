@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ragix_core.events import Event, EventKind
-from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
+from ragix_core.core.events import Event, EventKind
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 
 
 @dataclass

@@ -4,8 +4,8 @@ from types import SimpleNamespace
 from ragix_core.eval.baseline_s0 import make_s0_runner
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.scenario import Scenario
-from ragix_core.events import EventKind
-from ragix_core.reasoning_v30.types import ToolResult
+from ragix_core.core.events import EventKind
+from ragix_core.core.types import ToolResult
 
 
 class ScriptedClient:

@@ -31,7 +31,7 @@ def test_too_many_steps_fails():
 
 
 def test_skipped_plan_steps_are_not_counted():
-    from ragix_core.reasoning_v30.types import PlanStep, StepStatus, ToolCall
+    from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 
     res = make_result("largest .md 120 lines", ["find . | xargs wc -l"], steps=3)
     for step in res.state.executed_steps[1:]:

@@ -38,7 +38,7 @@ def test_refused_calls_do_not_count():
 
 
 def test_argv_stages_used_when_command_missing():
-    from ragix_core.events import Event, EventKind
+    from ragix_core.core.events import Event, EventKind
 
     ev = Event(EventKind.TOOL_CALL, "s", {"tool": "shell", "argv": [["find", "."], ["wc", "-l"]], "refused": False})
     assert executed_commands([ev]) == ["find . | wc -l"]

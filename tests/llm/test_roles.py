@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragix_core.config import ConfigError, parse_config
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 from ragix_core.llm import (
     CassetteMissing,
     LLMConfig,

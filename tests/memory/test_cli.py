@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ragix_core.cli import app
-from ragix_core.reasoning_v30.experience import HybridExperienceCorpus
+from ragix_core.memory.experience import HybridExperienceCorpus
 
 from .conftest import event
 

@@ -12,8 +12,8 @@ import pytest
 
 from ragix_core.memory import jsonl_log
 from ragix_core.reasoning_v30.config import ExperienceSection
-from ragix_core.reasoning_v30.experience import ExperienceCorpus, HybridExperienceCorpus
-from ragix_core.reasoning_v30.types import ReasoningEvent
+from ragix_core.memory.experience import ExperienceCorpus, HybridExperienceCorpus
+from ragix_core.core.types import ReasoningEvent
 
 from .conftest import NOW, event
 
@@ -35,7 +35,7 @@ def test_reasoning_event_round_trip_and_text_block(tmp_path):
     hits = corpus.search_events("markdown", now=NOW)
     assert hits[0].reasoning_event() == ev
     assert hits[0].source == str(tmp_path)
-    from ragix_core.reasoning_v30.experience import format_block
+    from ragix_core.memory.experience import format_block
 
     assert format_block([h.event for h in hits]) == (
         "[1] 2026-11-26T10:00:00 — goal=find largest markdown file\n"
@@ -160,7 +160,7 @@ def test_from_config_uses_ragix_home_and_project_dir(tmp_path, ragix_home):
 
 
 def test_module_import_stays_light():
-    code = ("import sys, ragix_core.reasoning_v30.experience as e; "
+    code = ("import sys, ragix_core.memory.experience as e; "
             "print(sorted(m for m in ('sqlite3', 'pydantic', 'yaml', 'rich', 'typer') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == []

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ragix_core.memory import index as index_mod
 from ragix_core.memory.fts_query import match_expression, query_terms
 from ragix_core.memory.jsonl_log import JsonlLog
-from ragix_core.reasoning_v30.experience import ExperienceCorpus
+from ragix_core.memory.experience import ExperienceCorpus
 
 from .conftest import NOW, event
 

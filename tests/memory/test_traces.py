@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 from ragix_core.memory import jsonl_log
 from ragix_core.memory.errors import InvalidSessionId
 from ragix_core.memory.traces import (

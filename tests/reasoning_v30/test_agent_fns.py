@@ -17,8 +17,8 @@ from ragix_core.llm.base import Completion, LLMBadOutput, LLMTimeout, LLMUnavail
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions, PlanReply, plan_schema
 from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
 from ragix_core.reasoning_v30.graph import StopRun
-from ragix_core.reasoning_v30.structured import ask_json
-from ragix_core.reasoning_v30.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
+from ragix_core.llm.structured import ask_json
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
 
 
 class ScriptedLLM:
@@ -197,17 +197,18 @@ def test_execute_uses_planner_command_or_asks_worker():
 
 
 def test_grep_without_match_is_an_answer_but_missing_file_fails(tmp_path):
-    tb = FakeToolBox({
-        "grep -rn zzz .": ToolResult("grep", 1, stdout="", stderr="", command="grep -rn zzz ."),
-        "cat nope.md": ToolResult("cat", 1, stderr="cat: nope.md: No such file or directory", command="cat nope.md"),
-    })
-    tb.root = tmp_path  # an empty project: no close name to retry on
-    f = fns(ScriptedLLM([]), tb)
+    # The real confined tool box decides "no match" (tools/policy.is_no_match); the engine only reads it.
+    from ragix_core.evidence.steps import step_output
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.txt").write_text("hello\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
     st = ReasoningState(goal="g", session_id="s")
     ok = f.execute_step(PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rn zzz ."})), st)
-    assert ok.status == StepStatus.SUCCESS and ok.result.stdout == "(no matches)"
+    assert ok.status == StepStatus.SUCCESS and ok.result.no_match and ok.result.returncode == 1
+    assert step_output(ok) == "(no matches)"
     bad = f.execute_step(PlanStep(2, "cat", ToolCall("cat", {"command": "cat nope.md"})), st)
-    assert bad.status == StepStatus.FAILED
+    assert bad.status == StepStatus.FAILED and not bad.result.no_match
 
 
 def test_verify_without_evidence_fails_without_model_call():

@@ -8,7 +8,7 @@ from typing import List
 
 import pytest
 
-from ragix_core.events import EventBus, EventKind
+from ragix_core.core.events import EventBus, EventKind
 from ragix_core.reasoning_v30.graph import CheckpointError, GraphError, ReasoningGraph, StopRun, load_checkpoint
 from ragix_core.reasoning_v30.nodes import (
     ClassifyNode,
@@ -19,7 +19,7 @@ from ragix_core.reasoning_v30.nodes import (
     RespondNode,
     VerifyNode,
 )
-from ragix_core.reasoning_v30.types import (
+from ragix_core.core.types import (
     Plan,
     PlanStep,
     ReasoningEvent,

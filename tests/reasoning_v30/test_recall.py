@@ -1,8 +1,8 @@
 """What REFLECT and PLAN see of past experience."""
 
-from ragix_core.reasoning_v30.experience import HybridExperienceCorpus
-from ragix_core.reasoning_v30.recall import SessionRecall
-from ragix_core.reasoning_v30.types import ReasoningEvent
+from ragix_core.memory.experience import HybridExperienceCorpus
+from ragix_core.memory.recall import SessionRecall
+from ragix_core.core.types import ReasoningEvent
 
 
 def ev(session, goal, **kw):

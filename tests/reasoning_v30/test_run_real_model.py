@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ragix_core.events import EventKind
+from ragix_core.core.events import EventKind
 from ragix_core.runner import run_goal
 
 MOCK_REPO = Path(__file__).parent / "fixtures" / "mock_repo"

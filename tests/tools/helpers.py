@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ragix_core.reasoning_v30.types import ToolResult
+from ragix_core.core.types import ToolResult
 from tests.tools.conftest import ENV_TOKEN, SECRET_TOKEN, snapshot
 
 

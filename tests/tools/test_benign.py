@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.core.types import ToolCall
 from ragix_core.tools import Limits
 from tests.tools.conftest import make_box, sandboxes
 
@@ -79,19 +79,23 @@ def test_benign(case, sandbox, world):
 # A pipeline reports its rightmost failing stage (bash's pipefail), so a wrong path
 # is seen as a failure even when a later stage prints a plausible "0"; a search that
 # matched nothing before a counting stage is data, not a failure.
+# A search that matched nothing last is an answer: exit 1 kept, ``no_match`` set, and ``ok``.
 PIPE_STATUS = [
-    ("find docs/missing.md | wc -l", 1, "0"),
-    ("cat nope.txt | sort | head -n 1", 1, ""),
-    ("grep -r NO_SUCH_WORD src | wc -l", 0, "0"),
-    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD | wc -l", 0, "0"),
-    ("grep NO_SUCH_WORD README.md", 1, ""),
-    ("grep -r TODO missing_dir | wc -l", 2, "0"),
+    ("find docs/missing.md | wc -l", 1, "0", False),
+    ("cat nope.txt | sort | head -n 1", 1, "", False),
+    ("grep -r NO_SUCH_WORD src | wc -l", 0, "0", True),
+    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD | wc -l", 0, "0", True),
+    ("grep NO_SUCH_WORD README.md", 1, "", True),
+    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD", 123, "", True),
+    ("grep -r TODO missing_dir | wc -l", 2, "0", False),
+    ("grep NO_SUCH_WORD missing.txt", 2, "", False),
 ]
 
 
-@pytest.mark.parametrize("command,rc,out", PIPE_STATUS, ids=[c for c, _, _ in PIPE_STATUS])
-def test_pipeline_status_is_the_rightmost_failure(command, rc, out, world):
+@pytest.mark.parametrize("command,rc,out,ok", PIPE_STATUS, ids=[c for c, _, _, _ in PIPE_STATUS])
+def test_pipeline_status_is_the_rightmost_failure(command, rc, out, ok, world):
     result = make_box(world, "none", limits=Limits(timeout=30)).run_command(command)
     assert not result.refused, result.error
     assert result.returncode == rc, result
     assert result.stdout.strip() == out
+    assert result.ok is ok and result.no_match is (ok and rc != 0)

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ragix_core.cli import app
-from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.core.types import ToolCall
 from tests.tools.conftest import make_box
 
 runner = CliRunner()

@@ -7,7 +7,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.core.types import ToolCall
 from ragix_core.tools import Refusal, ToolBox
 from ragix_core.tools.paths import PathGuard
 from ragix_core.tools.validate import Validator

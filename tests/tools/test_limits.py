@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.core.types import ToolCall
 from ragix_core.tools import Limits
 from tests.tools.conftest import make_box, sandboxes
 from tests.tools.helpers import survivors, wait_no_survivors

@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from ragix_core.events import EventBus, EventKind
-from ragix_core.reasoning_v30.types import ToolCall
+from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.types import ToolCall
 from ragix_core.tools import ToolBox
 from tests.tools.conftest import HAS_BWRAP, TEST_LIMITS, make_box, sandboxes
 

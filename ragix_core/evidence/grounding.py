@@ -15,8 +15,10 @@ import re
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from .respond import step_output
-from .types import PlanStep, StepStatus
+from ragix_core.core.types import PlanStep, StepStatus
+from ragix_core.tools.policy import is_wc_total_line
+
+from .steps import step_output
 
 __all__ = ["ground_answer", "listed_paths", "asks_for_listing"]
 
@@ -55,7 +57,7 @@ def listed_paths(output: str, root: Path) -> List[str]:
     root = root.resolve()
     for line in output.splitlines():
         cand = _candidate(line)
-        if not cand or cand == "total" or cand in seen:
+        if not cand or is_wc_total_line(line) or cand in seen:
             continue
         try:
             path = (root / cand).resolve()

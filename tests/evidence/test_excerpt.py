@@ -1,6 +1,6 @@
 """Long tool outputs keep their head, their tail and the lines the goal is about."""
 
-from ragix_core.reasoning_v30.excerpt import excerpt, goal_keywords
+from ragix_core.evidence.excerpt import excerpt, goal_keywords
 
 GUIDE = "\n".join([f"Section {i}: filler text about installation and usage of the tool." for i in range(1, 60)]
                   + ["Contact: the Maintainer is Ada Lovelace."]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import List, Set
 
+from ragix_core.core.text import bounded
+
 __all__ = ["excerpt", "goal_keywords"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
@@ -65,7 +67,7 @@ def _head_and_tail(lines: List[str], limit: int) -> str:
         tail.insert(0, line)
         used += len(line) + 1
     if not head and not tail:  # one huge line: cut it by characters
-        return text[:limit] + f"\n[... {len(text) - limit} more characters cut]"
+        return bounded(text, limit)
     first, last = len(head) + 1, len(lines) - len(tail)
     return "\n".join(head + [f"[... lines {first}-{last} omitted ({last - first + 1} lines)]"] + tail)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ragix_core.reasoning_v30.path_hints import missing_path_hint, missing_paths, similar_paths
+from ragix_core.evidence.path_hints import missing_path_hint, missing_paths, similar_paths
 
 # stderr as GNU tools print it (coreutils 9, findutils 4.9, grep 3)
 STDERRS = [

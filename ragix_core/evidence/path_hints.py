@@ -15,11 +15,13 @@ import re
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from ragix_core.tools.policy import NOT_PROJECT_DIRS
+
 __all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
-SKIP_DIRS = {".git", ".ragix", "__pycache__", "node_modules", ".venv", "venv"}
+SKIP_DIRS = set(NOT_PROJECT_DIRS) | {"__pycache__", "node_modules", ".venv", "venv"}
 
 # GNU coreutils / find / grep wordings of "this path does not exist"
 _MISSING = [

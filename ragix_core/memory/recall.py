@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from ragix_core.core.text import one_line
+
 __all__ = ["SessionRecall"]
 
 _FIELD_CHARS = 240
 
 
 def _short(value: Any) -> str:
-    text = " ".join(str(value or "").split())
-    return text if len(text) <= _FIELD_CHARS else text[:_FIELD_CHARS] + "…"
+    return one_line(value, _FIELD_CHARS)
 
 
 def _line(i: int, ev: Dict[str, Any]) -> List[str]:

@@ -1,7 +1,7 @@
 """The written answer keeps every file the tools listed when the goal asks for a listing."""
 
-from ragix_core.reasoning_v30.grounding import asks_for_listing, ground_answer, listed_paths
-from ragix_core.reasoning_v30.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.grounding import asks_for_listing, ground_answer, listed_paths
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
 
 
 def _step(command, stdout, status=StepStatus.SUCCESS):

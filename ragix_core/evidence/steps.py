@@ -1,0 +1,76 @@
+"""A step's command run and judged, and its output shown to a model.
+
+Every engine that runs a command for a model goes through ``run_command_step``
+and shows the results with ``evidence_block``: the same judgement (a search
+with no match is an answer; a missing path gets ragix's close-name hint first
+in stderr) and the same excerpt of a long output, whichever engine asked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, List, Optional, Tuple
+
+from ragix_core.core.text import bounded
+from ragix_core.core.types import PlanStep, StepStatus, ToolResult
+from ragix_core.tools.policy import is_wc_total_line
+
+from .excerpt import excerpt
+from .path_hints import diagnose
+
+__all__ = ["step_output", "run_command_step", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES"]
+
+OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
+EVIDENCE_CHARS = 1800  # a step's output shown to a model
+FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the output (64 KiB)
+NO_MATCHES = "(no matches)"
+
+
+def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
+    """What a step produced: its stdout, else (when it failed) its error, bounded."""
+    r = step.result
+    if r is None:
+        return ""
+    text = (r.stdout or "").strip()
+    if not text and r.no_match:
+        text = NO_MATCHES
+    if not text and not r.ok:
+        text = (r.stderr or r.error or "").strip()
+    return bounded(text, limit)
+
+
+def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Tuple[str, str]]:
+    """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
+    missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
+    unambiguous re-aimed ``(command, note)`` is returned, else None."""
+    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
+    result: ToolResult = toolbox.run_command(command)
+    fix = None
+    if not result.ok and not result.refused:
+        hint, fix = diagnose(command, result.stderr or "", root)
+        if hint:
+            result.stderr = f"{hint}\n{result.stderr or ''}"
+    step.result = result
+    step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
+    return fix
+
+
+def _annotate_totals(text: str) -> str:
+    """Mark wc's summary line so that a model does not take "total" for a file."""
+    return "\n".join(f"{line.rstrip()}   <- sum of the files listed, not a file" if is_wc_total_line(line) else line
+                     for line in text.split("\n"))
+
+
+def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
+    """The steps as a model sees them: command, status, ragix's note, the goal-relevant excerpt."""
+    parts = []
+    for s in steps:
+        r = s.result
+        cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
+        status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
+        out = excerpt(step_output(s, limit=FULL_OUTPUT), goal, EVIDENCE_CHARS)
+        if " wc" in f" {cmd}":
+            out = _annotate_totals(out)
+        note = s.tool_call.args.get("note") if s.tool_call else None
+        parts.append(f"$ {cmd}   [{status}]" + (f"\n(ragix: {note})" if note else "") + f"\n{out or '(no output)'}")
+    return "\n\n".join(parts) or "(no command was run)"

@@ -1,0 +1,70 @@
+"""The tool policy table: which tools read, which write, which directories are
+not the user's project, and what a tool's exit status means. Every layer that
+needs one of these facts (the executor, the engines' prompts and evidence,
+REFLECT, the config defaults) reads it from here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+__all__ = [
+    "READ_TOOLS",
+    "WRITE_TOOLS",
+    "REFLECT_TOOLS",
+    "STRUCTURED_TOOLS",
+    "STDIN_FILTERS",
+    "TRUNCATING_FILTERS",
+    "SEARCH_TOOLS",
+    "RAGIX_STATE_DIR",
+    "HIDDEN_DIRS",
+    "NOT_PROJECT_DIRS",
+    "PROTECTED_WRITE_PATHS",
+    "is_no_match",
+    "is_wc_total_line",
+    "WC_TOTAL_LINE",
+]
+
+# Tools with a flag policy in tools/specs.py. Read tools never modify the project.
+READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du")
+WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")
+# REFLECT's first filter (spec 000 §4 ReflectNode.ALLOWED_TOOLS); the executor behind it is read-only anyway.
+REFLECT_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd")
+# Executors that take structured arguments rather than a command line (plans are command lines).
+STRUCTURED_TOOLS = ("shell", "python", "operator", "write_file")
+# Tools that, given no file operand, read stdin; head/tail also cut what they read.
+STDIN_FILTERS = ("sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat")
+TRUNCATING_FILTERS = ("head", "tail")
+SEARCH_TOOLS = ("grep", "egrep", "fgrep", "rg")
+
+# ragix's own state inside a project (traces, experience corpus): commands may not name it and
+# the OS layer mounts an empty tmpfs over it, so a recursive search never reads the run's own
+# trace (which quotes the goal) back as evidence.
+RAGIX_STATE_DIR = ".ragix"
+HIDDEN_DIRS = (RAGIX_STATE_DIR,)
+# Never shown to a model as project content: not listed, globbed or suggested as a close name.
+NOT_PROJECT_DIRS = (RAGIX_STATE_DIR, ".git")
+# Writes here would change what runs next time (git hooks), how git behaves
+# (core.fsmonitor / core.pager run commands), or ragix's own policy.
+PROTECTED_WRITE_PATHS = (".git/hooks", ".git/config", "ragix.yaml", RAGIX_STATE_DIR)
+
+
+def is_no_match(tool: str, returncode: int, stderr: "bytes | str | None") -> bool:
+    """A search tool that exited 1 (123 under xargs) and said nothing on stderr found no line:
+    that is an answer ("no match"), not a failure."""
+    quiet = not (stderr or "").strip()
+    return os.path.basename(tool or "") in SEARCH_TOOLS and returncode in (1, 123) and quiet
+
+
+# wc given several files ends with a summary line "<counts> total"; it is not a file.
+WC_TOTAL_LINE = re.compile(r"^\s*\d+(?:\s+\d+)*\s+total\s*$")
+
+
+def is_wc_total_line(line: "str | bytes", tool: Optional[str] = None) -> bool:
+    """True for wc's summary line (when ``tool`` is given, only if it is wc)."""
+    if tool is not None and os.path.basename(tool) != "wc":
+        return False
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    return bool(WC_TOTAL_LINE.match(text))
