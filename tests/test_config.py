@@ -55,7 +55,7 @@ def test_unknown_key_names_path_and_allowed_keys():
 def test_wrong_type_and_bad_enum_name_the_key():
     with pytest.raises(ConfigError, match=r"reasoning\.graph\.max_iterations.*'many'"):
         parse_config({"reasoning": {"graph": {"max_iterations": "many"}}})
-    with pytest.raises(ConfigError, match=r"reasoning\.strategy.*loop_v1.*graph_v2.*graph_v30"):
+    with pytest.raises(ConfigError, match=r"reasoning\.strategy.*unknown strategy .tree.*graph_v30.*graph_v2.*loop_v1.*s0"):
         parse_config({"reasoning": {"strategy": "tree"}})
     with pytest.raises(ConfigError, match=r"profile"):
         parse_config({"profile": "root"})

@@ -9,24 +9,22 @@ import pytest
 
 from ragix_core.config import parse_config
 from ragix_core.core.events import EventKind
-from ragix_core.llm.base import Usage
 from ragix_core.memory.traces import read_trace
 from ragix_core.profiles import ProfileError, check_models, get_profile
-from ragix_core.runner import resolve_strategy, run_goal
+from ragix_core.runtime.run import resolve_strategy, run_goal
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
 MOCK_REPO = Path(__file__).parent / "reasoning_v30" / "fixtures" / "mock_repo"
 
 
 class ScriptedRoles:
+    """A scripted model behind every role: run_goal still builds its own Roles around it."""
+
     def __init__(self, replies):
         self.llm = ScriptedLLM(replies)
 
-    def get(self, role):
+    def __call__(self, settings):
         return self.llm
-
-    def total(self):
-        return Usage(10 * len(self.llm.calls), 5 * len(self.llm.calls))
 
 
 @pytest.fixture()
@@ -47,7 +45,7 @@ def test_graph_v30_real_tools_trace_and_memory(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"},
                            plan("find . -name '*.md' | xargs wc -l | sort -n"),
                            "docs/guide.md is the largest with 120 lines"])
-    res = run_goal("Find the largest markdown file", cwd=repo, roles=roles)
+    res = run_goal("Find the largest markdown file", cwd=repo, client_factory=roles)
     assert res.state.stop_reason == "success"
     step = res.state.executed_steps[0]
     assert "120 ./docs/guide.md" in step.result.stdout  # the real tool ran in the copy
@@ -64,7 +62,7 @@ def test_graph_v2_reflect_replans_and_returns_to_execute(repo: Path):
                            {"diagnosis": "the file is not there", "new_plan_summary": "list docs"},
                            plan("ls docs"),
                            "docs holds guide.md and notes.md"])
-    res = run_goal("Show the docs", cwd=repo, roles=roles, strategy="graph_v2")
+    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v2")
     assert res.state.stop_reason == "success" and res.state.reflection_count == 1
     assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "EXECUTE", "RESPOND"]
     assert "guide.md" in res.state.executed_steps[-1].result.stdout
@@ -73,7 +71,7 @@ def test_graph_v2_reflect_replans_and_returns_to_execute(repo: Path):
 def test_graph_v30_reflect_goes_back_to_plan(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("cat docs/missing.md"),
                            {"diagnosis": "missing", "new_plan_summary": "list"}, plan("ls docs"), "done"])
-    res = run_goal("Show the docs", cwd=repo, roles=roles, strategy="graph_v30")
+    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v30")
     assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "PLAN", "EXECUTE", "RESPOND"]
     reflect_prompt = roles.llm.calls[2]["messages"][0]["content"]
     assert "No such file" in reflect_prompt and "guide.md" in reflect_prompt  # error + read-only context
@@ -82,7 +80,7 @@ def test_graph_v30_reflect_goes_back_to_plan(repo: Path):
 def test_loop_v1_through_run_goal(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md"), "README.md has 19 lines",
                            {"verdict": "pass", "issues": "", "answer": "19 lines", "confidence": 0.9}])
-    res = run_goal("count README lines", cwd=repo, roles=roles, strategy="loop_v1")
+    res = run_goal("count README lines", cwd=repo, client_factory=roles, strategy="loop_v1")
     assert res.strategy == "loop_v1" and res.state.stop_reason == "success"
     assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "VERIFY", "RESPOND"]
 
@@ -90,7 +88,7 @@ def test_loop_v1_through_run_goal(repo: Path):
 def test_safe_profile_runs_no_process_and_keeps_no_memory(repo: Path):
     cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}}})
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("ls"), "nothing"])
-    res = run_goal("list files", cwd=repo, roles=roles, profile="safe", config=cfg)
+    res = run_goal("list files", cwd=repo, client_factory=roles, profile="safe", config=cfg)
     calls = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
     assert calls and all(e.data["refused"] for e in calls)
     assert not (repo / ".ragix" / "experience" / "events.jsonl").exists()

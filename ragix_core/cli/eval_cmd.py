@@ -18,6 +18,7 @@ from typing import List, Optional
 import typer
 
 from ragix_core.cli import app
+from ragix_core.core.registry import BASELINE_ENGINE, engine_names
 
 __all__ = ["eval_command"]
 
@@ -31,11 +32,14 @@ def _fail(message: str) -> None:
 
 
 def chosen_strategies(strategy: List[str], baseline: bool, learning_curve: bool) -> List[Optional[str]]:
-    """The --strategy list; without one, the configured strategy (None) then s0, unless the baseline is
-    off or this is a learning curve (s0 has no memory to learn with)."""
+    """The --strategy list; without one, the configured strategy (None) then the s0 baseline, unless the
+    baseline is off or this is a learning curve (s0 has no memory to learn with)."""
     if strategy:
+        unknown = [s for s in strategy if s not in engine_names()]
+        if unknown:
+            raise ValueError(f"unknown strategy {unknown[0]!r}; allowed: {', '.join(engine_names())}")
         return list(strategy)
-    return [None, "s0"] if baseline and not learning_curve else [None]
+    return [None, BASELINE_ENGINE] if baseline and not learning_curve else [None]
 
 
 @app.command("eval")
@@ -44,7 +48,7 @@ def eval_command(
                                           "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]])."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
                                        "fixture next to the scenario file, else the current directory)."),
-    strategy: List[str] = typer.Option([], "--strategy", "-s", help="graph_v30 | graph_v2 | loop_v1 | s0; "
+    strategy: List[str] = typer.Option([], "--strategy", "-s", help=f"{' | '.join(engine_names())}; "
                                        "repeat to compare (the first is the primary). Default: the configured "
                                        "strategy, then the s0 baseline."),
     baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Without --strategy, also run the s0 "
@@ -89,8 +93,12 @@ def eval_command(
         config = load_config(config_path) if config_path or replay is None else None
     except ConfigError as exc:
         _fail(str(exc))
+    try:
+        strategies = chosen_strategies(strategy, baseline, bool(warmup))
+    except ValueError as exc:
+        _fail(str(exc))
     spec = SuiteSpec(
-        sources=list(scenarios), strategies=chosen_strategies(strategy, baseline, bool(warmup)),
+        sources=list(scenarios), strategies=strategies,
         options=EvalOptions(cwd=cwd.resolve() if cwd else None, model=model, profile=profile, config=config,
                             repeat=repeat, corpus=corpus, trace_dir=trace_dir),
         warmup=[str(w) for w in warmup], only=list(only), limit=limit, record=record, replay=replay,

@@ -17,6 +17,7 @@ from ragix_core.cli import app
 from ragix_core.cli.live_view import RunView, event_line
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
+from ragix_core.core.registry import engine_names
 
 __all__ = ["run"]
 
@@ -26,10 +27,11 @@ def run(
     goal: str = typer.Argument(..., help="What you want done or answered, in plain words."),
     cwd: Path = typer.Option(Path("."), "--cwd", help="Project directory the tools work in (confined to it)."),
     profile: Optional[str] = typer.Option(None, "--profile", help="safe | dev | sovereign (default: config, else dev)."),
-    strategy: Optional[str] = typer.Option(None, "--strategy", help="graph_v30 | graph_v2 | loop_v1 (default: config)."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", help=f"{' | '.join(engine_names())} "
+                                           "(default: config, else graph_v30; s0 is the one-command baseline)."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for every role: a GGUF path or a server model name."),
     planner_model: Optional[str] = typer.Option(None, "--planner-model", help="Model for the planner role only."),
-    config_path: Optional[Path] = typer.Option(None, "--config", help="ragix.yaml to use (default: ./ragix.yaml, then ~/.ragix/ragix.yaml)."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="ragix.yaml to use (default: ragix.yaml in the --cwd directory, then $RAGIX_HOME/ragix.yaml)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Approve file writes without asking (dev profile)."),
     as_json: bool = typer.Option(False, "--json", help="Print the final state as JSON on stdout."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final answer."),
@@ -40,7 +42,7 @@ def run(
     says what was tried), 2 usage or configuration error.
     """
     from ragix_core.profiles import ProfileError
-    from ragix_core.runner import run_goal
+    from ragix_core.runtime.run import run_goal
 
     err = Console(stderr=True)
     cwd = cwd.expanduser()

@@ -1,7 +1,7 @@
 """Which callable runs a goal for a strategy, and run-level record / replay.
 
-``s0`` is the harness's own baseline; every other strategy goes to
-``ragix_core.runner.run_goal``. Recording stores each RunResult (state, events,
+Every strategy, the ``s0`` baseline included, runs through
+``ragix_core.runtime.run.run_goal`` (names from the engine registry). Recording stores each RunResult (state, events,
 usage) as JSON keyed by strategy and goal, so a full scenario set recorded once
 with the real model can be re-judged in CI in seconds: this replays *runs*; the
 LLM layer's cassettes (backend ``replay``) replay *model replies* under a live engine.
@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
 from ragix_core.core.events import Event
+from ragix_core.core.registry import DEFAULT_ENGINE, engine_names
 from ragix_core.core.types import ReasoningState, TypeDecodeError
 
-__all__ = ["EngineUnavailable", "get_runner", "recording_runner", "replay_runner", "run_key", "STRATEGIES"]
-
-STRATEGIES = ("graph_v30", "graph_v2", "loop_v1", "s0")
+__all__ = ["EngineUnavailable", "get_runner", "recording_runner", "replay_runner", "run_key"]
 
 
 class EngineUnavailable(RuntimeError):
@@ -27,26 +26,22 @@ class EngineUnavailable(RuntimeError):
 
 
 def get_runner(strategy: Optional[str]) -> Callable[..., Any]:
-    if strategy is not None and strategy not in STRATEGIES:
-        raise EngineUnavailable(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    if strategy == "s0":
-        from ragix_core.eval.baseline_s0 import run_s0
-
-        return run_s0
+    if strategy is not None and strategy not in engine_names():
+        raise EngineUnavailable(f"unknown strategy {strategy!r}; choose one of {', '.join(engine_names())}")
     try:
-        from ragix_core.runner import run_goal
+        from ragix_core.runtime.run import run_goal
     except ImportError as exc:
-        raise EngineUnavailable(f"the engine runner (ragix_core.runner.run_goal) cannot be imported: {exc}") from None
+        raise EngineUnavailable(f"the runtime (ragix_core.runtime.run.run_goal) cannot be imported: {exc}") from None
     return run_goal
 
 
 def run_key(strategy: Optional[str], goal: str) -> str:
-    return hashlib.sha256(f"{strategy or 'graph_v30'}\n{goal}".encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha256(f"{strategy or DEFAULT_ENGINE}\n{goal}".encode("utf-8")).hexdigest()[:20]
 
 
 def _encode(result: Any, strategy: Optional[str], goal: str) -> Dict[str, Any]:
     return {
-        "strategy": strategy or "graph_v30",
+        "strategy": strategy or DEFAULT_ENGINE,
         "goal": goal,
         "state": result.state.to_dict(),
         "session_id": result.session_id,
@@ -77,15 +72,15 @@ def replay_runner(directory: Path) -> Callable[..., Any]:
     def run(goal: str, *, strategy: Optional[str] = None, **_: Any) -> Any:
         path = directory / f"{run_key(strategy, goal)}.json"
         if not path.is_file():
-            raise EngineUnavailable(f"{directory}: no recorded run for strategy {strategy or 'graph_v30'} and goal "
+            raise EngineUnavailable(f"{directory}: no recorded run for strategy {strategy or DEFAULT_ENGINE} and goal "
                                     f"{goal[:60]!r}; record with --record {directory}")
         try:
             d = json.loads(path.read_text(encoding="utf-8"))
-            from ragix_core.runner import RunResult
+            from ragix_core.runtime.run import RunResult
 
             return RunResult(
                 state=ReasoningState.from_dict(d["state"]), session_id=d.get("session_id", ""),
-                wall_time=float(d.get("wall_time", 0.0)), strategy=d.get("strategy") or strategy or "graph_v30",
+                wall_time=float(d.get("wall_time", 0.0)), strategy=d.get("strategy") or strategy or DEFAULT_ENGINE,
                 events=[Event.from_dict(e) for e in d.get("events", [])], usage=dict(d.get("usage") or {}),
             )
         except (OSError, ValueError, KeyError, TypeError, TypeDecodeError) as exc:

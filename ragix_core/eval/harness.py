@@ -1,6 +1,6 @@
 """Run scenarios through an engine, each in its own working copy, and judge them.
 
-The engine is any callable with the signature of ``ragix_core.runner.run_goal``
+The engine is any callable with the signature of ``ragix_core.runtime.run.run_goal``
 (``goal, *, cwd, config, strategy, model, corpus, events, profile`` returning a
 RunResult). It is injected, so the harness is tested without a model and the
 baseline ``s0`` is measured exactly like the engines.
@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.eval.evaluate import ScenarioResult, error_result, evaluate_run
 from ragix_core.eval.scenario import Scenario
 from ragix_core.eval.workspace import WorkspaceError, fingerprint, working_copy
+from ragix_core.core.registry import DEFAULT_ENGINE
 
 __all__ = ["EvalOptions", "run_scenarios", "default_corpus_factory", "CORPUS_MODES"]
 
@@ -65,7 +66,7 @@ def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int) ->
 
 def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
     source = None if scenario.empty_workdir else (scenario.cwd if scenario.cwd is not None else opts.cwd)
-    strategy = opts.strategy or "graph_v30"
+    strategy = opts.strategy or DEFAULT_ENGINE
     before = fingerprint(source) if source is not None else None
     started = time.monotonic()
     try:

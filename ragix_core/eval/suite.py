@@ -22,6 +22,7 @@ from ragix_core.eval.learning import learning_curve
 from ragix_core.eval.metrics import aggregate
 from ragix_core.eval.report import build_report
 from ragix_core.eval.scenario import Scenario, ScenarioError, load_scenario_file
+from ragix_core.core.registry import DEFAULT_ENGINE
 
 __all__ = ["SuiteSpec", "load_sources", "run_suite", "fixture_for"]
 
@@ -96,7 +97,7 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     for strategy in spec.strategies:
         opts = replace(spec.options, strategy=strategy)
         runner = make_runner(strategy)
-        name = strategy or "graph_v30"
+        name = strategy or DEFAULT_ENGINE
         if warmup:
             curve, rs = learning_curve(warmup, scenarios, runner, opts, corpus_factory, on_result)
             curves[name] = curve
@@ -104,9 +105,9 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
             rs = run_scenarios(scenarios, runner, opts, corpus_factory, on_result)
         results.extend(rs)
         by_strategy[name] = aggregate(rs)
-    primary = spec.strategies[0] or "graph_v30"
+    primary = spec.strategies[0] or DEFAULT_ENGINE
     meta = {
-        "strategy": ", ".join(s or "graph_v30" for s in spec.strategies),
+        "strategy": ", ".join(s or DEFAULT_ENGINE for s in spec.strategies),
         "primary_strategy": primary,
         "model": spec.options.model or "(config default)",
         "corpus": "learning curve (keep vs fresh)" if warmup else spec.options.corpus,

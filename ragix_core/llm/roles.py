@@ -4,26 +4,34 @@
     planner = roles.get("planner")          # an LLMClient
     reply = planner.complete(messages, schema=PLAN_SCHEMA)
     roles.usage["planner"]                  # running Usage for that role
+    roles.summary()                         # {"llm_calls", "prompt_tokens", "completion_tokens"}
 
 Two roles that resolve to the same backend+model share one underlying client
 (so one model load); each role still gets its own ``TracedClient`` so events and
 totals name the role. A role's configured temperature / max_tokens / timeout
 apply when the caller does not pass them.
+
+This is the one place where a run's LLM usage is counted: every call an engine
+makes (repairs, failed calls included) goes through a TracedClient.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.text import bounded
 
 from .base import Completion, LLMClient, LLMError, Message, Usage
 from .config import ROLES, BackendSettings, LLMConfig
 from .factory import build_client
 
-__all__ = ["Roles", "TracedClient"]
+__all__ = ["Roles", "TracedClient", "ClientFactory"]
+
+PROMPT_CHARS = 20_000  # per message in a trace with include_prompts
+ClientFactory = Callable[[BackendSettings], LLMClient]
 
 
 class TracedClient:
@@ -38,7 +46,9 @@ class TracedClient:
         bus: Optional[EventBus] = None,
         session_id: str = "",
         totals: Optional[Dict[str, Usage]] = None,
+        calls: Optional[Dict[str, int]] = None,
         lock: Optional[threading.Lock] = None,
+        include_prompts: bool = False,
     ) -> None:
         self.inner = inner
         self.role = role
@@ -46,7 +56,11 @@ class TracedClient:
         self.bus = bus
         self.session_id = session_id
         self.totals = totals if totals is not None else {}
+        self.calls = calls if calls is not None else {}
         self._lock = lock or threading.Lock()
+        # traces.include_prompts: the messages (bounded) go into the LLM_CALL event, so a trace
+        # shows what the model was asked; off by default (prompts quote file contents).
+        self.include_prompts = include_prompts
 
     @property
     def backend(self) -> str:
@@ -73,20 +87,28 @@ class TracedClient:
             "timeout": timeout if timeout is not None else (s.timeout if s else None),
         }
         start = time.monotonic()
+        with self._lock:
+            self.calls[self.role] = self.calls.get(self.role, 0) + 1
         try:
             result = self.inner.complete(messages, **kwargs)
         except LLMError as exc:
-            self._publish(ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(),
-                          latency=time.monotonic() - start)
+            self._publish(messages, ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(),
+                          latency=time.monotonic() - start, reply=None)
             raise
         with self._lock:
             self.totals[self.role] = self.totals.get(self.role, Usage()) + result.usage
-        self._publish(ok=True, error=None, usage=result.usage, latency=result.latency)
+        self._publish(messages, ok=True, error=None, usage=result.usage, latency=result.latency, reply=result.text)
         return result
 
-    def _publish(self, *, ok: bool, error: Optional[str], usage: Usage, latency: Optional[float]) -> None:
+    def _publish(self, messages: List[Message], *, ok: bool, error: Optional[str], usage: Usage,
+                 latency: Optional[float], reply: Optional[str]) -> None:
         if self.bus is None:
             return
+        extra: Dict[str, Any] = {}
+        if self.include_prompts:
+            extra["messages"] = [{"role": m.get("role", ""), "content": bounded(m.get("content", ""), PROMPT_CHARS)}
+                                 for m in messages]
+            extra["reply"] = bounded(reply, PROMPT_CHARS) if reply is not None else None
         self.bus.publish(
             EventKind.LLM_CALL,
             self.session_id,
@@ -98,6 +120,7 @@ class TracedClient:
             latency=latency,
             ok=ok,
             error=error,
+            **extra,
         )
 
 
@@ -105,11 +128,17 @@ class Roles:
     """The clients of one run, by role. Clients are built lazily; models load on first call."""
 
     def __init__(self, config: Optional[LLMConfig] = None, *, bus: Optional[EventBus] = None,
-                 session_id: str = "") -> None:
+                 session_id: str = "", client_factory: Optional[ClientFactory] = None,
+                 include_prompts: bool = False) -> None:
+        """``client_factory`` builds the client for a role's settings (default: the real backend);
+        tests pass one that returns a scripted or replaying client."""
         self.config = config or LLMConfig()
         self.bus = bus
         self.session_id = session_id
+        self.client_factory = client_factory or build_client
+        self.include_prompts = include_prompts
         self.usage: Dict[str, Usage] = {}
+        self.calls: Dict[str, int] = {}
         self._shared: Dict[tuple, LLMClient] = {}
         self._roles: Dict[str, TracedClient] = {}
         self._lock = threading.Lock()
@@ -128,10 +157,11 @@ class Roles:
             key = settings.client_key()
             inner = self._shared.get(key)
             if inner is None:
-                inner = build_client(settings)
+                inner = self.client_factory(settings)
                 self._shared[key] = inner
             client = TracedClient(inner, role, settings, bus=self.bus, session_id=self.session_id,
-                                  totals=self.usage, lock=self._usage_lock)
+                                  totals=self.usage, calls=self.calls, lock=self._usage_lock,
+                                  include_prompts=self.include_prompts)
             self._roles[role] = client
             return client
 
@@ -141,6 +171,13 @@ class Roles:
             for usage in self.usage.values():
                 out = out + usage
             return out
+
+    def summary(self) -> Dict[str, int]:
+        """The run's usage as reports show it: calls (failed ones included) and tokens."""
+        total = self.total()
+        with self._usage_lock:
+            calls = sum(self.calls.values())
+        return {"llm_calls": calls, "prompt_tokens": total.prompt_tokens, "completion_tokens": total.completion_tokens}
 
     def describe(self) -> Dict[str, Dict[str, Any]]:
         """role → {backend, model, base_url} without building anything (for doctor/trace headers)."""

@@ -70,6 +70,7 @@ class ScoredEvent:
     offset: int = 0
     bm25: float = 0.0
     recency: float = 0.0
+    coverage: float = 0.0  # share of the query's terms in the event (reasoning.experience.similarity_threshold)
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def reasoning_event(self) -> ReasoningEvent:
@@ -78,7 +79,7 @@ class ScoredEvent:
 
     def to_dict(self) -> Dict[str, Any]:
         return {"score": self.score, "source": self.source, "offset": self.offset,
-                "bm25": self.bm25, "recency": self.recency, "event": self.event}
+                "bm25": self.bm25, "recency": self.recency, "coverage": self.coverage, "event": self.event}
 
 
 def format_block(events: Iterable[Dict[str, Any]]) -> str:
@@ -139,7 +140,7 @@ class ExperienceCorpus:
     def search_events(self, query: str, top_k: int = 5, now: Now = None) -> List[ScoredEvent]:
         """Best ``top_k`` live events for ``query``: BM25 × recency × outcome (spec 001 Phase 4)."""
         from ragix_core.memory.fts_query import query_terms
-        from ragix_core.memory.rerank import bm25_pool
+        from ragix_core.memory.rerank import bm25_pool, coverage
         from ragix_core.memory.scoring import combined_score, recency
 
         if top_k <= 0 or not self.events_path.exists():
@@ -164,7 +165,8 @@ class ExperienceCorpus:
             if raw <= 0:
                 continue  # matched a word the query's tokenizer would not (diacritics edge cases)
             score = combined_score(raw / best, len(terms), ts, now_ts, self.max_age_days, outcome, recovery)
-            hits.append(ScoredEvent(score, record, self.name, offset, raw, recency(ts, now_ts, self.max_age_days)))
+            hits.append(ScoredEvent(score, record, self.name, offset, raw, recency(ts, now_ts, self.max_age_days),
+                                    coverage(record, terms)))
         hits.sort(key=lambda h: (h.score, h.event.get("timestamp") or ""), reverse=True)
         return hits[:top_k]
 

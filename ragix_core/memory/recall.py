@@ -40,9 +40,12 @@ def _line(i: int, ev: Dict[str, Any]) -> List[str]:
 
 
 class SessionRecall:
-    def __init__(self, corpus: Any, session_id: str):
+    def __init__(self, corpus: Any, session_id: str, min_score: float = 0.0):
+        """``min_score``: hits containing a smaller share of the query's words are not shown
+        (``reasoning.experience.similarity_threshold``; 0 shows every hit)."""
         self.corpus = corpus
         self.session_id = session_id
+        self.min_score = min_score
 
     def append(self, event: Any) -> Any:
         return self.corpus.append(event)
@@ -53,7 +56,7 @@ class SessionRecall:
         by_source: Dict[str, List[Dict[str, Any]]] = {"project": [], "global": []}
         for hit in hits:
             ev = hit.event
-            if ev.get("session_id") == self.session_id:
+            if ev.get("session_id") == self.session_id or hit.coverage < self.min_score:
                 continue
             key = (ev.get("timestamp"), ev.get("session_id"), ev.get("event_type"), ev.get("step_num"))
             if key in seen:

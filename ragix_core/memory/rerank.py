@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 
 from .records import TEXT_FIELDS, text_field
 
-__all__ = ["fold", "tokens", "bm25_pool", "K1", "B"]
+__all__ = ["fold", "tokens", "bm25_pool", "coverage", "K1", "B"]
 
 K1 = 1.2
 B = 0.75
@@ -34,6 +34,16 @@ def fold(term: str) -> str:
 
 def tokens(text: str) -> List[str]:
     return [fold(w) for w in _WORD.findall(text)]
+
+
+def coverage(record: Mapping[str, Any], terms: Sequence[str]) -> float:
+    """The share of the query's distinct terms that occur in the record's searched text (0..1):
+    an absolute similarity, unlike BM25, which only ranks the candidates of one query."""
+    folded = set(fold(t) for t in terms)
+    if not folded:
+        return 0.0
+    words = set(tokens(" ".join(text_field(record, f) for f in TEXT_FIELDS)))
+    return len(folded & words) / len(folded)
 
 
 def bm25_pool(records: Sequence[Mapping[str, Any]], terms: Sequence[str], df: Mapping[str, int],

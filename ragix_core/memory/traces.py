@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 TRUNCATED_KIND = "trace_truncated"
+TRACE_SUFFIXES = ("jsonl", "ndjson")
 _MAX_ID_CHARS = 200
 
 
@@ -53,19 +54,22 @@ def validate_session_id(session_id: Any) -> str:
 
 
 class TraceWriter:
-    """Callable ``EventBus`` subscriber writing ``{trace_dir}/{session_id}.jsonl``.
+    """Callable ``EventBus`` subscriber writing ``{trace_dir}/{session_id}.jsonl`` (or ``.ndjson``:
+    ``suffix`` only names the file; the format is the same).
 
     Only events of its own session are written (a bus may carry several runs),
     unless ``all_sessions`` is true.
     """
 
     def __init__(self, trace_dir: Path, session_id: str, max_per_session: int = 1000,
-                 all_sessions: bool = False) -> None:
+                 all_sessions: bool = False, suffix: str = "jsonl") -> None:
         self.session_id = validate_session_id(session_id)
         if isinstance(max_per_session, bool) or not isinstance(max_per_session, int) or max_per_session < 1:
             raise ValueError(f"max_per_session must be an integer >= 1, got {max_per_session!r}")
         self.trace_dir = Path(trace_dir).expanduser()
-        self.path = self.trace_dir / f"{self.session_id}.jsonl"
+        if suffix not in TRACE_SUFFIXES:
+            raise ValueError(f"trace suffix must be one of {', '.join(TRACE_SUFFIXES)}, got {suffix!r}")
+        self.path = self.trace_dir / f"{self.session_id}.{suffix}"
         self.max_per_session = max_per_session
         self.all_sessions = all_sessions
         self.error: Optional[CorpusWriteError] = None
@@ -112,12 +116,13 @@ def read_trace(path: "Path | str") -> List[Dict[str, Any]]:
 
 
 def find_trace(session_id: str, search_dirs: Iterable["Path | str"]) -> Optional[Path]:
-    """The first ``{dir}/{session_id}.jsonl`` that exists among ``search_dirs``, else None."""
-    name = validate_session_id(session_id) + ".jsonl"
+    """The first ``{dir}/{session_id}.jsonl`` (or ``.ndjson``) that exists among ``search_dirs``, else None."""
+    sid = validate_session_id(session_id)
     for directory in search_dirs:
-        candidate = Path(directory).expanduser() / name
-        if candidate.is_file():
-            return candidate
+        for suffix in TRACE_SUFFIXES:
+            candidate = Path(directory).expanduser() / f"{sid}.{suffix}"
+            if candidate.is_file():
+                return candidate
     return None
 
 
@@ -133,10 +138,12 @@ def default_trace_dirs(project_dir: "Path | str", traces_path: str = ".ragix/rea
 def trace_writer_from_config(section: Any, project_dir: "Path | str", session_id: str) -> Optional[TraceWriter]:
     """A writer per ``reasoning.traces`` (TracesSection): None when traces are disabled.
 
-    ``path`` is relative to the project directory unless absolute; ``max_per_session`` caps the file.
+    ``path`` is relative to the project directory unless absolute; ``max_per_session`` caps the file;
+    ``format`` is the file's suffix.
     """
     if not getattr(section, "enabled", True):
         return None
     p = Path(str(getattr(section, "path", ".ragix/reasoning_traces"))).expanduser()
     trace_dir = p if p.is_absolute() else Path(project_dir) / p
-    return TraceWriter(trace_dir, session_id, max_per_session=int(getattr(section, "max_per_session", 1000)))
+    return TraceWriter(trace_dir, session_id, max_per_session=int(getattr(section, "max_per_session", 1000)),
+                       suffix=str(getattr(section, "format", "jsonl")))

@@ -22,7 +22,7 @@ from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
-from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS, STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
@@ -35,13 +35,13 @@ HIDDEN_PREFIXES = tuple(f"./{d}/" for d in NOT_PROJECT_DIRS)
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
-    """The words of a one-stage command, split as the executor splits it; None for a pipeline
-    or a command the executor would refuse."""
+    """The words of a one-stage command, split as the executor splits it (a glob stays a
+    ``GlobWord``); None for a pipeline or a command the executor would refuse."""
     try:
         stages = split_pipeline(command)
     except Refusal:
         return None
-    return [str(w) for w in stages[0]] if len(stages) == 1 and stages[0] else None
+    return list(stages[0]) if len(stages) == 1 and stages[0] else None
 
 
 def reads_stdin(command: str, root: Path) -> bool:
@@ -50,7 +50,16 @@ def reads_stdin(command: str, root: Path) -> bool:
     if not words or words[0] not in STDIN_FILTERS:
         return False
     operands = [w for w in words[1:] if not w.startswith("-")]
-    return not any((root / w).exists() for w in operands)
+    return not any(_names_a_file(w, root) for w in operands)
+
+
+def _names_a_file(word: str, root: Path) -> bool:
+    if isinstance(word, GlobWord):  # the executor expands it in the project: it names what it matches
+        try:
+            return any(root.glob(word.pattern))
+        except (NotImplementedError, ValueError, OSError):  # absolute or odd pattern: refused at run time
+            return True
+    return (root / word).exists()
 
 
 # Commands that only move around or print where we are: every command already runs in the
@@ -186,6 +195,15 @@ class AgentFunctions:
         self.last_complexity: Optional[TaskComplexity] = None
         self._listing: Optional[str] = None
 
+    @classmethod
+    def from_context(cls, ctx: Any, *, with_experience: bool = True) -> "AgentFunctions":
+        """The node functions of one run (a ``ragix_core.runtime.context.RunContext``)."""
+        rc = ctx.config.reasoning
+        return cls(planner=ctx.roles.get("planner"), worker=ctx.roles.get("worker"),
+                   verifier=ctx.roles.get("verifier"), toolbox=ctx.toolbox,
+                   experience=ctx.experience() if with_experience else None,
+                   top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars)
+
     # -- shared context ----------------------------------------------------------
 
     def file_context(self) -> str:
@@ -261,8 +279,10 @@ class AgentFunctions:
             why = (r.error or r.stderr or "").strip() if r else ""
             feedback = (f"\n\nThe command `{command}` did not work: {bounded(why, 400)}\n"
                         "Return a different, valid command.")
-        ok = attempts[-1].status == StepStatus.SUCCESS
-        return {"answer": self.compose_for(goal, attempts), "confidence": 0.7 if ok else 0.2, "steps": attempts}
+        if attempts[-1].status != StepStatus.SUCCESS:
+            # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
+            return {"answer": "", "confidence": 0.0, "steps": attempts}
+        return {"answer": self.compose_for(goal, attempts), "confidence": 0.7, "steps": attempts}
 
     # -- PLAN --------------------------------------------------------------------
 

@@ -5,6 +5,9 @@ both graph strategies:
 - ``graph_v30`` (spec 000): REFLECT hands a diagnosis to PLAN, which replans;
 - ``graph_v2`` (spec 001): REFLECT produces the new plan itself and returns to
   EXECUTE. Both are built from the same node functions — no second engine.
+
+``graph_v30(ctx)`` / ``graph_v2(ctx)`` are the registry's entries: they build the
+graph from a run's ``RunContext``.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from .graph import ReasoningGraph
 from .nodes import ClassifyNode, DirectExecNode, ExecuteNode, PlanNode, ReflectNode, RespondNode, VerifyNode
 from ragix_core.core.types import Plan, ReasoningEvent, ReasoningState
 
-__all__ = ["build_graph", "make_emitter", "GRAPH_STRATEGIES"]
+__all__ = ["build_graph", "make_emitter", "graph_v30", "graph_v2", "GRAPH_STRATEGIES"]
 
-GRAPH_STRATEGIES = ("graph_v30", "graph_v2")
+GRAPH_STRATEGIES = ("graph_v30", "graph_v2")  # the two wirings build_graph knows
 
 _EVENT_KINDS = {
     "planning": EventKind.PLAN,
@@ -82,7 +85,21 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
                              max_reflections_by_complexity=budget),
         "RESPOND": RespondNode(emit, compose_answer_fn=functions.compose),
     }
-    return ReasoningGraph(nodes, start="CLASSIFY", end="END", events=events, checkpoint_path=checkpoint_path)
+    return ReasoningGraph(nodes, start="CLASSIFY", end="END", events=events, checkpoint_path=checkpoint_path,
+                          max_iterations=rc.graph.max_iterations)
+
+
+def _from_context(ctx: Any, strategy: str) -> ReasoningGraph:
+    return build_graph(ctx.config, functions=AgentFunctions.from_context(ctx), reflect_shell=ctx.reflect_shell,
+                       corpus=ctx.recall, events=ctx.bus, strategy=strategy, checkpoint_path=ctx.checkpoint_path)
+
+
+def graph_v30(ctx: Any) -> ReasoningGraph:
+    return _from_context(ctx, "graph_v30")
+
+
+def graph_v2(ctx: Any) -> ReasoningGraph:
+    return _from_context(ctx, "graph_v2")
 
 
 class _NoCorpus:

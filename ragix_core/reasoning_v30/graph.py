@@ -68,6 +68,7 @@ class ReasoningGraph:
         events: Optional[EventBus] = None,
         checkpoint_path: Optional[os.PathLike | str] = None,
         fallback: str = "RESPOND",
+        max_iterations: int = 50,
     ):
         if start not in nodes and start != end:
             known = ", ".join(sorted(nodes)) or "(none)"
@@ -81,11 +82,14 @@ class ReasoningGraph:
         self.events = events if events is not None else EventBus()
         self.checkpoint_path = Path(checkpoint_path) if checkpoint_path else None
         self.fallback = fallback
+        self.max_iterations = max_iterations  # when run() is not given one (config graph.max_iterations)
 
     # -- running -----------------------------------------------------------------
 
-    def run(self, state: ReasoningState, max_iterations: int = 50, *, start_at: Optional[str] = None,
+    def run(self, state: ReasoningState, max_iterations: Optional[int] = None, *, start_at: Optional[str] = None,
             iterations_done: int = 0) -> ReasoningState:
+        if max_iterations is None:
+            max_iterations = self.max_iterations
         current = start_at or self.start
         iterations = iterations_done
         fell_back = False

@@ -42,12 +42,20 @@ __all__ = [
     "VerifyNode",
     "RespondNode",
     "execute_step",
+    "rests_on_no_evidence",
     "utc_now",
 ]
 
 EmitFn = Callable[[ReasoningEvent], None]
 # Stop reasons after which RESPOND writes the "Partial Results" summary (spec 001 Phase 5).
-PARTIAL_REASONS = ("max_reflections", "max_iterations", "max_retries")
+PARTIAL_REASONS = ("max_reflections", "max_iterations", "max_retries", "no_evidence")
+
+
+def rests_on_no_evidence(state: ReasoningState) -> bool:
+    """A goal that needed the tools (anything but BYPASS) whose run has no successful tool output:
+    whatever answer it has was not read from the project, so the run cannot be a success."""
+    return state.complexity != TaskComplexity.BYPASS and not any(
+        s.status == StepStatus.SUCCESS for s in state.executed_steps)
 
 
 def utc_now() -> str:
@@ -180,13 +188,21 @@ class ExecuteNode(BaseNode):
 
     def __init__(self, execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep],
                  max_reflections_by_complexity: Dict[TaskComplexity, int],
-                 *, emit_event_fn: Optional[EmitFn] = None):
+                 *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
+                 exhausted_reason: str = "max_reflections",
+                 verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,)):
+        """A failed step goes to ``recover_node`` while the budget lasts, else the run stops with
+        ``exhausted_reason``; a finished plan goes to VERIFY for the complexities in ``verify``.
+        The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
+        self.recover_node = recover_node
+        self.exhausted_reason = exhausted_reason
+        self.verify = tuple(verify)
 
     def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        if state.complexity == TaskComplexity.COMPLEX:
+        if state.complexity in self.verify:
             return state, "VERIFY"
         state.stop_reason = "success"
         return state, "RESPOND"
@@ -206,8 +222,8 @@ class ExecuteNode(BaseNode):
         if step.status == StepStatus.FAILED:
             max_refl = self.max_reflections.get(state.complexity, 0)
             if state.reflection_count < max_refl:
-                return state, "REFLECT"
-            state.stop_reason = "max_reflections"
+                return state, self.recover_node
+            state.stop_reason = self.exhausted_reason
             return state, "RESPOND"
 
         state.current_step_index += 1
@@ -382,7 +398,10 @@ class RespondNode(BaseNode):
     writer) composes one from the step outputs; without it, or if it fails, a
     plain summary of the outputs is used. On ``max_reflections`` /
     ``max_iterations`` — or any other stop without an answer — it writes the
-    "Partial Results" summary of spec 001 Phase 5.
+    "Partial Results" summary of spec 001 Phase 5. A run that would end in
+    success with no successful tool output behind a tool goal ends in
+    ``no_evidence`` instead, with that summary: its answer was not read from
+    the project.
     """
 
     name = "RESPOND"
@@ -393,6 +412,8 @@ class RespondNode(BaseNode):
         self.compose_answer_fn = compose_answer_fn
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
+        if state.stop_reason in (None, "success") and rests_on_no_evidence(state):
+            state.stop_reason = "no_evidence"
         if state.stop_reason in PARTIAL_REASONS or (state.stop_reason not in (None, "success") and not state.final_answer):
             state.final_answer = partial_results(state)
         elif not state.final_answer:

@@ -52,6 +52,9 @@ def recommendation(state: ReasoningState) -> str:
         return "A command was refused by the active profile. Rephrase the goal for read-only tools, or run with a profile that allows it."
     if any("permission" in e for e in errors):
         return "There may be permission issues. Try running with appropriate access."
+    if state.stop_reason == "no_evidence":
+        return ("No tool output supports an answer: no command that ran succeeded. Check the names and paths "
+                "in the goal against the project, or rephrase it.")
     if state.stop_reason == "max_iterations":
         return "The run hit its iteration limit. Break the task into smaller goals or raise reasoning.graph.max_iterations."
     return "Consider breaking this task into smaller steps or providing more specific guidance."

@@ -1,77 +1,89 @@
-import subprocess
-from types import SimpleNamespace
+"""The s0 baseline runs through the same runtime as the engines: run_goal, the profile's
+confined tool box, the roles' usage counting, the same evidence and the same RESPOND.
+A scripted model stands in for the LLM; the tools are real."""
 
-from ragix_core.eval.baseline_s0 import make_s0_runner
+from pathlib import Path
+
+from ragix_core.config import parse_config
+from ragix_core.core.events import EventKind
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.scenario import Scenario
-from ragix_core.core.events import EventKind
-from ragix_core.core.types import ToolResult
+from ragix_core.llm.base import LLMUnavailable
+from ragix_core.runtime.run import run_goal
+from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
 
-class ScriptedClient:
-    """Replies in order; records the prompts it was given."""
-
-    def __init__(self, *replies):
-        self.replies = list(replies)
-        self.prompts = []
-
-    def complete(self, messages, **kw):
-        self.prompts.append(messages)
-        data, text = self.replies.pop(0)
-        return SimpleNamespace(text=text, data=data, usage=SimpleNamespace(prompt_tokens=50, completion_tokens=7))
+def s0(goal, cwd, *replies, **kw):
+    llm = ScriptedLLM(list(replies))
+    kw.setdefault("config", parse_config({"reasoning": {"traces": {"enabled": False}}}))
+    return run_goal(goal, cwd=cwd, strategy="s0", client_factory=lambda settings: llm, **kw), llm
 
 
-class ShellBox:
-    """Runs the command for real in the working copy (no confinement: test only)."""
-
-    def __init__(self, cwd, refuse=()):
-        self.cwd, self.refuse = cwd, refuse
-
-    def run_command(self, cmd):
-        if any(word in cmd for word in self.refuse):
-            return ToolResult(tool="shell", returncode=126, refused=True, error="not allowed", command=cmd)
-        p = subprocess.run(cmd, shell=True, cwd=self.cwd, capture_output=True, text=True, timeout=10)
-        return ToolResult(tool="shell", returncode=p.returncode, stdout=p.stdout, stderr=p.stderr, command=cmd)
-
-
-def runner_with(client, refuse=()):
-    return make_s0_runner(client_factory=lambda *a: client,
-                          toolbox_factory=lambda cwd, bus, sid, prof: ShellBox(cwd, refuse))
+def answer_prompt(llm) -> str:
+    return llm.calls[-1]["messages"][-1]["content"]
 
 
 def test_s0_runs_one_command_and_answers_from_its_output(tmp_path):
     (tmp_path / "x.md").write_text("a\nb\nc\n")
-    client = ScriptedClient(({"command": "wc -l x.md"}, ""), (None, "x.md has 3 lines"))
-    res = runner_with(client)("How many lines in x.md?", cwd=tmp_path)
+    res, llm = s0("How many lines in x.md?", tmp_path, {"command": "wc -l x.md"}, "x.md has 3 lines")
     assert res.state.final_answer == "x.md has 3 lines" and res.state.stop_reason == "success"
-    # the real output reached the answer prompt
-    assert "3 x.md" in client.prompts[1][1]["content"]
-    assert res.usage == {"llm_calls": 2, "prompt_tokens": 100, "completion_tokens": 14}
+    assert res.strategy == "s0" and res.node_trace == ["COMMAND", "RESPOND"]
+    assert "3 x.md" in answer_prompt(llm)  # the real tool's output reached the answer prompt
+    # counted by the run's roles (ScriptedLLM reports 10 + 5 tokens a call), not by hand
+    assert res.usage == {"llm_calls": 2, "prompt_tokens": 20, "completion_tokens": 10}
     tool_events = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
-    assert [e.data["command"] for e in tool_events] == ["wc -l x.md"]
+    assert len(tool_events) == 1 and tool_events[0].data["argv"][-1] == "x.md"
     r = evaluate_run(Scenario(id="l", input="q", expected_patterns=["3 lines"], must_run_commands=["wc"]), res)
     assert r.passed and r.steps == 1 and r.complexity_got is None
 
 
-def test_s0_tolerates_a_reply_without_json(tmp_path):
-    client = ScriptedClient((None, "```\nls\n```"), (None, "files"))
-    res = runner_with(client)("list", cwd=tmp_path)
-    assert res.state.executed_steps[0].tool_call.args["command"] == "ls"
+def test_s0_failed_command_is_no_evidence_with_the_engines_path_hint(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("hello\n")
+    res, llm = s0("How many lines in docs/guid.md?", tmp_path, {"command": "wc -l docs/guid.md"}, "it has 12 lines")
+    assert res.state.stop_reason == "no_evidence"  # an answer from no tool output is not a success
+    assert res.state.final_answer.startswith("## Partial Results")
+    assert "12 lines" not in res.state.final_answer  # the unsupported claim is not passed on
+    assert "existing files with a similar name: docs/guide.md" in res.state.final_answer
+
+
+def test_s0_search_without_match_is_an_answer(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\n")
+    res, llm = s0("Which files mention TODO?", tmp_path, {"command": "grep -rn TODO ."}, "No file mentions TODO.")
+    assert res.state.stop_reason == "success"
+    assert "(no matches)" in answer_prompt(llm)
+
+
+def test_s0_sees_the_engines_excerpt_of_a_long_output(tmp_path):
+    (tmp_path / "big.txt").write_text("".join(f"line {i} filler text\n" for i in range(2000)))
+    res, llm = s0("Show big.txt", tmp_path, {"command": "cat big.txt"}, "a long file")
+    prompt = answer_prompt(llm)
+    assert "omitted" in prompt and "line 1999 filler text" in prompt  # head and tail, like the engines
+    assert len(prompt) < 3000
+
+
+def test_s0_uses_the_profile_tool_set(tmp_path):
+    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}},
+                        "reasoning": {"traces": {"enabled": False}}})
+    res, _ = s0("list files", tmp_path, {"command": "ls"}, "nothing", profile="safe", config=cfg)
+    calls = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
+    assert calls and all(e.data["refused"] for e in calls)  # `safe` runs no process, for s0 too
+    assert res.state.stop_reason == "no_evidence"
 
 
 def test_s0_refused_command_is_not_counted_as_run(tmp_path):
-    client = ScriptedClient(({"command": "rm -rf x"}, ""), (None, "could not"))
-    res = runner_with(client, refuse=("rm",))("delete x", cwd=tmp_path)
-    r = evaluate_run(Scenario(id="d", input="q", must_run_commands=["rm"]), res)
-    assert not r.passed and r.missing_commands == ["rm"]
-    assert "[refused]" in client.prompts[1][1]["content"]
+    res, _ = s0("fetch the page", tmp_path, {"command": "curl http://example.com"}, "could not")
+    r = evaluate_run(Scenario(id="d", input="q", must_run_commands=["curl"]), res)
+    assert not r.passed and r.missing_commands == ["curl"]
 
 
-def test_s0_llm_failure_is_a_stop_reason_not_a_crash(tmp_path):
-    class Down:
-        def complete(self, *a, **k):
-            raise RuntimeError("backend unreachable")
+def test_s0_llm_failure_is_a_named_stop_not_a_crash(tmp_path):
+    res, _ = s0("q", tmp_path, LLMUnavailable("backend unreachable at http://127.0.0.1:1"))
+    assert res.state.stop_reason == "llm_unavailable"
+    assert "127.0.0.1:1" in res.state.final_answer
 
-    res = runner_with(Down())("q", cwd=tmp_path)
-    assert res.state.stop_reason.startswith("s0_failed") and "unreachable" in res.state.stop_reason
-    assert res.state.final_answer is None
+
+def test_s0_invalid_command_reply_is_repaired_once_then_a_named_stop(tmp_path):
+    res, llm = s0("q", tmp_path, "not json", "still not json")
+    assert res.state.stop_reason == "command_generation_failed" and len(llm.calls) == 2
+    assert "invalid" in llm.calls[1]["messages"][-1]["content"]

@@ -8,21 +8,8 @@ from ragix_core.eval.harness import EvalOptions, run_scenarios
 from ragix_core.eval.scenario import Scenario
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
-run_goal = pytest.importorskip("ragix_core.runner").run_goal
+run_goal = pytest.importorskip("ragix_core.runtime.run").run_goal
 MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
-
-
-class Roles:
-    def __init__(self, replies):
-        self.llm = ScriptedLLM(replies)
-
-    def get(self, role):
-        return self.llm
-
-    def total(self):
-        from ragix_core.llm.base import Usage
-
-        return Usage(10 * len(self.llm.calls), 5 * len(self.llm.calls))
 
 
 def plan(*commands):
@@ -52,14 +39,14 @@ SCENARIOS = [
 
 def run(mode, tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    roles = {}
+    llms = {}
 
     def runner(goal, **kw):
-        roles[goal] = Roles(SCRIPTS[goal])
-        return run_goal(goal, roles=roles[goal], **kw)
+        llms[goal] = ScriptedLLM(SCRIPTS[goal])
+        return run_goal(goal, client_factory=lambda settings: llms[goal], **kw)
 
     results = run_scenarios(SCENARIOS, runner, EvalOptions(cwd=MOCK_REPO, corpus=mode, strategy="graph_v30"))
-    return results, roles
+    return results, llms
 
 
 def test_real_engine_is_judged_from_its_events(tmp_path, monkeypatch):
@@ -78,8 +65,8 @@ def test_kept_corpus_reaches_the_next_plan(tmp_path, monkeypatch):
     _, kept = run("keep", tmp_path / "k", monkeypatch)
     _, fresh = run("fresh", tmp_path / "f", monkeypatch)
 
-    def plan_prompt(roles):
-        return " ".join(m["content"] for m in roles.llm.calls[1]["messages"])
+    def plan_prompt(llm):
+        return " ".join(m["content"] for m in llm.calls[1]["messages"])
 
     goal = "How many lines are in docs/note.md?"
     assert "manual.md" in plan_prompt(kept[goal])  # the first task's experience was retrieved

@@ -421,3 +421,14 @@ def test_classify_can_be_given_another_prompt_text():
     llm = ScriptedLLM([{"complexity": "SIMPLE"}])
     assert fns(llm).classify("Count the lines of README.md", template="Label: {{goal}}") == TaskComplexity.SIMPLE
     assert llm.calls[0]["messages"][0]["content"] == "Label: Count the lines of README.md"
+
+
+def test_a_filter_reads_stdin_only_when_it_names_no_file_as_the_executor_splits_it(tmp_path):
+    from ragix_core.reasoning_v30.agent_fns import reads_stdin
+
+    (tmp_path / "a.md").write_text("x\n")
+    assert reads_stdin("sort -n", tmp_path)
+    assert not reads_stdin("wc -l a.md", tmp_path)
+    assert not reads_stdin("cat *.md", tmp_path)  # the glob is expanded to a.md: it reads files
+    assert reads_stdin("cat *.txt", tmp_path)  # matches nothing: stays a literal that does not exist
+    assert not reads_stdin("sort a.md|uniq", tmp_path)  # a pipeline, however it is spaced

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ragix_core.core.events import EventKind
-from ragix_core.runner import run_goal
+from ragix_core.runtime.run import run_goal
 
 MOCK_REPO = Path(__file__).parent / "fixtures" / "mock_repo"
 

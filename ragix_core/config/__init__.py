@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragix_core.core.home import ragix_home
 from ragix_core.llm.config import LLMConfig
-from ragix_core.reasoning_v30.config import ReasoningConfig
+from ragix_core.config.reasoning import ReasoningConfig
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
 

@@ -1,0 +1,79 @@
+"""The engine registry: every reasoning strategy by name, in one table.
+
+The CLI (``--strategy``), config validation (``reasoning.strategy``), ``ragix
+eval`` and ``run_goal`` read the names from here; nothing else lists them.
+An entry names the function that builds the engine from a ``RunContext``, as
+``"module:function"``, imported only when that engine runs, so listing names
+costs nothing and a missing optional dependency fails only its own engine.
+
+Adding an engine: write ``build(ctx) -> Engine`` in its package and add one
+``EngineSpec`` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Dict, List, Protocol, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragix_core.core.types import ReasoningState
+
+__all__ = ["Engine", "EngineSpec", "UnknownEngine", "ENGINES", "DEFAULT_ENGINE", "BASELINE_ENGINE",
+           "engine_names", "get_engine", "build_engine"]
+
+
+class Engine(Protocol):
+    """What ``run_goal`` runs: a state in, the finished state out; never raises (a failure ends
+    the run with a named ``stop_reason``). ``trace`` lists the phases visited, in order."""
+
+    trace: List[str]
+
+    def run(self, state: "ReasoningState") -> "ReasoningState":
+        ...
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str
+    target: str  # "module:function", the function taking a RunContext and returning an Engine
+    summary: str
+    roles: Tuple[str, ...]  # LLM roles it calls: the profile's model rule is checked for these
+    classifies: bool = True  # labels the goal's complexity (the eval compares labels only then)
+
+
+class UnknownEngine(ValueError):
+    """A strategy name that is not in the registry; the message lists the known ones."""
+
+
+_SHELL_ROLES = ("planner", "worker", "verifier")
+
+ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
+    EngineSpec("graph_v30", "ragix_core.reasoning_v30.build:graph_v30",
+               "spec 000 reflective graph: classify, plan, execute, reflect (back to PLAN), verify", _SHELL_ROLES),
+    EngineSpec("graph_v2", "ragix_core.reasoning_v30.build:graph_v2",
+               "spec 001 graph: REFLECT writes the new plan and returns to EXECUTE", _SHELL_ROLES),
+    EngineSpec("loop_v1", "ragix_core.reasoning:loop_v1",
+               "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
+    EngineSpec("s0", "ragix_core.baseline_s0:s0",
+               "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
+)}
+DEFAULT_ENGINE = "graph_v30"
+BASELINE_ENGINE = "s0"
+
+
+def engine_names() -> Tuple[str, ...]:
+    return tuple(ENGINES)
+
+
+def get_engine(name: str) -> EngineSpec:
+    spec = ENGINES.get(name)
+    if spec is None:
+        raise UnknownEngine(f"unknown strategy {name!r}; allowed: {', '.join(ENGINES)}")
+    return spec
+
+
+def build_engine(spec: EngineSpec, ctx: Any) -> Engine:
+    """Import the engine's module and build it for ``ctx``."""
+    module, _, function = spec.target.partition(":")
+    return getattr(importlib.import_module(module), function)(ctx)
