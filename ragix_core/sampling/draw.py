@@ -1,0 +1,77 @@
+"""Drawing samples until they agree (Adaptive-Consistency, arXiv 2305.11860).
+
+``adaptive_sample`` calls ``draw(i)`` for i = 0, 1, ... and stops as soon as
+``quorum`` usable samples share a key, or after ``k_max`` draws. A draw may
+return None (a sample that failed: a command refused or erroring, a reply that
+did not parse): it costs a draw and joins no cluster. With ``k_max = 1`` it is
+a single greedy call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Generic, Hashable, List, Optional, TypeVar
+
+from ragix_core.sampling.clusters import Cluster, agreement, cluster, entropy
+
+__all__ = ["SampleRun", "StopSampling", "adaptive_sample"]
+
+T = TypeVar("T")
+
+
+@dataclass
+class SampleRun(Generic[T]):
+    draws: int  # calls made, failed ones included
+    samples: List[T] = field(default_factory=list)  # usable samples, in draw order
+    clusters: List[Cluster[T]] = field(default_factory=list)  # of the usable samples, largest first
+    stopped: str = ""  # "agreed" | "budget" | "exhausted" (a draw asked to stop early)
+
+    @property
+    def best(self) -> Optional[Cluster[T]]:
+        return self.clusters[0] if self.clusters else None
+
+    @property
+    def entropy(self) -> float:
+        return entropy(self.clusters)
+
+    @property
+    def agreement(self) -> float:
+        return agreement(self.clusters)
+
+    def summary(self) -> str:
+        """For the answer and the trace: "3 commands ran, 2 agreed"."""
+        if not self.samples:
+            return f"{self.draws} drawn, none usable"
+        best = self.best.size if self.best else 0
+        return f"{len(self.samples)} usable of {self.draws} drawn, {best} agreed"
+
+
+class StopSampling(Exception):
+    """Raised by ``draw`` to end sampling early (e.g. the token budget is spent)."""
+
+
+def adaptive_sample(draw: Callable[[int], Optional[T]], key: Callable[[T], Hashable], *, k_max: int,
+                    quorum: int = 2) -> SampleRun[T]:
+    if k_max < 1 or quorum < 1:
+        raise ValueError(f"k_max and quorum must be >= 1 (got {k_max}, {quorum})")
+    run: SampleRun[T] = SampleRun(draws=0)
+    counts: dict = {}
+    for i in range(k_max):
+        try:
+            item = draw(i)
+        except StopSampling:
+            run.stopped = "exhausted"
+            break
+        run.draws += 1
+        if item is None:
+            continue
+        run.samples.append(item)
+        k = key(item)
+        counts[k] = counts.get(k, 0) + 1
+        if counts[k] >= quorum:
+            run.stopped = "agreed"
+            break
+    else:
+        run.stopped = "budget"
+    run.clusters = cluster(run.samples, key)
+    return run

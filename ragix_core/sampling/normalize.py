@@ -1,0 +1,54 @@
+"""Keys under which two samples count as the same.
+
+``normalize_output``: two commands agree when they printed the same thing, up
+to layout: trailing spaces, blank lines, a leading "./" on paths and runs of
+spaces do not matter; line order does (a sorted listing is an answer).
+``normalize_answer``: two free-text answers agree when their words and numbers
+match after case and punctuation are folded ("1,024" = "1024", "3.0" = "3").
+``token_jaccard``: a similarity in [0, 1] for clustering longer answers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import FrozenSet
+
+__all__ = ["normalize_output", "normalize_answer", "token_jaccard", "answer_tokens"]
+
+_SPACES = re.compile(r"[ \t]+")
+_DOT_SLASH = re.compile(r"(?<![\w./])\./")
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")  # 1,024 is one number; 1,2 two
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+", re.UNICODE)  # a number (after _number) or a word
+
+
+def normalize_output(text: str) -> str:
+    lines = []
+    for line in (text or "").splitlines():
+        line = _DOT_SLASH.sub("", _SPACES.sub(" ", line.strip()))
+        if line:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def _number(match: "re.Match[str]") -> str:
+    raw = match.group().replace(",", "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return raw
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def normalize_answer(text: str) -> str:
+    return " ".join(_TOKEN.findall(_NUMBER.sub(_number, (text or "").casefold())))
+
+
+def answer_tokens(text: str) -> FrozenSet[str]:
+    return frozenset(normalize_answer(text).split())
+
+
+def token_jaccard(a: str, b: str) -> float:
+    ta, tb = answer_tokens(a), answer_tokens(b)
+    if not ta and not tb:
+        return 1.0
+    return len(ta & tb) / len(ta | tb)

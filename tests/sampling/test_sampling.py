@@ -1,0 +1,73 @@
+"""The sampling module on fixed inputs: clusters, entropy, agreement, adaptive stopping, keys."""
+
+import math
+
+import pytest
+
+from ragix_core.sampling import (
+    StopSampling,
+    adaptive_sample,
+    agreement,
+    cluster,
+    cluster_by_similarity,
+    entropy,
+    normalize_answer,
+    normalize_output,
+    token_jaccard,
+)
+
+
+def test_entropy_and_agreement_on_fixed_clusters():
+    same = cluster(["a", "a", "a", "a"], key=str)
+    assert entropy(same) == 0.0 and agreement(same) == 1.0
+    apart = cluster(["a", "b", "c", "d"], key=str)
+    assert entropy(apart) == pytest.approx(1.0) and agreement(apart) == 0.25
+    split = cluster(["a", "a", "b", "c"], key=str)
+    expected = -(0.5 * math.log(0.5) + 2 * 0.25 * math.log(0.25)) / math.log(4)
+    assert entropy(split) == pytest.approx(expected) and agreement(split) == 0.5
+    assert [c.key for c in split] == ["a", "b", "c"]  # largest first, then draw order
+    assert entropy(cluster([], key=str)) == 0.0 and entropy(cluster(["x"], key=str)) == 0.0
+
+
+def test_adaptive_sampling_stops_at_the_quorum():
+    outputs = ["12", "12", "13", "12"]
+    run = adaptive_sample(lambda i: outputs[i], key=str, k_max=4, quorum=2)
+    assert run.draws == 2 and run.stopped == "agreed" and run.best.key == "12"
+
+
+def test_adaptive_sampling_goes_to_k_max_on_disagreement_and_skips_failures():
+    outputs = ["1", None, "2", "3"]
+    run = adaptive_sample(lambda i: outputs[i], key=str, k_max=4, quorum=2)
+    assert run.draws == 4 and run.stopped == "budget" and len(run.samples) == 3
+    assert run.entropy == pytest.approx(1.0) and run.summary() == "3 usable of 4 drawn, 1 agreed"
+
+
+def test_a_draw_can_end_sampling():
+    def draw(i):
+        if i == 1:
+            raise StopSampling()
+        return "x"
+
+    run = adaptive_sample(draw, key=str, k_max=5, quorum=3)
+    assert run.draws == 1 and run.stopped == "exhausted" and run.best.size == 1
+
+
+def test_outputs_agree_up_to_layout_not_order():
+    assert normalize_output("  120 ./docs/guide.md\n\n 19 ./README.md  \n") == "120 docs/guide.md\n19 README.md"
+    assert normalize_output("a\nb") != normalize_output("b\na")
+    assert normalize_output("see ../x and ./y") == "see ../x and y"
+
+
+def test_answers_agree_up_to_case_punctuation_and_number_format():
+    assert normalize_answer("The file has 1,024 lines.") == normalize_answer("the file has 1024 lines")
+    assert normalize_answer("3.0 MB") == normalize_answer("3 mb")
+    assert normalize_answer("files 1,2") == "files 1 2"  # a list is not a thousands separator
+    assert normalize_answer("8 ports") != normalize_answer("8080 ports")
+
+
+def test_similarity_clustering_groups_paraphrases_and_splits_different_answers():
+    answers = ["The largest file is docs/guide.md", "docs/guide.md is the largest file",
+               "The largest file is README.md"]
+    clusters = cluster_by_similarity(answers, str, token_jaccard, threshold=0.8)
+    assert [c.size for c in clusters] == [2, 1]
+    assert token_jaccard("", "") == 1.0 and token_jaccard("a b", "c d") == 0.0
