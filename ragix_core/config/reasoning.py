@@ -34,6 +34,7 @@ __all__ = [
     "ReflectSection",
     "ExperienceSection",
     "TracesSection",
+    "VotingSection",
 ]
 
 # Keys of spec 002 §8.2 that ragix cannot honour, with the reason (refused, never silently ignored).
@@ -134,8 +135,23 @@ class TracesSection(_Section):
         return self
 
 
+class VotingSection(_Section):
+    """Execution voting on the one-command path (docs/SAMPLING.md)."""
+
+    k_max: int = Field(3, ge=1, le=10)  # commands drawn at most; 1 = one greedy command, no vote
+    quorum: int = Field(2, ge=1, le=10)  # stop as soon as this many outputs agree
+    temperature: float = Field(0.7, ge=0, le=2)  # for every draw after the first (which is greedy)
+    command_format: Literal["json", "text"] = "json"  # schema-constrained {"command"} or a code block
+    seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
+
+
 class ReasoningConfig(_Section):
     strategy: str = DEFAULT_ENGINE  # a name from the engine registry
+    # classify_first: spec 000's routing (SIMPLE answers with one command, the rest plans);
+    # try_first: every tool goal tries the voted command first and plans only when it fails,
+    # when the commands disagree, or when the goal asks several things (ADaPT, arXiv 2311.05772).
+    routing: Literal["classify_first", "try_first"] = "classify_first"
+    voting: VotingSection = Field(default_factory=VotingSection)
     max_reflections: MaxReflections = Field(default_factory=MaxReflections)
     graph: GraphSection = Field(default_factory=GraphSection)
     reflect: ReflectSection = Field(default_factory=ReflectSection)

@@ -63,10 +63,12 @@ class LLMClient(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         """Return the model's reply. With ``schema``, decoding is constrained to it where the
         backend allows and ``Completion.data`` holds the parsed JSON; if the text is not
-        JSON at all, raise ``LLMBadOutput``."""
+        JSON at all, raise ``LLMBadOutput``. ``seed`` makes sampling at temperature > 0
+        repeatable where the backend supports it (None: the backend's own choice)."""
         ...
 
 

@@ -122,13 +122,15 @@ class EmbeddedClient:
         return _load(self.path, self.n_ctx, self.threads, self.slots)
 
     def _request(self, messages: List[Message], schema: Optional[Dict[str, Any]], max_tokens: int,
-                 temperature: float) -> Dict[str, Any]:
+                 temperature: float, seed: Optional[int] = None) -> Dict[str, Any]:
         req: Dict[str, Any] = {
             "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
             "max_tokens": int(max_tokens),
             "temperature": float(temperature),
             "cache_prompt": True,
         }
+        if seed is not None:
+            req["seed"] = int(seed)
         if schema:
             req["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
         return req
@@ -141,11 +143,12 @@ class EmbeddedClient:
         max_tokens: int = 512,
         temperature: float = 0.0,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         where = f"embedded model {self.model}"
         check_request(messages, max_tokens, temperature, where)
         server = self.load()
-        req = self._request(messages, schema, max_tokens, temperature)
+        req = self._request(messages, schema, max_tokens, temperature, seed)
         start = time.monotonic()
         try:
             if timeout is None:

@@ -57,6 +57,7 @@ class OllamaClient:
         max_tokens: int = 512,
         temperature: float = 0.0,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         import httpx  # a dependency of the ollama client; its timeouts surface unwrapped
 
@@ -68,7 +69,8 @@ class OllamaClient:
                 model=self.model,
                 messages=[{"role": m["role"], "content": m["content"]} for m in messages],
                 format=schema or None,
-                options={"temperature": float(temperature), "num_predict": int(max_tokens)},
+                options={"temperature": float(temperature), "num_predict": int(max_tokens),
+                         **({"seed": int(seed)} if seed is not None else {})},
             )
         except ConnectionError:  # the client's own translation of httpx.ConnectError
             raise LLMUnavailable(f"{self.where}: cannot connect to the Ollama server at {self.host} "

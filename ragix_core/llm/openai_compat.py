@@ -111,6 +111,7 @@ class OpenAICompatClient:
         max_tokens: int = 512,
         temperature: float = 0.0,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, self.where)
         start = time.monotonic()
@@ -118,6 +119,8 @@ class OpenAICompatClient:
         msgs = [{"role": m["role"], "content": m["content"]} for m in messages]
         kwargs: Dict[str, Any] = {"model": self.model, "messages": msgs, "max_tokens": int(max_tokens),
                                   "temperature": float(temperature)}
+        if seed is not None:
+            kwargs["seed"] = int(seed)
         mode = None
         if schema:
             mode = "json_schema" if self._json_schema_ok else "json_object"

@@ -32,8 +32,8 @@ class CassetteMissing(LLMError):
 
 
 def cassette_key(backend: str, model: str, messages: List[Message], schema: Optional[Dict[str, Any]],
-                 max_tokens: int, temperature: float) -> str:
-    payload = {
+                 max_tokens: int, temperature: float, seed: Optional[int] = None) -> str:
+    payload: Dict[str, Any] = {
         "backend": backend,
         "model": model,
         "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
@@ -41,6 +41,8 @@ def cassette_key(backend: str, model: str, messages: List[Message], schema: Opti
         "max_tokens": int(max_tokens),
         "temperature": float(temperature),
     }
+    if seed is not None:  # only then: keys of calls without a seed stay those recorded before seeds existed
+        payload["seed"] = int(seed)
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -82,14 +84,15 @@ class ReplayClient:
         max_tokens: int = 512,
         temperature: float = 0.0,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, f"replay of {self.recorded_backend}/{self.model}")
-        key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature)
+        key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature, seed)
         path = self._path(key)
         if self.mode == "record":
             assert self.inner is not None
             result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
-                                         timeout=timeout)
+                                         timeout=timeout, **({"seed": seed} if seed is not None else {}))
             self._write(path, key, messages, schema, max_tokens, temperature, result)
             # same identity as in replay mode, so callers see one backend either way
             return dataclasses.replace(result, backend=self.backend, meta=dict(result.meta, recorded_to=str(path)))

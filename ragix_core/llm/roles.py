@@ -78,6 +78,7 @@ class TracedClient:
         max_tokens: Optional[int] = None,
         temperature: Optional[float] = None,
         timeout: Optional[float] = None,
+        seed: Optional[int] = None,
     ) -> Completion:
         s = self.settings
         kwargs = {
@@ -86,6 +87,8 @@ class TracedClient:
             "temperature": temperature if temperature is not None else (s.temperature if s else 0.0),
             "timeout": timeout if timeout is not None else (s.timeout if s else None),
         }
+        if seed is not None:  # passed only when asked for: a client without seeds keeps working
+            kwargs["seed"] = seed
         start = time.monotonic()
         with self._lock:
             self.calls[self.role] = self.calls.get(self.role, 0) + 1

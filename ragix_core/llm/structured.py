@@ -39,6 +39,10 @@ def _describe(exc: Exception) -> str:
     return bounded(exc, 500, marker=False)
 
 
+def _seeded(seed: Optional[int]) -> Dict[str, Any]:
+    return {"seed": seed} if seed is not None else {}
+
+
 def backend_stop(exc: LLMError) -> StopRun:
     """The named stop for a backend failure: ``llm_timeout`` or ``llm_unavailable``."""
     reason = "llm_timeout" if isinstance(exc, LLMTimeout) else "llm_unavailable"
@@ -47,7 +51,7 @@ def backend_stop(exc: LLMError) -> StopRun:
 
 def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop_reason: str,
              schema: Optional[Dict[str, Any]] = None, max_tokens: int = 512,
-             temperature: float = 0.0) -> Tuple[M, Completion]:
+             temperature: float = 0.0, seed: Optional[int] = None) -> Tuple[M, Completion]:
     """Return the reply validated as ``model``; ``StopRun(stop_reason)`` after one failed repair."""
     schema = schema or model.model_json_schema()
     convo = list(messages)
@@ -55,7 +59,8 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
     for _attempt in range(2):
         completion: Optional[Completion] = None
         try:
-            completion = client.complete(convo, schema=schema, max_tokens=max_tokens, temperature=temperature)
+            completion = client.complete(convo, schema=schema, max_tokens=max_tokens, temperature=temperature,
+                                         **_seeded(seed))
             data = completion.data
             if data is None:  # a backend that returned text only: the same parser the backends use
                 data = parse_json(completion.text, f"{getattr(client, 'backend', 'llm')} reply")
@@ -74,9 +79,9 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
 
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,
-             temperature: float = 0.0) -> Completion:
+             temperature: float = 0.0, seed: Optional[int] = None) -> Completion:
     """A free-text reply; a backend failure becomes the named stop."""
     try:
-        return client.complete(messages, max_tokens=max_tokens, temperature=temperature)
+        return client.complete(messages, max_tokens=max_tokens, temperature=temperature, **_seeded(seed))
     except LLMError as exc:
         raise backend_stop(exc) from None

@@ -16,17 +16,21 @@ from typing import Any, Dict, List, Literal, Optional, Tuple
 from pydantic import BaseModel, Field
 
 from ragix_core import prompts
+from ragix_core.config.reasoning import VotingSection
+from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
+from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS, STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
 from .classify_rules import needs_tools, rule_based_complexity
+from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
@@ -82,6 +86,16 @@ def _is_no_evidence(step: PlanStep) -> bool:
     if words[0] in NAVIGATION:
         return True
     return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
+
+
+def _tried(steps: List[PlanStep]) -> str:
+    """The one-command try, for the planner: each command and what it gave."""
+    lines = []
+    for s in steps:
+        command = s.tool_call.args.get("command") if s.tool_call else ""
+        verdict = "ok" if s.status == StepStatus.SUCCESS else "FAILED"
+        lines.append(f"- `{command}` [{verdict}]: {bounded(step_output(s, limit=300), 300) or '(no output)'}")
+    return "Tried first, as one command:\n" + "\n".join(lines) if lines else ""
 
 
 def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
@@ -182,7 +196,11 @@ class PlanReply(BaseModel):
 
 class AgentFunctions:
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
-                 experience: Any = None, top_k: int = 5, max_context_chars: int = 2000):
+                 experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
+                 voting: Any = None, may_escalate: bool = False):
+        """``voting``: a ``VotingSection`` (k_max, quorum, temperature, command_format, seed); the
+        default is one command and, if it fails, one corrected command (no vote). ``may_escalate``: the try-first route, where a failed or
+        disputed one-command answer hands the goal to PLAN instead of answering."""
         self.planner = planner
         self.worker = worker
         self.verifier = verifier
@@ -190,6 +208,9 @@ class AgentFunctions:
         self.experience = experience
         self.top_k = top_k
         self.max_context_chars = max_context_chars
+        self.voting = voting or VotingSection(k_max=2, quorum=1)
+        self.may_escalate = may_escalate
+        self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
@@ -202,7 +223,8 @@ class AgentFunctions:
         return cls(planner=ctx.roles.get("planner"), worker=ctx.roles.get("worker"),
                    verifier=ctx.roles.get("verifier"), toolbox=ctx.toolbox,
                    experience=ctx.experience() if with_experience else None,
-                   top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars)
+                   top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars,
+                   voting=rc.voting, may_escalate=rc.routing == "try_first")
 
     # -- shared context ----------------------------------------------------------
 
@@ -244,45 +266,56 @@ class AgentFunctions:
     # -- DIRECT_EXEC -------------------------------------------------------------
 
     def answer(self, goal: str) -> Dict[str, Any]:
-        if self.last_complexity == TaskComplexity.SIMPLE and self.tools:
+        if self.last_complexity != TaskComplexity.BYPASS and self.tools:
             return self._answer_with_one_command(goal)
         msg = [{"role": "user", "content": prompts.render("direct_answer", goal=bounded(goal, 4000))}]
         reply, _ = ask_json(self.worker, msg, AnswerReply, stop_reason="answer_failed", max_tokens=600)
         return {"answer": reply.answer, "confidence": reply.confidence}
 
+    def _ask_command(self, goal: str, listing: str, feedback: str, draw: int, sample: bool) -> str:
+        """Draw ``draw`` of a command for ``goal``: greedy, or at voting.temperature when ``sample``
+        (see voting.CommandVote). The prompt's fixed part comes first and the feedback last, so the
+        model's prompt cache serves the repeated prefix."""
+        v = self.voting
+        temperature = v.temperature if sample else 0.0
+        seed = v.seed + draw if v.seed is not None else None
+        text = prompts.render("simple_command" if v.command_format == "json" else "simple_command_text",
+                              goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools)) + feedback
+        msg = [{"role": "user", "content": text}]
+        if v.command_format == "json":
+            reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed",
+                                max_tokens=120, temperature=temperature, seed=seed)
+            return reply.command
+        completion = ask_text(self.worker, msg, max_tokens=160, temperature=temperature, seed=seed)
+        command = extract_command(completion.text)
+        if not command:
+            raise StopRun("command_generation_failed", f"no command in the reply: {bounded(completion.text, 200)}")
+        return command
+
     def _answer_with_one_command(self, goal: str) -> Dict[str, Any]:
+        """Execution voting (reasoning_v30/voting.py): commands drawn until two outputs agree. On the
+        try-first route a goal with no working command, or with commands that disagree, goes to PLAN."""
         listing = self.file_context()
-        feedback = ""
-        attempts: List[PlanStep] = []
-        # One command, and one corrected command if the first was refused or failed: SIMPLE has
-        # no reflection budget, but a command that never ran (or named a wrong path) says nothing.
-        # A wrong path with exactly one existing file of a close name is corrected without asking the
-        # model again (1.5B models tend to retry the same path); the step description says so.
-        fixed: Optional[Tuple[str, str]] = None
-        for attempt in (1, 2):
-            if fixed is not None:
-                command, note = fixed
-            else:
-                msg = [{"role": "user", "content": prompts.render(
-                    "simple_command", goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools))
-                    + feedback}]
-                reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed",
-                                    max_tokens=120)
-                command, note = reply.command, ""
-            args = {"command": command, "note": note} if note else {"command": command}
-            step = PlanStep(num=attempt, description=note or goal, tool_call=ToolCall("shell", args))
-            fixed = self._run(step)
-            attempts.append(step)
-            if step.status == StepStatus.SUCCESS:
-                break
-            r = step.result
-            why = (r.error or r.stderr or "").strip() if r else ""
-            feedback = (f"\n\nThe command `{command}` did not work: {bounded(why, 400)}\n"
-                        "Return a different, valid command.")
-        if attempts[-1].status != StepStatus.SUCCESS:
+        v = self.voting
+        vote = CommandVote(lambda feedback, i, sample: self._ask_command(goal, listing, feedback, i, sample),
+                           self._run,
+                           k_max=v.k_max, quorum=v.quorum).vote(goal)
+        meta = {"vote": {"drawn": vote.run.draws if vote.run else 0, "ran": len(vote.steps), "usable": vote.usable,
+                         "agreed": vote.agreed, "entropy": round(vote.run.entropy, 3) if vote.run else None,
+                         "commands": [s.tool_call.args.get("command") for s in vote.steps if s.tool_call]}}
+        winner = vote.winner
+        disputed = vote.usable >= 2 and vote.agreed < 2
+        if self.may_escalate and (winner is None or disputed):
+            self.tried = _tried(vote.steps)
+            return {"escalate": "no command worked" if winner is None else "the commands disagreed",
+                    "steps": vote.steps if winner is None else [], "meta": meta}
+        if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
-            return {"answer": "", "confidence": 0.0, "steps": attempts}
-        return {"answer": self.compose_for(goal, attempts), "confidence": 0.7, "steps": attempts}
+            return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
+        answer = self.compose_for(goal, [winner])
+        if vote.usable > vote.agreed:
+            answer = f"{answer.rstrip()}\n\n(ragix: {vote.summary()}.)"
+        return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": [winner], "meta": meta}
 
     # -- PLAN --------------------------------------------------------------------
 
@@ -294,7 +327,8 @@ class AgentFunctions:
         text = prompts.render(
             "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
             experience_context=self.experience_context(goal) or "(none)",
-            reflection_context=bounded(reflection_context, self.max_context_chars) or "(none)",
+            reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
+                                       self.max_context_chars) or "(none)",
             step_rule=step_rule, tools=", ".join(self.tools))
         reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply,
                             schema=plan_schema(self.tools, max_steps), stop_reason="plan_generation_failed",

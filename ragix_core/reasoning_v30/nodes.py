@@ -71,11 +71,17 @@ def _emit(fn: Optional[EmitFn], state: ReasoningState, event_type: str, **fields
 class ClassifyNode(BaseNode):
     name = "CLASSIFY"
 
-    def __init__(self, classify_fn: Callable[[str], TaskComplexity]):
+    def __init__(self, classify_fn: Callable[[str], TaskComplexity],
+                 *, route_fn: Optional[Callable[[ReasoningState], str]] = None):
+        """``route_fn(state) -> node`` replaces spec 000's routing (BYPASS/SIMPLE to DIRECT_EXEC,
+        the rest to PLAN): the try-first route sends every tool goal to DIRECT_EXEC first."""
         self.classify_fn = classify_fn
+        self.route_fn = route_fn
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         state.complexity = TaskComplexity.parse(self.classify_fn(state.goal))
+        if self.route_fn is not None:
+            return state, self.route_fn(state)
         # BYPASS is a route, not a stop: DIRECT_EXEC reports "success" once it has an
         # answer (the spec's own test expects that; see docs/DECISIONS.md).
         if state.complexity in (TaskComplexity.BYPASS, TaskComplexity.SIMPLE):
@@ -88,16 +94,24 @@ class DirectExecNode(BaseNode):
 
     name = "DIRECT_EXEC"
 
-    def __init__(self, llm_answer_fn: Callable[[str], Dict[str, Any]]):
-        """llm_answer_fn(goal) -> {"answer": str, "confidence": float (0..1)}"""
+    def __init__(self, llm_answer_fn: Callable[[str], Dict[str, Any]], *, escalate_to: Optional[str] = None):
+        """llm_answer_fn(goal) -> {"answer": str, "confidence": float (0..1)}; it may add "steps" (the
+        tool calls it made), "meta" (merged into state.meta) and "escalate": a reason to hand the goal
+        to ``escalate_to`` (PLAN, on the try-first route) instead of answering."""
         self.llm_answer_fn = llm_answer_fn
+        self.escalate_to = escalate_to
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         res = self.llm_answer_fn(state.goal) or {}
-        state.final_answer = str(res.get("answer") or "")
-        state.confidence = res.get("confidence")
         # Tool calls made while answering are evidence like any plan step.
         state.executed_steps.extend(s for s in res.get("steps") or [] if isinstance(s, PlanStep))
+        if isinstance(res.get("meta"), dict):
+            state.meta.update(res["meta"])
+        if res.get("escalate") and self.escalate_to:
+            state.meta["escalated"] = str(res["escalate"])
+            return state, self.escalate_to
+        state.final_answer = str(res.get("answer") or "")
+        state.confidence = res.get("confidence")
         if not state.stop_reason:
             state.stop_reason = "success"
         return state, "RESPOND"

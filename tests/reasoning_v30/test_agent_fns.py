@@ -29,8 +29,8 @@ class ScriptedLLM:
         self.replies = list(replies)
         self.calls: List[dict] = []
 
-    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None):
-        self.calls.append({"messages": messages, "schema": schema})
+    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
+        self.calls.append({"messages": messages, "schema": schema, "temperature": temperature, "seed": seed})
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):
             raise reply
@@ -285,7 +285,10 @@ def test_simple_goal_retries_a_refused_command_once_with_the_reason():
     res = f.answer("List the markdown files")
     assert tb.commands[-2:] == ["ls *.md", "find . -name '*.md'"]
     assert "glob" in llm.calls[1]["messages"][0]["content"]
-    assert [s.status for s in res["steps"]] == [StepStatus.FAILED, StepStatus.SUCCESS]
+    assert llm.calls[1]["temperature"] == 0.0  # a correction is greedy; only confirming draws sample
+    # the answer rests on the command that worked; the refused one is in the vote record
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["find . -name '*.md'"]
+    assert res["meta"]["vote"]["commands"] == ["ls *.md", "find . -name '*.md'"]
     assert res["answer"] == "four markdown files"
 
 
@@ -348,7 +351,7 @@ def test_simple_goal_on_a_wrong_path_reruns_on_the_one_close_file_without_asking
     res = f.answer("Count the lines of docs/guides.md")
     assert tb.commands[1:] == ["wc -l docs/guides.md", "wc -l docs/guide.md"]  # after the file listing
     assert len(llm.calls) == 2  # one command, one answer: the correction needed no model call
-    assert [s.status for s in res["steps"]] == [StepStatus.FAILED, StepStatus.SUCCESS]
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["wc -l docs/guide.md"]
     writer_prompt = llm.calls[1]["messages"][0]["content"]
     assert "(ragix: docs/guides.md does not exist; ran it on docs/guide.md" in writer_prompt
 
