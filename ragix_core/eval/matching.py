@@ -1,5 +1,13 @@
 """What a run did, read from its events; whether its answer has what was expected.
 
+Answer patterns (spec 000 §8), one rule per kind of pattern:
+
+- a number ("8", "120", "3.5", "1,024") matches only a whole number of the same
+  value in the answer: "8" is not in "8080", "v8", "1.8" or "8th". Thousands
+  separators count only in groups of three ("1,024" is 1024; "3,8" is 3 and 8);
+- a dotted version ("0.3.0") matches only as a whole token (not in "10.3.0");
+- any other text matches as a case-insensitive substring.
+
 "Commands actually executed" come from TOOL_CALL events that were not refused
 (never from the plan: a planned step that never ran proves nothing). A
 command's *tool names* are the program of every pipeline stage and every
@@ -10,11 +18,14 @@ chained command, plus the targets of ``xargs`` and ``find -exec``, so that
 from __future__ import annotations
 
 import os
+import re
 import shlex
-from typing import Any, Iterable, List, Sequence, Set, Tuple
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterable, List, Optional, Sequence, Set, Tuple
 
 __all__ = [
     "find_patterns",
+    "pattern_matches",
     "command_tool_names",
     "executed_commands",
     "match_commands",
@@ -31,11 +42,37 @@ _XARGS_WITH_ARG = {"-n", "-I", "-i", "-d", "-P", "-L", "-l", "-s", "-a", "-E", "
 _GENERIC_TOOLS = {"shell", "bash", "sh", "unix", "command", "run", "exec"}
 
 
+# A pattern that is a number: digits, thousands groups of three, an optional decimal part.
+_NUMBER_PATTERN = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?")
+# A number in the answer: not glued to a word or to another number's dot ("v8", "8080", "1.8",
+# "0.3.0" hold no whole 8 or 3), and not followed by a letter ("8th") or a decimal part.
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.])(?:(?<![\w.-])-)?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?!\w|\.[0-9]|,[0-9]{3}(?![0-9]))")
+_VERSION_PATTERN = re.compile(r"[0-9]+(?:\.[0-9]+){2,}")
+
+
+def _value(text: str) -> Optional[Decimal]:
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def pattern_matches(pattern: str, answer: str) -> bool:
+    """Whether one expected pattern is in ``answer``; see the module docstring."""
+    text = answer or ""
+    if _NUMBER_PATTERN.fullmatch(pattern):
+        want = _value(pattern)
+        return any(_value(m.group(0)) == want for m in _NUMBER_IN_TEXT.finditer(text))
+    if _VERSION_PATTERN.fullmatch(pattern):
+        return re.search(r"(?<![\w.])" + re.escape(pattern) + r"(?!\w|\.[0-9])", text) is not None
+    return pattern.casefold() in text.casefold()
+
+
 def find_patterns(answer: str, patterns: Sequence[str]) -> Tuple[List[str], List[str]]:
-    """Split ``patterns`` into (found, missing) in ``answer``, case-insensitively (spec 000 §8)."""
-    text = (answer or "").casefold()
-    found = [p for p in patterns if p.casefold() in text]
-    missing = [p for p in patterns if p.casefold() not in text]
+    """Split ``patterns`` into (found, missing) in ``answer`` (spec 000 §8)."""
+    found = [p for p in patterns if pattern_matches(p, answer)]
+    missing = [p for p in patterns if p not in found]
     return found, missing
 
 

@@ -1,3 +1,5 @@
+import pytest
+
 from ragix_core.eval.matching import command_tool_names, executed_commands, find_patterns, match_commands
 from tests.eval.fakes import tool_event
 
@@ -10,6 +12,47 @@ def test_patterns_case_insensitive():
 
 def test_patterns_on_empty_answer():
     assert find_patterns(None, ["x"]) == ([], ["x"])
+
+
+@pytest.mark.parametrize("pattern, answer", [
+    ("8", "The server listens on port 8080."),
+    ("8", "Node uses the v8 engine"),
+    ("8", "guide.md is 1.8 KB"),
+    ("8", "the 8th file"),
+    ("120", "1208 lines"),
+    ("120", "see line 1120"),
+    ("3.5", "13.5 or 3.55"),
+    ("3", "version 0.3.0"),
+    ("24", "1,024 files"),
+    ("7", "difference: -7"),
+    ("0.3.0", "version 10.3.0 or 0.3.01"),
+])
+def test_a_number_is_not_found_inside_another(pattern, answer):
+    assert find_patterns(answer, [pattern]) == ([], [pattern])
+
+
+@pytest.mark.parametrize("pattern, answer", [
+    ("8", "There are 8 Python files."),
+    ("8", "count: 8"),
+    ("8", "sizes 3,8,12"),  # a comma not followed by three digits separates numbers
+    ("120", "docs/guide.md:120"),
+    ("120", "(120 lines)"),
+    ("120", "120.0 lines"),  # the same value
+    ("3.5", "about 3.5 times"),
+    ("1024", "1,024 bytes"),  # thousands separators in groups of three
+    ("1,024", "1024 bytes"),
+    ("7", "lines 1-7"),
+    ("-7", "a difference of -7"),
+    ("0.3.0", "The version is 0.3.0."),
+])
+def test_a_number_is_found_as_a_whole_number(pattern, answer):
+    assert find_patterns(answer, [pattern]) == ([pattern], [])
+
+
+def test_numbers_and_text_in_one_scenario():
+    # the count-python-files wrong answer of a real run would pass on a substring "8"
+    found, missing = find_patterns("Found 18 .py files, config port 8080", ["8", ".py", "port"])
+    assert found == [".py", "port"] and missing == ["8"]
 
 
 def test_pipeline_and_xargs_targets():
