@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ragix_core.eval.matching import executed_commands, find_patterns, match_commands
+from ragix_core.eval.matching import executed_calls, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario
 from ragix_core.core.types import StepStatus
 
@@ -78,7 +78,8 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     answer = getattr(state, "final_answer", None) or ""
     if not isinstance(answer, str):  # LLM output is untrusted, even its type
         answer = str(answer)
-    commands = executed_commands(events)
+    calls = executed_calls(events)  # one per process, with the argv it ran
+    commands = [c.command for c in calls]
     executed_steps = list(getattr(state, "executed_steps", None) or [])
     # A plan step with tool "none" is skipped, not executed: it costs no step. Direct answers
     # (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
@@ -99,7 +100,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
             failure.append(f"checker: {detail}" if detail else "checker rejected the answer")
     elif missing_patterns:
         failure.append("missing patterns: " + ", ".join(repr(p) for p in missing_patterns))
-    _, missing_commands = match_commands(scenario.must_run_commands, commands)
+    _, missing_commands = match_commands(scenario.must_run_commands, calls)
     if missing_commands:
         failure.append("commands not run: " + ", ".join(missing_commands))
     if steps > scenario.max_steps:

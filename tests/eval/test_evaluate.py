@@ -101,3 +101,29 @@ def test_aggregates_follow_spec_definitions():
 def test_empty_denominators_are_none():
     a = aggregate([])
     assert a["pass_rate"] is None and a["recovery_rate"] is None and a["runs"] == 0
+
+
+def _process(command, argv, **data):
+    from ragix_core.core.events import Event, EventKind
+
+    return Event(EventKind.TOOL_CALL, "s", {"tool": "shell", "command": command, "argv": argv, "refused": False, **data})
+
+
+def test_commands_are_judged_from_each_process_argv():
+    scen = Scenario(id="c", input="q", expected_patterns=["x"], must_run_commands=["grep", "wc -l"], max_steps=5)
+    res = make_result("x")
+    res.events = [
+        # one process per event: the text may describe the whole line, the argv is what this process ran
+        _process("grep -rn x . | wc -l", ["/usr/bin/grep", "-rn", "x", "."]),
+        # an internal error is published with the caller's text and an empty argv: nothing ran
+        _process("wc -l a.py", [], returncode=1, reason="internal error: boom"),
+    ]
+    r = evaluate_run(scen, res)
+    assert not r.passed and r.missing_commands == ["wc -l"]
+
+
+def test_required_words_are_arguments_in_any_order():
+    scen = Scenario(id="c", input="q", expected_patterns=["x"], must_run_commands=["wc -l"])
+    res = make_result("x")
+    res.events = [_process("/usr/bin/wc a.py -l", ["/usr/bin/wc", "a.py", "-l"])]
+    assert evaluate_run(scen, res).passed
