@@ -26,7 +26,7 @@ SETS = [HERE.parent / "reasoning_v30" / "scenarios" / f"{n}.yaml" for n in SET_N
 # Scenario ids that pass, per strategy and set, as judged from the committed recordings.
 PASSED = {
     "graph_v30": {
-        "file_search": {"largest-md-file", "grep-pattern", "config-port", "list-markdown-files", "wrong-path-guide"},
+        "file_search": {"largest-md-file", "config-port", "list-markdown-files", "wrong-path-guide"},
         "code_analysis": {"todo-comments", "count-execute-defs", "largest-python-file", "wrong-module-store"},
         "bypass_question": {"unix-pipe", "http-404", "arithmetic", "grep-recursive-flag", "recursion-definition"},
     },
@@ -37,6 +37,9 @@ PASSED = {
                             "recursion-definition", "trap-log-level"},
     },
 }
+# Failed, but the expected patterns were in grounding's appended file listing: the writer said
+# "./src/inventory/cli.py" and grounding added "./b.py" from grep's output.
+PASSED_VIA_GROUNDING = {"graph_v30": {"grep-pattern"}, "s0": set()}
 SET_SIZES = {"file_search": 13, "code_analysis": 14, "bypass_question": 10}
 
 
@@ -65,6 +68,9 @@ def test_full_sets_judged_from_recordings(tmp_path, strategy):
     assert counts == want, f"{strategy}: passed/total per set changed"
     assert got == PASSED[strategy], f"{strategy}: other scenarios pass than pinned"
     assert report["aggregates"]["passed"] == sum(len(v) for v in PASSED[strategy].values())
+    via = {r["id"] for r in report["scenarios"] if r["passed_via_grounding"]}
+    assert via == PASSED_VIA_GROUNDING[strategy]
+    assert report["aggregates"]["passed_via_grounding"] == len(via)
     assert report["aggregates"]["harness_errors"] == 0
 
 
