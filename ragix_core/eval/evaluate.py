@@ -1,7 +1,7 @@
 """Judge one run of one scenario: did it pass, and what did it cost.
 
-A scenario passes when every expected pattern is in the final answer
-(see matching.py), every must_run_command was executed (TOOL_CALL events,
+A scenario passes when every expected pattern and no forbidden pattern is in
+the final answer (see matching.py), every must_run_command was executed (TOOL_CALL events,
 not the plan) and steps <= max_steps; a benchmark scenario's checker replaces
 the pattern test. The complexity label is recorded but does not decide the
 pass: SIMPLE vs MODERATE vs COMPLEX are judgement calls.
@@ -159,6 +159,9 @@ def _judge_answer(scenario: Scenario, text: str, workdir: Optional[Path]) -> Tup
             failures.append(f"checker: {detail}" if detail else "checker rejected the answer")
     elif missing:
         failures.append("missing patterns: " + ", ".join(repr(p) for p in missing))
+    forbidden, _ = find_patterns(text, scenario.forbidden_patterns)
+    if forbidden:
+        failures.append("forbidden patterns present: " + ", ".join(repr(p) for p in forbidden))
     return failures, found, missing, detail
 
 

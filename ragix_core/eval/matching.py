@@ -6,6 +6,9 @@ Answer patterns (spec 000 §8), one rule per kind of pattern:
   value in the answer: "8" is not in "8080", "v8", "1.8" or "8th". Thousands
   separators count only in groups of three ("1,024" is 1024; "3,8" is 3 and 8);
 - a dotted version ("0.3.0") matches only as a whole token (not in "10.3.0");
+- ``re:<regex>`` is a case-insensitive regular expression searched in the answer,
+  for what a word cannot state: a whole word (``re:\\bload\\b`` is not in
+  "loaded"), or which of two files is the longer;
 - any other text matches as a case-insensitive substring.
 
 "Commands actually executed" come from TOOL_CALL events that were not refused
@@ -27,17 +30,22 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 __all__ = [
     "find_patterns",
     "pattern_matches",
+    "pattern_problem",
+    "REGEX_PREFIX",
     "ExecutedCall",
     "executed_calls",
     "command_tool_names",
     "executed_commands",
     "match_commands",
 ]
+
+REGEX_PREFIX = "re:"
 
 # A pattern that is a number: digits, thousands groups of three, an optional decimal part.
 _NUMBER_PATTERN = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?")
@@ -55,9 +63,29 @@ def _value(text: str) -> Optional[Decimal]:
         return None
 
 
+@lru_cache(maxsize=512)
+def _regex(pattern: str) -> "re.Pattern[str]":
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def pattern_problem(pattern: str) -> Optional[str]:
+    """Why ``pattern`` cannot be used (an invalid or empty regex), or None."""
+    if pattern.startswith(REGEX_PREFIX):
+        body = pattern[len(REGEX_PREFIX):]
+        if not body.strip():
+            return "empty regular expression after 're:'"
+        try:
+            _regex(body)
+        except re.error as exc:
+            return f"invalid regular expression: {exc}"
+    return None
+
+
 def pattern_matches(pattern: str, answer: str) -> bool:
-    """Whether one expected pattern is in ``answer``; see the module docstring."""
+    """Whether one expected (or forbidden) pattern is in ``answer``; see the module docstring."""
     text = answer or ""
+    if pattern.startswith(REGEX_PREFIX):
+        return _regex(pattern[len(REGEX_PREFIX):]).search(text) is not None
     if _NUMBER_PATTERN.fullmatch(pattern):
         want = _value(pattern)
         return any(_value(m.group(0)) == want for m in _NUMBER_IN_TEXT.finditer(text))

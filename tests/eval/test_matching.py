@@ -59,6 +59,14 @@ def test_a_number_is_found_as_a_whole_number(pattern, answer):
     assert find_patterns(answer, [pattern]) == ([pattern], [])
 
 
+def test_regex_patterns():
+    assert find_patterns("save(w, p) and load(p)", [r"re:\bload\b", r"re:\bsave\b"])[1] == []
+    assert find_patterns("nothing was loaded or saved", [r"re:\bload\b", r"re:\bsave\b"])[0] == []
+    assert find_patterns("class ITEM", [r"re:\bitem\b"])[0] == [r"re:\bitem\b"]  # case-insensitive
+    assert find_patterns("each item", [r"re:\b(?-i:Item)\b"])[0] == []  # unless the pattern says so
+    assert find_patterns("re:x", ["re:y"]) == ([], ["re:y"])  # the prefix is not text to find
+
+
 def test_numbers_and_text_in_one_scenario():
     # the count-python-files wrong answer of a real run would pass on a substring "8"
     found, missing = find_patterns("Found 18 .py files, config port 8080", ["8", ".py", "port"])

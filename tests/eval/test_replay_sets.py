@@ -27,7 +27,7 @@ SETS = [HERE.parent / "reasoning_v30" / "scenarios" / f"{n}.yaml" for n in SET_N
 PASSED = {
     "graph_v30": {
         "file_search": {"largest-md-file", "config-port", "list-markdown-files", "wrong-path-guide"},
-        "code_analysis": {"todo-comments", "count-execute-defs", "largest-python-file", "wrong-module-store"},
+        "code_analysis": {"count-execute-defs", "largest-python-file", "wrong-module-store"},
         "bypass_question": {"unix-pipe", "http-404", "arithmetic", "grep-recursive-flag", "recursion-definition"},
     },
     "s0": {
