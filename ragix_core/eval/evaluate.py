@@ -1,19 +1,25 @@
 """Judge one run of one scenario: did it pass, and what did it cost.
 
-A scenario passes when every expected pattern is in the final answer
-(case-insensitive), every must_run_command was executed (TOOL_CALL events,
+A scenario passes when every expected pattern and no forbidden pattern is in
+the final answer (see matching.py), every must_run_command was executed (TOOL_CALL events,
 not the plan) and steps <= max_steps; a benchmark scenario's checker replaces
 the pattern test. The complexity label is recorded but does not decide the
 pass: SIMPLE vs MODERATE vs COMPLEX are judgement calls.
+
+The answer judged is the writer's own: the "Also listed in the output of ..."
+lines that grounding appends (files a tool printed, whatever the answer said)
+are left out. A run that would pass only with them is not a pass; it is
+counted apart as ``passed_via_grounding``.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from ragix_core.eval.matching import executed_commands, find_patterns, match_commands
+from ragix_core.evidence.grounding import without_listing
+from ragix_core.eval.matching import executed_calls, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario
 from ragix_core.core.types import StepStatus
 
@@ -49,6 +55,8 @@ class ScenarioResult:
     trace_path: Optional[str] = None
     error: Optional[str] = None  # harness-side failure (runner raised, setup failed)
     failure: List[str] = field(default_factory=list)  # why it did not pass, in words
+    # failed, but would have passed with grounding's appended file listing counted as the answer
+    passed_via_grounding: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -78,7 +86,8 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     answer = getattr(state, "final_answer", None) or ""
     if not isinstance(answer, str):  # LLM output is untrusted, even its type
         answer = str(answer)
-    commands = executed_commands(events)
+    calls = executed_calls(events)  # one per process, with the argv it ran
+    commands = [c.command for c in calls]
     executed_steps = list(getattr(state, "executed_steps", None) or [])
     # A plan step with tool "none" is skipped, not executed: it costs no step. Direct answers
     # (BYPASS/SIMPLE) have no plan steps; their tool calls are the steps.
@@ -86,20 +95,14 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     steps = len(ran) if executed_steps else len(commands)
     reflections = int(getattr(state, "reflection_count", 0) or 0)
 
-    failure: List[str] = []
-    found, missing_patterns = find_patterns(answer, scenario.expected_patterns)
+    own = without_listing(answer)  # the writer's answer, without grounding's appended listing
+    failure, found, missing_patterns, detail = _judge_answer(scenario, own, workdir)
     coverage = len(found) / len(scenario.expected_patterns) if scenario.expected_patterns else None
-    detail = ""
-    if scenario.checker is not None:
-        try:
-            ok, detail = scenario.checker(answer, workdir or Path("."))
-        except Exception as exc:  # a checker bug must not hide the other scenarios
-            ok, detail = False, f"checker raised {type(exc).__name__}: {exc}"
-        if not ok:
-            failure.append(f"checker: {detail}" if detail else "checker rejected the answer")
-    elif missing_patterns:
-        failure.append("missing patterns: " + ", ".join(repr(p) for p in missing_patterns))
-    _, missing_commands = match_commands(scenario.must_run_commands, commands)
+    only_in_listing = bool(failure) and own != answer and not _judge_answer(scenario, answer, workdir)[0]
+    if only_in_listing:
+        failure = [f"{f} (in the answer only through grounding's appended file listing)" for f in failure]
+    answer_failures = len(failure)
+    _, missing_commands = match_commands(scenario.must_run_commands, calls)
     if missing_commands:
         failure.append("commands not run: " + ", ".join(missing_commands))
     if steps > scenario.max_steps:
@@ -107,6 +110,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     if not answer.strip():
         failure.append(f"no final answer (stop_reason={getattr(state, 'stop_reason', None)})")
     passed = not failure
+    via_grounding = only_in_listing and len(failure) == answer_failures  # nothing else failed
 
     got = _complexity_name(state)
     expected = scenario.complexity
@@ -137,7 +141,28 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         session_id=str(getattr(result, "session_id", "") or ""),
         trace_path=str(result.trace_path) if getattr(result, "trace_path", None) else None,
         failure=failure,
+        passed_via_grounding=via_grounding,
     )
+
+
+def _judge_answer(scenario: Scenario, text: str, workdir: Optional[Path]) -> Tuple[List[str], List[str], List[str], str]:
+    """(failures, found patterns, missing patterns, checker detail) of one answer text."""
+    found, missing = find_patterns(text, scenario.expected_patterns)
+    failures: List[str] = []
+    detail = ""
+    if scenario.checker is not None:
+        try:
+            ok, detail = scenario.checker(text, workdir or Path("."))
+        except Exception as exc:  # a checker bug must not hide the other scenarios
+            ok, detail = False, f"checker raised {type(exc).__name__}: {exc}"
+        if not ok:
+            failures.append(f"checker: {detail}" if detail else "checker rejected the answer")
+    elif missing:
+        failures.append("missing patterns: " + ", ".join(repr(p) for p in missing))
+    forbidden, _ = find_patterns(text, scenario.forbidden_patterns)
+    if forbidden:
+        failures.append("forbidden patterns present: " + ", ".join(repr(p) for p in forbidden))
+    return failures, found, missing, detail
 
 
 def error_result(scenario: Scenario, error: str, run: int = 1, strategy: str = "",

@@ -5,6 +5,8 @@
   reflects only after a failed step, so these are the failed plans)
 - max_reflections_rate: runs stopped by the reflection budget (loop_v1: its retry budget) / all runs
 - avg_steps: mean executed steps per run
+- passed_via_grounding: failed runs whose answer had the expected patterns
+  only in the file listing grounding appended (not counted as passed)
 - bypass_accuracy: share of labelled runs whose BYPASS-or-not decision matches
   the label (both errors count: a tool task answered blind, and a pure
   reasoning question sent through a plan)
@@ -21,7 +23,7 @@ from ragix_core.eval.evaluate import ScenarioResult
 __all__ = ["aggregate", "AGGREGATE_KEYS"]
 
 AGGREGATE_KEYS = (
-    "runs", "passed", "pass_rate", "plan_success_rate", "recovery_rate", "max_reflections_rate",
+    "runs", "passed", "passed_via_grounding", "pass_rate", "plan_success_rate", "recovery_rate", "max_reflections_rate",
     "avg_steps", "bypass_accuracy", "complexity_accuracy", "avg_keyword_coverage",
     "llm_calls", "prompt_tokens", "completion_tokens", "total_tokens", "wall_time",
     "harness_errors",
@@ -44,6 +46,7 @@ def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
     return {
         "runs": n,
         "passed": passed,
+        "passed_via_grounding": sum(r.passed_via_grounding for r in results),
         "pass_rate": _rate(passed, n),
         "plan_success_rate": _rate(sum(r.passed and r.reflections == 0 for r in results), n),
         "recovery_rate": _rate(sum(r.passed for r in reflected), len(reflected)),

@@ -2,8 +2,11 @@
 
 A scenario file is a YAML list of mappings with the keys ``id``,
 ``description``, ``input``, ``expected_patterns``, ``must_run_commands``,
-``max_steps`` and ``complexity``. Unknown keys are ignored (the spec says so,
-and it lets scenario files carry notes). Every problem is reported as a
+``max_steps`` and ``complexity``, and optionally ``forbidden_patterns``
+(patterns a right answer cannot contain: the answer fails if any is found).
+Patterns follow eval/matching.py (numbers match whole numbers, ``re:`` marks
+a regular expression). Unknown keys are ignored (the spec says so, and it
+lets scenario files carry notes). Every problem is reported as a
 ``ScenarioError`` that names the file, the scenario and the field, so a typo
 in a hand-written file never surfaces as a traceback.
 
@@ -19,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 import yaml
+
+from ragix_core.eval.matching import pattern_problem
 
 __all__ = ["Scenario", "ScenarioError", "load_scenarios", "load_scenario_file", "COMPLEXITY_NAMES"]
 
@@ -41,6 +46,7 @@ class Scenario:
     input: str
     description: str = ""
     expected_patterns: List[str] = field(default_factory=list)
+    forbidden_patterns: List[str] = field(default_factory=list)  # the answer fails if one is found
     must_run_commands: List[str] = field(default_factory=list)
     max_steps: int = DEFAULT_MAX_STEPS
     complexity: Optional[str] = None  # one of COMPLEXITY_NAMES, or None when unlabelled
@@ -75,6 +81,15 @@ def _str_list(value: Any, source: str, where: str, key: str) -> List[str]:
     return out
 
 
+def _patterns(value: Any, source: str, where: str, key: str) -> List[str]:
+    out = _str_list(value, source, where, key)
+    for i, pattern in enumerate(out):
+        problem = pattern_problem(pattern)
+        if problem:
+            raise _fail(source, where, f"'{key}'[{i}] {pattern!r}: {problem}")
+    return out
+
+
 def _parse_one(raw: Any, index: int, source: str, category: str) -> Scenario:
     where = f"scenario #{index + 1}"
     if not isinstance(raw, dict):
@@ -103,7 +118,8 @@ def _parse_one(raw: Any, index: int, source: str, category: str) -> Scenario:
         id=sid,
         input=text.strip(),
         description=description.strip(),
-        expected_patterns=_str_list(raw.get("expected_patterns"), source, where, "expected_patterns"),
+        expected_patterns=_patterns(raw.get("expected_patterns"), source, where, "expected_patterns"),
+        forbidden_patterns=_patterns(raw.get("forbidden_patterns"), source, where, "forbidden_patterns"),
         must_run_commands=_str_list(raw.get("must_run_commands"), source, where, "must_run_commands"),
         max_steps=max_steps,
         complexity=complexity,

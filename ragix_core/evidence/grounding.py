@@ -20,9 +20,12 @@ from ragix_core.tools.policy import is_wc_total_line
 
 from .steps import step_output
 
-__all__ = ["ground_answer", "listed_paths", "asks_for_listing"]
+__all__ = ["ground_answer", "listed_paths", "asks_for_listing", "LISTED_PREFIX", "without_listing"]
 
 MAX_APPENDED = 30
+# The line grounding appends; evaluation strips it to judge the writer's own answer.
+LISTED_PREFIX = "Also listed in the output"
+_LISTED_LINE = re.compile(r"\n*^" + re.escape(LISTED_PREFIX) + r"\b[^\n]*", re.MULTILINE)
 
 # "all/every/list ..." or "which/what <...> files|modules|...": a plural the tools enumerate.
 _LISTING = re.compile(
@@ -100,4 +103,9 @@ def _add_omitted_files(goal: str, answer: str, steps: Sequence[PlanStep], root: 
         return answer
     command = str(last.tool_call.args.get("command") or "") if last.tool_call else ""
     source = f" of `{command}`" if command else ""
-    return f"{answer.rstrip()}\n\nAlso listed in the output{source}: {', '.join(missing)}"
+    return f"{answer.rstrip()}\n\n{LISTED_PREFIX}{source}: {', '.join(missing)}"
+
+
+def without_listing(answer: str) -> str:
+    """``answer`` without the listing lines grounding appended: what the writer itself said."""
+    return _LISTED_LINE.sub("", answer or "")

@@ -60,7 +60,8 @@ def test_the_s0_baseline_runs_by_default_unless_strategies_are_given_or_a_learni
     invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--json", tmp_path / "d.json")
     report = json.loads((tmp_path / "d.json").read_text())
     assert list(report["by_strategy"]) == ["graph_v30", "s0"]  # s0 was not recorded: reported, not dropped
-    assert all("no recorded run" in r["error"] for r in report["scenarios"] if r["strategy"] == "s0")
+    s0_rows = [r for r in report["scenarios"] if r["strategy"] == "s0"]
+    assert len(s0_rows) == 10 and all("no recorded run" in r["error"] for r in s0_rows)
     from ragix_core.cli.eval_cmd import chosen_strategies
 
     assert chosen_strategies([], baseline=True, learning_curve=True) == [None]

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.metrics import aggregate
 from ragix_core.eval.scenario import Scenario
@@ -101,3 +103,90 @@ def test_aggregates_follow_spec_definitions():
 def test_empty_denominators_are_none():
     a = aggregate([])
     assert a["pass_rate"] is None and a["recovery_rate"] is None and a["runs"] == 0
+
+
+def _process(command, argv, **data):
+    from ragix_core.core.events import Event, EventKind
+
+    return Event(EventKind.TOOL_CALL, "s", {"tool": "shell", "command": command, "argv": argv, "refused": False, **data})
+
+
+def test_commands_are_judged_from_each_process_argv():
+    scen = Scenario(id="c", input="q", expected_patterns=["x"], must_run_commands=["grep", "wc -l"], max_steps=5)
+    res = make_result("x")
+    res.events = [
+        # one process per event: the text may describe the whole line, the argv is what this process ran
+        _process("grep -rn x . | wc -l", ["/usr/bin/grep", "-rn", "x", "."]),
+        # an internal error is published with the caller's text and an empty argv: nothing ran
+        _process("wc -l a.py", [], returncode=1, reason="internal error: boom"),
+    ]
+    r = evaluate_run(scen, res)
+    assert not r.passed and r.missing_commands == ["wc -l"]
+
+
+def test_required_words_are_arguments_in_any_order():
+    scen = Scenario(id="c", input="q", expected_patterns=["x"], must_run_commands=["wc -l"])
+    res = make_result("x")
+    res.events = [_process("/usr/bin/wc a.py -l", ["/usr/bin/wc", "a.py", "-l"])]
+    assert evaluate_run(scen, res).passed
+
+
+# --- grounding's appended listing is not the writer's answer -------------------------------
+
+MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
+GREP = Scenario(id="grep-pattern", input="Find all files containing 'def execute'", expected_patterns=["b.py", "cli.py"],
+                must_run_commands=["grep"], max_steps=3)
+
+
+def grounded(writer_answer, goal=GREP.input):
+    """The answer as the engine returns it: the writer's text through the real grounding step."""
+    from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+    from ragix_core.evidence.grounding import ground_answer
+
+    cmd = "grep -rl 'def execute' ."
+    step = PlanStep(1, cmd, ToolCall("shell", {"command": cmd}), StepStatus.SUCCESS,
+                    ToolResult("shell", 0, stdout="./src/inventory/cli.py\n./b.py\n"))
+    return ground_answer(goal, writer_answer, [step], MOCK_REPO)
+
+
+def test_patterns_found_only_in_grounding_listing_do_not_pass():
+    answer = grounded("No file in this project defines execute.")
+    assert "b.py" in answer and "cli.py" in answer  # grounding appended both files grep printed
+    r = evaluate_run(GREP, make_result(answer, ["grep -rl execute ."]))
+    assert not r.passed and r.passed_via_grounding
+    assert r.missing_patterns == ["b.py", "cli.py"] and r.keyword_coverage == 0.0
+    assert "only through grounding" in r.failure[0]
+    assert r.final_answer == answer  # the report keeps what the user saw
+
+
+def test_partial_answer_completed_by_grounding_is_counted_apart():
+    r = evaluate_run(GREP, make_result(grounded("./src/inventory/cli.py"), ["grep -rl execute ."]))
+    assert not r.passed and r.passed_via_grounding and r.missing_patterns == ["b.py"]
+    a = aggregate([r, evaluate_run(GREP, make_result("b.py and src/inventory/cli.py", ["grep -rl execute ."]))])
+    assert a["passed"] == 1 and a["passed_via_grounding"] == 1
+
+
+def test_the_writers_own_complete_answer_passes():
+    answer = grounded("execute is defined in ./b.py and ./src/inventory/cli.py")
+    assert "Also listed" not in answer  # nothing omitted, nothing appended
+    r = evaluate_run(GREP, make_result(answer, ["grep -rl execute ."]))
+    assert r.passed and not r.passed_via_grounding
+
+
+def test_not_via_grounding_when_something_else_failed_too():
+    r = evaluate_run(GREP, make_result(grounded("./src/inventory/cli.py"), ["cat b.py"]))  # grep never ran
+    assert not r.passed and not r.passed_via_grounding and "commands not run: grep" in r.failure
+
+
+def test_text_after_the_listing_is_still_judged():
+    # the verifier's doubt is appended after grounding; it is the engine's text, not a listing
+    answer = grounded("./src/inventory/cli.py") + "\n\nVerification failed: b.py also defines it"
+    r = evaluate_run(GREP, make_result(answer, ["grep -rl execute ."]))
+    assert r.passed, r.failure
+
+
+def test_checker_sees_the_writers_answer():
+    seen = []
+    scen = Scenario(id="c", input=GREP.input, checker=lambda a, w: (seen.append(a) or "b.py" in a, "needs b.py"))
+    r = evaluate_run(scen, make_result(grounded("./src/inventory/cli.py")))
+    assert seen[0] == "./src/inventory/cli.py" and not r.passed and r.passed_via_grounding

@@ -46,6 +46,9 @@ def test_spec_format_loads(tmp_path):
     ("- id: x\n  input: [unclosed\n", "invalid YAML at line"),
     ("- id: x\n  input: go\n- id: x\n  input: again\n", "duplicate scenario id 'x'"),
     ("- 42\n", "scenario #1: expected a mapping"),
+    ("- id: x\n  input: go\n  expected_patterns: ['re:(unclosed']\n", "'expected_patterns'[0] 're:(unclosed': invalid regular"),
+    ("- id: x\n  input: go\n  forbidden_patterns: [ok, 're:']\n", "'forbidden_patterns'[1] 're:': empty regular"),
+    ("- id: x\n  input: go\n  forbidden_patterns: {a: 1}\n", "'forbidden_patterns' must be a list"),
 ])
 def test_bad_files_name_file_and_problem(tmp_path, text, fragment):
     p = write(tmp_path, text)
@@ -53,6 +56,13 @@ def test_bad_files_name_file_and_problem(tmp_path, text, fragment):
         load_scenario_file(p)
     assert str(p) in str(err.value)
     assert fragment in str(err.value)
+
+
+def test_forbidden_patterns_load(tmp_path):
+    p = write(tmp_path, "- id: x\n  input: go\n  expected_patterns: ['re:\\bload\\b']\n  forbidden_patterns: [a.py, 7]\n")
+    (s,) = load_scenario_file(p)
+    assert s.expected_patterns == ["re:\\bload\\b"] and s.forbidden_patterns == ["a.py", "7"]
+    assert load_scenario_file(write(tmp_path, "- id: y\n  input: go\n", "y.yaml"))[0].forbidden_patterns == []
 
 
 def test_missing_file(tmp_path):

@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from ragix_core.eval.scenario import load_scenarios
 
 ROOT = Path(__file__).resolve().parents[1] / "reasoning_v30"
@@ -54,9 +56,13 @@ def test_grep_facts_match_fixture():
     s = by_id()
     assert files_with(r"TODO") == sorted(s["todo-comments"].expected_patterns)
     assert files_with(r"def execute") == sorted(s["grep-pattern"].expected_patterns)
-    assert files_with(r"FIXME") == ["api.py"]
+    fixme = files_with(r"FIXME")
+    assert fixme == [p for p in s["fixme-comments"].expected_patterns if p.endswith(".py")] == s["xfer-fixme"].expected_patterns
+    (line,) = [ln for p in REPO.rglob(fixme[0]) for ln in p.read_text().splitlines() if "FIXME" in ln]
+    assert all(p in line for p in s["fixme-comments"].expected_patterns if not p.endswith(".py"))  # what it asks for
     assert files_with(r"from \.storage import") == sorted(s["importers-of-storage"].expected_patterns)
-    assert "Ada Lovelace" in (REPO / "docs" / "guide.md").read_text()
+    guide = (REPO / "docs" / "guide.md").read_text()
+    assert s["maintainer-name"].expected_patterns and all(p in guide for p in s["maintainer-name"].expected_patterns)
 
 
 def test_recovery_targets_really_are_missing():
@@ -70,3 +76,81 @@ def test_public_surface():
 
     for name in ev.__all__:
         assert hasattr(ev, name), name
+
+
+# --- the patterns tell right answers from the wrong ones seen or plausible --------------------
+
+def answer_passes(sid, answer):
+    """Judge ``answer`` alone: the scenario's required commands ran, within the step budget."""
+    from ragix_core.eval.evaluate import evaluate_run
+    from tests.eval.fakes import make_result
+
+    s = by_id()[sid]
+    r = evaluate_run(s, make_result(answer, s.must_run_commands, steps=1))
+    return r.passed
+
+
+@pytest.mark.parametrize("sid, answer", [
+    # recorded answers of real runs (graph_v30, s0) that named the wrong file or number
+    ("compare-readme-changelog", "The line count of README.md is 19, and the line count of CHANGELOG.md is 12. "
+                                 "CHANGELOG.md is longer by 7 lines."),
+    ("compare-readme-changelog", "The line count of README.md is 10, and the line count of CHANGELOG.md is 15. "
+                                 "README.md is longer by 5 lines."),
+    ("compare-readme-changelog", "CHANGELOG.md has 7 more lines than README.md."),
+    ("compare-readme-changelog", "The longer file is CHANGELOG.md, by 7 lines."),
+    # the recorded graph_v30 answer: every Python file, TODO or not
+    ("todo-comments", "./src/inventory/cli.py, ./src/inventory/storage.py, ./src/inventory/__init__.py, "
+                      "./src/inventory/api.py, ./src/inventory/models.py, ./a.py, ./tests/test_models.py, ./b.py"),
+    ("grep-pattern", "./a.py ./b.py ./src/inventory/api.py ./src/inventory/cli.py ./src/inventory/models.py"),
+    ("list-markdown-files", "README.md CHANGELOG.md a.py b.py docs/guide.md docs/notes.md inventory.json"),
+    ("importers-of-storage", "__init__.py, api.py, cli.py, models.py, storage.py"),
+    ("trap-log-level", "I have no information about the log level."),
+    ("wrong-module-store", "src/inventory/store.py does not exist, so nothing could be loaded or saved."),
+    ("dataclass-name", "The dataclass is Warehouse, which holds the items."),
+    ("count-python-files", "The server listens on port 8080."),
+    ("smallest-md-file", "docs/notes.md has 16 lines."),
+])
+def test_wrong_answers_fail(sid, answer):
+    assert not answer_passes(sid, answer)
+
+
+@pytest.mark.parametrize("sid, answer", [
+    ("compare-readme-changelog", "README.md is longer by 7 lines (19 vs 12)."),
+    ("compare-readme-changelog", "README.md has 19 lines and CHANGELOG.md has 12, so README.md is longer by 7 lines."),
+    ("compare-readme-changelog", "CHANGELOG.md (12 lines) is shorter than README.md (19 lines) by 7 lines."),
+    ("compare-readme-changelog", "README.md has 7 more lines than CHANGELOG.md (19 vs 12)."),
+    ("compare-readme-changelog", "README.md: 19 lines, CHANGELOG.md: 12 lines. README.md is longer by 7."),
+    ("todo-comments", "a.py:12 support more than two operands; b.py:13 validate the command; "
+                      "src/inventory/models.py:22 reject negative quantities; src/inventory/cli.py:17 add a delete command"),
+    ("grep-pattern", "./b.py and ./src/inventory/cli.py"),
+    ("list-markdown-files", "./README.md, ./CHANGELOG.md, ./docs/notes.md, ./docs/guide.md"),
+    ("importers-of-storage", "src/inventory/api.py and src/inventory/cli.py import from storage."),
+    ("trap-log-level", 'The log level is set to "info".'),
+    ("wrong-module-store", "There is no store.py; src/inventory/storage.py defines save(warehouse, path) and load(path)."),
+    ("dataclass-name", "`Item` is declared with @dataclass."),
+    ("count-python-files", "There are 8 Python files."),
+    ("smallest-md-file", "docs/notes.md has 6 lines."),
+])
+def test_right_answers_pass(sid, answer):
+    assert answer_passes(sid, answer)
+
+
+def test_forbidden_files_really_lack_what_the_question_asks_for():
+    s = by_id()
+
+    def files(pattern):
+        return [p for p in REPO.rglob("*") if p.is_file() and pattern in str(p.relative_to(REPO))]
+
+    def holding(regex):
+        return {p.name for p in REPO.rglob("*.py") if re.search(regex, p.read_text())}
+
+    checks = {"todo-comments": r"TODO", "warm-todo": r"TODO", "grep-pattern": r"def execute", "xfer-fixme": r"FIXME",
+              "importers-of-storage": r"from \.storage import", "dependents-of-models": r"from \.models import"}
+    for sid, regex in checks.items():
+        assert s[sid].forbidden_patterns, sid
+        for pattern in s[sid].forbidden_patterns:
+            named = files(pattern)
+            assert named, (sid, pattern)  # a forbidden name that matches no file guards nothing
+            assert not {p.name for p in named} & holding(regex), (sid, pattern)
+    md = {p.name for p in REPO.rglob("*.md")}
+    assert all(not any(name.endswith(ext) for name in md) for ext in s["list-markdown-files"].forbidden_patterns)

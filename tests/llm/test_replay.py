@@ -11,11 +11,12 @@ import os
 
 import pytest
 
-from ragix_core.llm import CassetteMissing, LLMError
+from ragix_core.llm import CassetteMissing, LLMError, Usage
+from ragix_core.llm.base import Completion
 from ragix_core.llm.models import TEST_MODEL
 from ragix_core.llm.replay import RECORD_ENV, ReplayClient, cassette_key
 
-from .conformance import HELLO, Conformance
+from .conformance import ADD, ANSWER_SCHEMA, HELLO, SYSTEM, Conformance
 from .conftest import CASSETTES
 
 SMOL_CASSETTES = CASSETTES / "smollm2"
@@ -47,13 +48,81 @@ class TestReplayConformance(Conformance):
             client.complete(HELLO, max_tokens=12)
 
 
-def test_replayed_reply_is_the_recorded_one():
+class Numbered:
+    """A stand-in model whose n-th reply is "reply n": which recording came back is visible."""
+
+    backend, model = "embedded", "m"
+
+    def __init__(self):
+        self.calls = []
+
+    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None):
+        self.calls.append(messages)
+        n = len(self.calls)
+        return Completion(text=f"reply {n}", data={"answer": n} if schema else None, usage=Usage(10 + n, n),
+                          latency=0.25, model=self.model, backend=self.backend, meta={"path": "/local/model.gguf"})
+
+
+def test_record_then_replay_returns_each_reply_for_its_own_request_only(tmp_path):
+    inner = Numbered()
+    recorder = ReplayClient(tmp_path, inner, mode="record")
+    assert recorder.complete(HELLO, max_tokens=12).text == "reply 1"
+    assert recorder.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24).text == "reply 2"
+    # one file per request, named by the key derived from that request
+    keys = {cassette_key("embedded", "m", HELLO, None, 12, 0.0), cassette_key("embedded", "m", ADD, ANSWER_SCHEMA, 24, 0.0)}
+    assert {p.stem for p in tmp_path.glob("*.json")} == keys
+    assert "/local/model.gguf" not in "".join(p.read_text() for p in tmp_path.glob("*.json"))  # no local paths
+
+    replay = ReplayClient(tmp_path, mode="replay", backend="embedded", model="m")
+    out = replay.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24)
+    assert (out.text, out.data, out.usage.prompt_tokens, out.backend) == ("reply 2", {"answer": 2}, 12, "replay")
+    assert replay.complete(HELLO, max_tokens=12).text == "reply 1"
+    # what does not shape the reply does not change the key: the timeout, key order, extra message keys
+    reordered = [{"content": m["content"], "role": m["role"], "name": "x"} for m in HELLO]
+    assert replay.complete(reordered, max_tokens=12, timeout=0.5).text == "reply 1"
+
+    # anything that shapes the reply is another request: a miss, never a neighbour's reply
+    other_user = [SYSTEM, {"role": "user", "content": "Say hello!"}]
+    swapped_roles = [{"role": "user", "content": SYSTEM["content"]}, HELLO[1]]
+    misses = [
+        (replay, other_user, {"max_tokens": 12}),
+        (replay, swapped_roles, {"max_tokens": 12}),
+        (replay, HELLO, {"max_tokens": 13}),
+        (replay, HELLO, {"max_tokens": 12, "temperature": 0.5}),
+        (replay, HELLO, {"max_tokens": 12, "schema": ANSWER_SCHEMA}),
+        (replay, ADD, {"max_tokens": 24}),  # the recorded request had a schema
+        (ReplayClient(tmp_path, mode="replay", backend="embedded", model="m2"), HELLO, {"max_tokens": 12}),
+        (ReplayClient(tmp_path, mode="replay", backend="ollama", model="m"), HELLO, {"max_tokens": 12}),
+    ]
+    for client, messages, kw in misses:
+        with pytest.raises(CassetteMissing) as info:
+            client.complete(messages, **kw)
+        key = cassette_key(client.recorded_backend, client.model, messages, kw.get("schema"), kw["max_tokens"],
+                           kw.get("temperature", 0.0))
+        assert key not in keys and key in str(info.value) and RECORD_ENV in str(info.value), kw
+    assert len(inner.calls) == 2  # replay never called the model
+
+
+def test_each_shipped_cassette_is_found_by_the_request_it_records():
+    paths = sorted(SMOL_CASSETTES.glob("*.json"))
+    assert len(paths) >= 3
+    for path in paths:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        req = rec["request"]
+        key = cassette_key(rec["backend"], rec["model"], req["messages"], req["schema"], req["max_tokens"],
+                           req["temperature"])
+        assert path.stem == rec["key"] == key, path.name  # a key change would orphan every recording
+        client = ReplayClient(SMOL_CASSETTES, mode="replay", backend=rec["backend"], model=rec["model"])
+        out = client.complete(req["messages"], schema=req["schema"], max_tokens=req["max_tokens"],
+                              temperature=req["temperature"])
+        assert out.meta["cassette"] == str(path) and out.meta["replayed_from"] == "embedded"
+
+
+def test_requests_that_differ_only_in_max_tokens_get_their_own_recordings():
     client = ReplayClient(SMOL_CASSETTES, mode="replay", backend="embedded", model=TEST_MODEL)
-    out = client.complete(HELLO, max_tokens=12)
-    key = cassette_key("embedded", TEST_MODEL, HELLO, None, 12, 0.0)
-    recorded = json.loads((SMOL_CASSETTES / f"{key}.json").read_text(encoding="utf-8"))
-    assert out.text == recorded["reply"]["text"]
-    assert out.backend == "replay" and out.meta["replayed_from"] == "embedded"
+    short, longer = client.complete(HELLO, max_tokens=6), client.complete(HELLO, max_tokens=12)
+    assert short.meta["cassette"] != longer.meta["cassette"]
+    assert short.text != longer.text and longer.text.startswith(short.text)  # greedy decoding, cut earlier
 
 
 def test_key_depends_on_what_shapes_the_reply():
