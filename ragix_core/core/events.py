@@ -93,6 +93,13 @@ class EventBus:
                     self._subscribers = [s for s in self._subscribers if s is not callback]
                 print(f"ragix: event subscriber {callback!r} failed and was removed: {exc!r}", file=sys.stderr)
 
+    def tagged(self, **tags: Any) -> "EventBus":
+        """A bus whose events are re-published on this one with ``tags`` added to their data
+        (e.g. ``purpose="diagnosis"`` on REFLECT's own commands)."""
+        child = EventBus()
+        child.subscribe(lambda event: self.publish(event.kind, event.session_id, **{**event.data, **tags}))
+        return child
+
     def stream(self, maxsize: int = 10_000) -> Iterator[Event]:
         """Iterate over events published from now on until ``close()``."""
         q: "queue.Queue[Any]" = queue.Queue(maxsize=maxsize)

@@ -196,7 +196,8 @@ def _join(stages: List[List[str]]) -> str:
 
 
 def executed_calls(events: Iterable[Any]) -> List[ExecutedCall]:
-    """TOOL_CALL events that actually ran (not refused), in order, with the programs each started."""
+    """TOOL_CALL events of the answer's commands that actually ran (not refused, not REFLECT's
+    diagnosis), in order, with the programs each started."""
     out: List[ExecutedCall] = []
     for ev in events:
         kind = getattr(ev, "kind", None)
@@ -204,8 +205,8 @@ def executed_calls(events: Iterable[Any]) -> List[ExecutedCall]:
         if kind != "tool_call":
             continue
         data = getattr(ev, "data", None) or {}
-        if data.get("refused"):
-            continue
+        if data.get("refused") or data.get("purpose") == "diagnosis":
+            continue  # refused: nothing ran; diagnosis: REFLECT's own look-around, not the answer's commands
         command = data.get("command")
         command = command if isinstance(command, str) and command.strip() else ""
         stages = _argv_stages(data.get("argv"))

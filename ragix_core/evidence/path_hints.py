@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose"]
+__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -40,21 +40,26 @@ def missing_paths(stderr: str) -> List[str]:
     return found
 
 
-def _project_files(root: Path) -> List[str]:
+def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_FILES) -> List[str]:
+    """The project's files as relative paths, sorted, walked without following links and without
+    ragix's state, VCS, caches or hidden directories; at most ``max_depth`` directories deep."""
     out: List[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         rel = os.path.relpath(dirpath, root)
+        depth = 0 if rel == "." else rel.count(os.sep) + 1
+        dirnames[:] = [] if max_depth is not None and depth + 1 >= max_depth else \
+            sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
             out.append(name if rel == "." else f"{rel}/{name}")
-            if len(out) >= MAX_FILES:
+            if len(out) >= limit:
                 return out
     return out
 
 
+
 def similar_paths(missing: str, root: Path) -> List[str]:
     """Existing files whose path or name is close to ``missing``, best first."""
-    return _similar(missing, _project_files(root))
+    return _similar(missing, project_files(root))
 
 
 def _similar(missing: str, files: List[str]) -> List[str]:
@@ -77,7 +82,7 @@ def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple
     missing = missing_paths(stderr)[:3]
     if not missing:
         return "", None
-    files = _project_files(root)
+    files = project_files(root)
     close = {path: _similar(path, files) for path in missing}
     lines = [f"[ragix] {path} does not exist; existing files with a similar name: {', '.join(near)}" if near
              else f"[ragix] {path} does not exist and no file in the project has a similar name"

@@ -21,12 +21,13 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.grounding import ground_answer
+from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.lexer import GlobWord, split_pipeline
-from ragix_core.tools.policy import NOT_PROJECT_DIRS, STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
+from ragix_core.tools.policy import STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
 from .classify_rules import needs_tools, rule_based_complexity
@@ -34,8 +35,7 @@ from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
-CONTEXT_LISTING = "find . -maxdepth 3 -type f | sort"
-HIDDEN_PREFIXES = tuple(f"./{d}/" for d in NOT_PROJECT_DIRS)
+LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
@@ -229,14 +229,11 @@ class AgentFunctions:
     # -- shared context ----------------------------------------------------------
 
     def file_context(self) -> str:
-        """A bounded listing of the project, computed once per run."""
+        """A bounded listing of the project, computed once per run. It is read by ragix itself (names
+        only, links not followed), not by a tool call: it is context, not a command of the answer."""
         if self._listing is None:
-            r = self.toolbox.run_command(CONTEXT_LISTING)
-            if r.ok:
-                text = "\n".join(line for line in r.stdout.splitlines() if not line.startswith(HIDDEN_PREFIXES))
-            else:
-                text = r.stderr or r.error or ""
-            self._listing = bounded(text, self.max_context_chars)
+            files = sorted(project_files(self.root, max_depth=LISTING_DEPTH))
+            self._listing = bounded("\n".join(f"./{f}" for f in files), self.max_context_chars)
         return self._listing
 
     def experience_context(self, query: str) -> str:

@@ -22,7 +22,9 @@ from ragix_core.core.types import ToolResult
 from ragix_core.profiles import AgentProfile, check_models
 from ragix_core.core.registry import EngineSpec
 
-__all__ = ["RunContext", "new_session_id"]
+__all__ = ["RunContext", "new_session_id", "DIAGNOSIS"]
+
+DIAGNOSIS = "diagnosis"  # the `purpose` of tool calls made to diagnose a failure, not to answer
 
 
 def new_session_id() -> str:
@@ -79,8 +81,9 @@ class RunContext:
                       include_prompts=rc.traces.include_prompts)
         toolbox = ToolBox(cwd, profile=profile.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes,
                           limits=Limits(timeout=rc.graph.timeout_per_step))
-        reflect_box = ToolBox(cwd, profile=profile.reflect_tool_profile, events=bus, session_id=sid,
-                              limits=Limits(timeout=rc.reflect.shell_timeout))
+        # REFLECT's look-around is diagnosis, not an answer's command: its events say so.
+        reflect_box = ToolBox(cwd, profile=profile.reflect_tool_profile, events=bus.tagged(purpose=DIAGNOSIS),
+                              session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout))
         return cls(cwd=cwd, config=config, profile=profile, engine=engine, session_id=sid, bus=bus, roles=roles,
                    toolbox=toolbox, reflect_box=reflect_box, corpus=corpus, recall=recall,
                    trace_path=writer.path if writer is not None else None, checkpoint_path=checkpoint_path,

@@ -173,8 +173,9 @@ def test_plan_schema_tool_enum_is_the_profile_allowlist():
     plan = f.parse_plan(raw, "g")
     assert [s.num for s in plan.steps] == [1]  # renumbered
     assert plan.steps[0].tool_call.args["command"] == "find . -name '*.md'"
-    # the prompt shows the project listing the tool box produced
-    assert "output of find . -maxdepth 3 -type f" in llm.calls[0]["messages"][0]["content"]
+    # the prompt shows the project listing, read by ragix itself (no tool call)
+    assert f.toolbox.commands == []
+    assert "Files in the project" in llm.calls[0]["messages"][0]["content"]
 
 
 def test_plan_with_no_steps_is_rejected():
@@ -349,7 +350,7 @@ def test_simple_goal_on_a_wrong_path_reruns_on_the_one_close_file_without_asking
     f = fns(llm, tb)
     f.last_complexity = TaskComplexity.SIMPLE
     res = f.answer("Count the lines of docs/guides.md")
-    assert tb.commands[1:] == ["wc -l docs/guides.md", "wc -l docs/guide.md"]  # after the file listing
+    assert tb.commands == ["wc -l docs/guides.md", "wc -l docs/guide.md"]
     assert len(llm.calls) == 2  # one command, one answer: the correction needed no model call
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["wc -l docs/guide.md"]
     writer_prompt = llm.calls[1]["messages"][0]["content"]
@@ -366,7 +367,7 @@ def test_simple_goal_with_an_ambiguous_wrong_path_asks_the_model_with_the_hint(t
     f = fns(llm, tb)
     f.last_complexity = TaskComplexity.SIMPLE
     f.answer("Count the lines of guide.md")
-    assert tb.commands[1:] == ["wc -l guide.md", "wc -l docs/guide.md"]
+    assert tb.commands == ["wc -l guide.md", "wc -l docs/guide.md"]
     assert "existing files with a similar name: docs/guide.md, old/guide.md" in llm.calls[1]["messages"][0]["content"]
 
 
@@ -435,3 +436,14 @@ def test_a_filter_reads_stdin_only_when_it_names_no_file_as_the_executor_splits_
     assert not reads_stdin("cat *.md", tmp_path)  # the glob is expanded to a.md: it reads files
     assert reads_stdin("cat *.txt", tmp_path)  # matches nothing: stays a literal that does not exist
     assert not reads_stdin("sort a.md|uniq", tmp_path)  # a pipeline, however it is spaced
+
+
+def test_the_project_listing_is_read_without_a_tool_call_and_hides_ragix_state(tmp_path):
+    for rel in ("README.md", "docs/guide.md", "a/b/c/deep.md", ".ragix/trace.jsonl", ".git/config", "node_modules/x.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    tb = FakeToolBox()
+    tb.root = tmp_path
+    listing = fns(ScriptedLLM([]), tb).file_context()
+    assert listing.splitlines() == ["./README.md", "./docs/guide.md"]  # depth 3 like find -maxdepth 3
+    assert tb.commands == []
