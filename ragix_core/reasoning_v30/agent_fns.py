@@ -20,6 +20,7 @@ from ragix_core.config.reasoning import VotingSection
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
+from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
@@ -410,7 +411,12 @@ class AgentFunctions:
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
         text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps, goal))
         answer = ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
-        return ground_answer(goal, answer, steps, self.root)
+        return self._grounded(goal, answer, steps)
+
+    def _grounded(self, goal: str, answer: str, steps: List[PlanStep]) -> str:
+        """A written answer held to the outputs: false pairings and wrong extremes are rewritten from
+        the output line (evidence/binding.py), then ragix's notes and omitted listed files are added."""
+        return ground_answer(goal, bind_answer(goal, answer, steps).answer, steps, self.root)
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
@@ -440,5 +446,5 @@ class AgentFunctions:
                 # The verifier's own rewrite of a doubted answer is no better evidence than the writer's:
                 # keep the writer's answer and say what was doubted.
                 verdict["answer"] = f"{current.rstrip()}\n\nVerification failed: {issues}"
-        verdict["answer"] = ground_answer(state.goal, verdict["answer"], steps, self.root)
+        verdict["answer"] = self._grounded(state.goal, verdict["answer"], steps)
         return verdict

@@ -1,0 +1,151 @@
+"""Answers bound to outputs: the facts a writer pairs must stand on one output line together.
+
+Measured failure (a 1.5B writer, a new repository): "the longest file is X with 248 lines",
+where 248 was another file's count. For the goals where that happens — counts, maxima and
+minima, "which file" — the answer is checked against the tool outputs, deterministically:
+
+- a **count table** is an output whose lines read ``<number> <path>`` (wc -l, uniq -c, du) or
+  ``<path>:<number>`` (grep -c); wc's total line is not a row;
+- every path of the table that the answer names must be followed, in the same sentence, by
+  its own number if the answer gives one there (a number that belongs to another row is a
+  false pairing);
+- a superlative goal (largest, most, longest, smallest, fewest, shortest...) is answered by
+  the row with the extreme number; the first row the answer names must be that row;
+- a "how many" goal whose last evidence is a single number must state that number.
+
+On a mismatch the answer is replaced by one written from the output line (and says so):
+a deterministic answer, never an unchecked pairing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ragix_core.core.types import PlanStep, StepStatus
+from ragix_core.tools.policy import is_wc_total_line
+
+from .steps import step_output
+
+__all__ = ["bind_answer", "count_table", "Binding"]
+
+_COUNT_PATH = re.compile(r"^\s*(\d+)\s+(\S+)\s*$")  # wc -l, uniq -c, du
+_PATH_COUNT = re.compile(r"^(\S+?):(\d+)\s*$")  # grep -c
+_SINGLE = re.compile(r"^\s*(\d+)\s*$")
+_MAX = re.compile(r"\b(largest|biggest|longest|most|highest|maximum|max)\b", re.IGNORECASE)
+_MIN = re.compile(r"\b(smallest|shortest|fewest|least|lowest|minimum|min)\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\b(how many|count|number of)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (guide.md) does not end it
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
+
+
+@dataclass
+class Binding:
+    answer: str
+    corrected: bool = False
+    reason: str = ""
+
+
+def count_table(output: str) -> Dict[str, int]:
+    """``path -> number`` for an output made of count rows (at least two); {} otherwise."""
+    rows: Dict[str, int] = {}
+    lines = [line for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if is_wc_total_line(line):
+            continue
+        m = _COUNT_PATH.match(line)
+        if m:
+            rows[_clean(m.group(2))] = int(m.group(1))
+            continue
+        m = _PATH_COUNT.match(line.strip())
+        if m:
+            rows[_clean(m.group(1))] = int(m.group(2))
+            continue
+        return {}  # a line that is not a row: not a table
+    return rows if len(rows) >= 2 else {}
+
+
+def _clean(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _evidence(steps: Sequence[PlanStep]) -> List[Tuple[str, str]]:
+    out = []
+    for s in steps:
+        if s.status == StepStatus.SUCCESS and s.result is not None and (s.result.stdout or "").strip():
+            out.append((str(s.tool_call.args.get("command") or "") if s.tool_call else "", s.result.stdout))
+    return out
+
+
+def _mentions(answer: str, rows: Dict[str, int]) -> List[Tuple[int, str]]:
+    """(position, path) of every table row the answer names, by path or, if unique, by file name."""
+    found = []
+    low = answer.lower()
+    names: Dict[str, List[str]] = {}
+    for path in rows:
+        names.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(path)
+    for path in rows:
+        at = low.find(path.lower())
+        if at < 0 and len(names[path.rsplit("/", 1)[-1].lower()]) == 1:
+            at = _word_at(low, path.rsplit("/", 1)[-1].lower())
+        if at >= 0:
+            found.append((at, path))
+    return sorted(found)
+
+
+def _word_at(text: str, word: str) -> int:
+    m = re.search(r"(?<![\w./-])" + re.escape(word) + r"(?![\w-])", text)
+    return m.start() if m else -1
+
+
+def _false_pairing(answer: str, rows: Dict[str, int]) -> Optional[Tuple[str, int]]:
+    """A row named with a number, in one sentence, that is another row's and not its own."""
+    others = set(rows.values())
+    for sentence in _SENTENCE.findall(answer):
+        named = _mentions(sentence, rows)
+        if len(named) != 1:
+            continue  # several rows in one sentence: which number goes with which is not clear
+        path = named[0][1]
+        numbers = [int(n) for n in _NUMBER.findall(sentence)]
+        if numbers and rows[path] not in numbers and any(n in others for n in numbers):
+            return path, next(n for n in numbers if n in others)
+    return None
+
+
+def _from_row(path: str, number: int, command: str, why: str) -> str:
+    return (f"{path}: {number} (the output line of `{command}` for it).\n\n"
+            f"(ragix: {why}; this answer is written from the output line.)")
+
+
+def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep]) -> Binding:
+    """``answer`` checked against the steps' outputs (see the module docstring)."""
+    evidence = _evidence(steps)
+    if not answer or not evidence:
+        return Binding(answer)
+    command, output = evidence[-1]
+    rows = count_table(output)
+    if rows:
+        wants = max if _MAX.search(goal) else min if _MIN.search(goal) else None
+        if wants is not None:
+            best = wants(rows, key=lambda p: rows[p])
+            named = _mentions(answer, rows)
+            if named and named[0][1] != best and rows[named[0][1]] != rows[best]:
+                return Binding(_from_row(best, rows[best], command,
+                                         f"the answer named {named[0][1]}, but {best} has the "
+                                         f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
+        wrong = _false_pairing(answer, rows)
+        if wrong is not None:
+            path, number = wrong
+            return Binding(_from_row(path, rows[path], command,
+                                     f"the answer gave {path} the number {number}, which is another file's"),
+                           True, "pairing")
+        return Binding(answer)
+    single = _SINGLE.match(output.strip())
+    if single and _HOW_MANY.search(goal):
+        n = single.group(1)
+        if n not in _NUMBER.findall(answer):
+            return Binding(f"{n} (the output of `{command}`).\n\n"
+                           f"(ragix: the answer did not state the number the command printed; "
+                           f"this answer is written from the output.)", True, "count")
+    return Binding(answer)

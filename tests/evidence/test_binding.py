@@ -1,0 +1,54 @@
+"""Answers bound to outputs: false pairings and wrong superlatives are replaced from the output line."""
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.binding import bind_answer, count_table
+
+WC = "   19 ./README.md\n  248 ./docs/RESULTS.md\n  120 ./docs/guide.md\n  387 total\n"
+
+
+def step(stdout, command="find . -name '*.md' | xargs wc -l"):
+    return PlanStep(1, "count", ToolCall("shell", {"command": command}), StepStatus.SUCCESS,
+                    ToolResult("shell", 0, stdout=stdout))
+
+
+def test_count_tables_are_rows_of_numbers_and_paths_without_the_total():
+    assert count_table(WC) == {"README.md": 19, "docs/RESULTS.md": 248, "docs/guide.md": 120}
+    assert count_table("src/a.py:3\nsrc/b.py:0\n") == {"src/a.py": 3, "src/b.py": 0}
+    assert count_table("12 ./a.md\nsome prose line\n") == {}  # not a table
+    assert count_table("12 ./a.md\n") == {}  # one row: nothing to pair wrongly
+
+
+def test_the_right_pairing_is_kept_word_for_word():
+    answer = "The largest markdown file is docs/RESULTS.md with 248 lines."
+    b = bind_answer("Find the largest markdown file by line count", answer, [step(WC)])
+    assert not b.corrected and b.answer == answer
+
+
+def test_a_number_that_belongs_to_another_file_is_a_false_pairing():
+    b = bind_answer("How many lines does the guide have?", "docs/guide.md has 248 lines.", [step(WC)])
+    assert b.corrected and b.reason == "pairing"
+    assert b.answer.startswith("docs/guide.md: 120") and "248" in b.answer  # says what it corrected
+
+
+def test_a_wrong_file_for_a_superlative_is_replaced_by_the_extreme_row():
+    b = bind_answer("Which markdown file is the longest?", "The longest is docs/guide.md (248 lines).", [step(WC)])
+    assert b.corrected and b.reason == "superlative"
+    assert b.answer.startswith("docs/RESULTS.md: 248")
+    smallest = bind_answer("Find the smallest markdown file", "README.md is the smallest, 19 lines.", [step(WC)])
+    assert not smallest.corrected
+
+
+def test_a_count_goal_must_state_the_single_number_printed():
+    s = step("8\n", "find . -name '*.py' | wc -l")
+    assert not bind_answer("How many Python files are there?", "There are 8 Python files.", [s]).corrected
+    b = bind_answer("How many Python files are there?", "There are 80 Python files.", [s])
+    assert b.corrected and b.answer.startswith("8 (the output of")
+    # 8 inside 80 or 8080 is not the number
+    assert bind_answer("How many Python files are there?", "Port 8080.", [s]).corrected
+
+
+def test_goals_and_outputs_outside_these_shapes_are_left_alone():
+    prose = step("def main():\n    return 8\n", "cat main.py")
+    assert not bind_answer("What does main return?", "It returns 9.", [prose]).corrected
+    assert not bind_answer("g", "", [step(WC)]).corrected
+    assert not bind_answer("How many?", "5", []).corrected
