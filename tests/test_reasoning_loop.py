@@ -44,11 +44,31 @@ def test_failed_step_retries_with_feedback_then_succeeds(tmp_path):
 
 
 def test_exhausted_retries_end_with_partial_results():
-    tb = FakeToolBox({"cat nope.md": ToolResult("cat", 1, stderr="No such file or directory")})
-    lp, _ = loop([{"complexity": "MODERATE"}, plan("cat nope.md"), plan("cat nope.md")], tb)
+    tb = FakeToolBox({"cat nope.md": ToolResult("cat", 1, stderr="No such file or directory"),
+                      "cat nope2.md": ToolResult("cat", 1, stderr="No such file or directory")})
+    lp, _ = loop([{"complexity": "MODERATE"}, plan("cat nope.md"), plan("cat nope2.md")], tb)
     st = lp.run(ReasoningState(goal="show the notes file", session_id="s"))
     assert st.stop_reason == "max_retries"
     assert st.final_answer.startswith("## Partial Results")
+
+
+def test_a_replan_that_repeats_a_failed_command_is_refused_and_resampled():
+    tb = FakeToolBox({"cat nope.md": ToolResult("cat", 1, stderr="No such file or directory")})
+    llm_replies = [{"complexity": "MODERATE"}, plan("cat nope.md"), plan("cat  nope.md"), plan("cat a.md"), "done",
+                   {"verdict": "pass", "answer": "a.md holds the notes", "confidence": 0.8}]
+    lp, _ = loop(llm_replies, tb)
+    st = lp.run(ReasoningState(goal="show the notes file", session_id="s"))
+    assert st.stop_reason == "success"
+    assert [s.tool_call.args["command"] for s in st.executed_steps] == ["cat nope.md", "cat a.md"]
+    resample = lp.f.planner.calls[3]
+    assert "already failed" in resample["messages"][0]["content"] and resample["temperature"] > 0
+
+
+def test_a_replan_that_only_repeats_failures_is_a_named_stop():
+    tb = FakeToolBox({"cat nope.md": ToolResult("cat", 1, stderr="No such file or directory")})
+    lp, _ = loop([{"complexity": "MODERATE"}, plan("cat nope.md"), plan("cat nope.md"), plan("cat nope.md")], tb)
+    st = lp.run(ReasoningState(goal="show the notes file", session_id="s"))
+    assert st.stop_reason == "no_new_plan" and st.final_answer.startswith("## Partial Results")
 
 
 def test_model_unreachable_is_a_named_stop_with_answer():

@@ -136,3 +136,20 @@ def test_cli_sovereign_with_remote_model_exits_2_with_the_reason(tmp_path):
     result = CliRunner().invoke(app, ["run", "--cwd", str(tmp_path), "--profile", "sovereign", "list files"])
     assert result.exit_code == 2
     assert "allows local models only" in result.output and "Traceback" not in result.output
+
+
+def test_reflect_is_given_evidence_and_records_which(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("cat docs/manual/intro.md"),
+                           {"diagnosis": "no manual directory", "new_plan_summary": "read the guide"},
+                           plan("head -n 3 docs/guide.md"), "the guide starts with its title"])
+    res = run_goal("Show the start of 'guide.md' from the manual", cwd=repo, client_factory=roles)
+    prompt = roles.llm.calls[2]["messages"][0]["content"]
+    assert "exit code: 1" in prompt
+    assert "nearest existing directory:\ndocs/: guide.md, notes.md" in prompt
+    assert "files mentioning the goal's names:\n'guide.md': in no file" in prompt  # searched, not guessed
+    assert "never propose them again):\n- `cat docs/manual/intro.md`" in prompt, prompt
+    attempt = res.state.reflection_attempts[0]
+    assert attempt.evidence == ["exit_code", "stderr", "close_names", "nearest_directory", "project_search"]
+    searches = [e for e in res.events if e.kind == EventKind.TOOL_CALL and "-rlF" in e.data["argv"]]
+    assert searches and all(e.data.get("purpose") == "diagnosis" for e in searches)
+    assert res.state.stop_reason == "success"

@@ -202,15 +202,21 @@ class ReflectionAttempt:
     error: str
     diagnosis: str
     new_plan_summary: str
+    # Beyond the spec: which evidence the diagnosis was given (exit code, stderr, nearest directory,
+    # close names, project search...), so a recovery can be audited and its evidence compared.
+    evidence: List[str] = field(default_factory=list)
 
     def to_dict(self) -> Dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["evidence"] = list(self.evidence)
+        return d
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "ReflectionAttempt":
-        names = [f.name for f in fields(cls)]
-        d = _require(data, "ReflectionAttempt", *names)
-        return cls(**_known(cls, d))
+        d = _require(data, "ReflectionAttempt", "timestamp", "failed_step", "error", "diagnosis", "new_plan_summary")
+        out = cls(**_known(cls, d))
+        out.evidence = [str(e) for e in (out.evidence or [])]
+        return out
 
 
 @dataclass

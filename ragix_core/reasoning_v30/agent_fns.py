@@ -11,7 +11,7 @@ refuses what it cannot validate.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Literal, Optional, Tuple
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +23,7 @@ from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, Ta
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.path_hints import project_files
+from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
@@ -87,6 +88,10 @@ def _is_no_evidence(step: PlanStep) -> bool:
     if words[0] in NAVIGATION:
         return True
     return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
+
+
+def _command_of(step: PlanStep) -> str:
+    return " ".join(str(step.tool_call.args.get("command") or "").split()) if step.tool_call else ""
 
 
 def _tried(steps: List[PlanStep]) -> str:
@@ -198,10 +203,12 @@ class PlanReply(BaseModel):
 class AgentFunctions:
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
                  experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
-                 voting: Any = None, may_escalate: bool = False):
+                 voting: Any = None, may_escalate: bool = False,
+                 diagnose_shell: Optional[Callable[[str], Any]] = None):
         """``voting``: a ``VotingSection`` (k_max, quorum, temperature, command_format, seed); the
         default is one command and, if it fails, one corrected command (no vote). ``may_escalate``: the try-first route, where a failed or
-        disputed one-command answer hands the goal to PLAN instead of answering."""
+        disputed one-command answer hands the goal to PLAN instead of answering. ``diagnose_shell``:
+        REFLECT's read-only confined shell, used to search the project for the goal's names."""
         self.planner = planner
         self.worker = worker
         self.verifier = verifier
@@ -212,6 +219,8 @@ class AgentFunctions:
         self.voting = voting or VotingSection(k_max=2, quorum=1)
         self.may_escalate = may_escalate
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
+        self.diagnose_shell = diagnose_shell
+        self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
@@ -225,7 +234,8 @@ class AgentFunctions:
                    verifier=ctx.roles.get("verifier"), toolbox=ctx.toolbox,
                    experience=ctx.experience() if with_experience else None,
                    top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars,
-                   voting=rc.voting, may_escalate=rc.routing == "try_first")
+                   voting=rc.voting, may_escalate=rc.routing == "try_first",
+                   diagnose_shell=ctx.reflect_shell if ctx.full_reflection else None)
 
     # -- shared context ----------------------------------------------------------
 
@@ -328,10 +338,30 @@ class AgentFunctions:
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",
             step_rule=step_rule, tools=", ".join(self.tools))
-        reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply,
-                            schema=plan_schema(self.tools, max_steps), stop_reason="plan_generation_failed",
-                            max_tokens=700)
+        schema = plan_schema(self.tools, max_steps)
+        reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply, schema=schema,
+                            stop_reason="plan_generation_failed", max_tokens=700)
+        repeats = self._repeats(reply)
+        if repeats:
+            # A small planner replans the failed command verbatim (0 of 19 recoveries before this):
+            # refuse it, say so, and sample once more.
+            again = text + ("\n\nThese commands already failed; a plan that repeats them is refused:\n"
+                            + "\n".join(f"- `{c}`" for c in repeats) + "\nPlan something different.")
+            seed = self.voting.seed + 1000 if self.voting.seed is not None else None
+            reply, _ = ask_json(self.planner, [{"role": "user", "content": again}], PlanReply, schema=schema,
+                                stop_reason="plan_generation_failed", max_tokens=700,
+                                temperature=max(self.voting.temperature, 0.5), seed=seed)
+            repeated = set(self._repeats(reply))
+            kept = [s for s in reply.steps if " ".join(str(s.args.get("command") or "").split()) not in repeated]
+            if not kept:
+                raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
+                              + "; ".join(sorted(repeated)))
+            reply.steps = kept
         return reply.model_dump()
+
+    def _repeats(self, reply: "PlanReply") -> List[str]:
+        failed = {_command_of(s) for s in self.failed}
+        return [c for c in (" ".join(str(s.args.get("command") or "").split()) for s in reply.steps) if c and c in failed]
 
     def parse_plan(self, raw: Dict[str, Any], goal: str) -> Plan:
         reply = PlanReply.model_validate(raw)
@@ -387,23 +417,34 @@ class AgentFunctions:
         return reply.command
 
     def _run(self, step: PlanStep) -> Optional[Tuple[str, str]]:
-        return run_command_step(self.toolbox, step, self.root)
+        fix = run_command_step(self.toolbox, step, self.root)
+        if step.status == StepStatus.FAILED:
+            self.failed.append(step)
+        return fix
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
 
     def reflect(self, payload: Dict[str, Any]) -> Dict[str, Any]:
         attempts = "\n".join(f"- step {a['failed_step']}: {a['error'][:200]} → {a['diagnosis'][:300]}"
                              for a in payload.get("previous_attempts") or []) or "(none)"
+        goal = str(payload.get("goal") or "")
+        last = self.failed[-1] if self.failed else None
+        found = gather(goal, last.result if last else None, self.root, self.diagnose_shell)
         text = prompts.render(
-            "reflect", goal=bounded(payload.get("goal"), 2000),
+            "reflect", goal=bounded(goal, 2000),
             failed_step_num=payload.get("failed_step_num"),
             failed_step_description=bounded(payload.get("failed_step_description"), 500),
             error=bounded(payload.get("error"), 1000), file_context=bounded(payload.get("file_context"), self.max_context_chars),
             experience_context=bounded(payload.get("experience_context"), self.max_context_chars) or "(none)",
+            evidence=bounded(found.text, self.max_context_chars) or "(none)",
+            failed_commands=self._failed_commands() or "(none)",
             previous_attempts=attempts)
         reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], ReflectReply,
                             stop_reason="reflection_failed", max_tokens=400)
-        return reply.model_dump()
+        return {**reply.model_dump(), "evidence": found.used}
+
+    def _failed_commands(self) -> str:
+        return "\n".join(f"- `{c}`" for c in dict.fromkeys(_command_of(s) for s in self.failed) if c)
 
     def evidence(self, steps: List[PlanStep], goal: str = "") -> str:
         return evidence_block(steps, goal)

@@ -342,6 +342,7 @@ class ReflectNode(BaseNode):
             error=error,
             diagnosis=diagnosis,
             new_plan_summary=new_plan_summary,
+            evidence=[str(e) for e in res.get("evidence") or []],
         ))
         _emit(self.emit_event_fn, state, "reflection",
               step_num=step.num if step else None,
@@ -349,7 +350,8 @@ class ReflectNode(BaseNode):
               outcome_status="failure",
               error=error,
               llm_critique=(diagnosis + ("\n" + new_plan_summary if new_plan_summary else "")).strip() or None,
-              context_used=experience_context[:500] if experience_context else None)
+              context_used=experience_context[:500] if experience_context else None,
+              meta={"evidence": state.reflection_attempts[-1].evidence})
 
         if self.replan_fn is not None:
             plan = self.replan_fn(state, payload | {"diagnosis": diagnosis, "new_plan_summary": new_plan_summary})

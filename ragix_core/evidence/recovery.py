@@ -1,0 +1,101 @@
+"""What a person would look at before retrying a failed command.
+
+Self-repair is only as good as its feedback (Olausson et al., arXiv 2306.09896), and
+reflection without new evidence hurts (Huang et al., arXiv 2310.01798). So REFLECT is
+given facts, each gathered without a model and each named in ``used``:
+- ``exit_code`` and ``stderr`` of the failed command (ragix's close-name hints come first
+  in it when a path was missing: ``close_names``);
+- ``nearest_directory``: for a missing path, the listing of its nearest existing parent;
+- ``project_search``: which files mention the names the goal gives (quoted text, file
+  names, identifiers), searched with the read-only tools.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, List, Optional
+
+from ragix_core.core.text import bounded
+from ragix_core.tools.policy import NOT_PROJECT_DIRS
+
+from .path_hints import missing_paths
+
+__all__ = ["RecoveryEvidence", "gather", "goal_names"]
+
+MAX_NAMES = 3
+MAX_LISTING = 30
+_QUOTED = re.compile(r"[\"'`]([^\"'`]{2,60})[\"'`]")
+_FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
+_IDENT = re.compile(r"\b([A-Za-z]+_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z]{3,})\b")
+
+
+@dataclass
+class RecoveryEvidence:
+    text: str = ""
+    used: List[str] = field(default_factory=list)
+
+
+def goal_names(goal: str) -> List[str]:
+    """The specific names a goal gives: quoted text, file names, code identifiers, ALLCAPS words."""
+    names: List[str] = []
+    for found in (_QUOTED.findall(goal), [m.group(0) for m in _FILE_LIKE.finditer(goal)], _IDENT.findall(goal)):
+        for name in found:
+            name = name.strip()
+            if name and name not in names:
+                names.append(name)
+    return names[:MAX_NAMES]
+
+
+def _nearest_listing(missing: str, root: Path) -> Optional[str]:
+    target = (root / missing).resolve() if not os.path.isabs(missing) else Path(missing)
+    parent = target.parent
+    while True:
+        try:
+            parent.relative_to(root)
+        except ValueError:
+            return None
+        if parent.is_dir():
+            break
+        parent = parent.parent
+    entries = sorted(e.name + ("/" if e.is_dir() else "") for e in parent.iterdir()
+                     if e.name not in NOT_PROJECT_DIRS)[:MAX_LISTING]
+    rel = os.path.relpath(parent, root)
+    return f"{rel}/: " + (", ".join(entries) or "(empty)")
+
+
+def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], Any]] = None) -> RecoveryEvidence:
+    """Evidence about a failed step's ``result`` (a ToolResult or None); ``search(command)`` runs a
+    read-only command (REFLECT's confined shell) for the project search."""
+    ev = RecoveryEvidence()
+    parts: List[str] = []
+    if result is not None:
+        parts.append(f"exit code: {result.returncode}" + (" (refused by ragix's policy)" if result.refused else ""))
+        ev.used.append("exit_code")
+        err = (result.stderr or result.error or "").strip()
+        if err:
+            parts.append("stderr:\n" + bounded(err, 800))
+            ev.used.append("stderr")
+            if "[ragix]" in err:
+                ev.used.append("close_names")
+        listings = [x for x in (_nearest_listing(p, root) for p in missing_paths(err)[:2]) if x]
+        if listings:
+            parts.append("nearest existing directory:\n" + "\n".join(listings))
+            ev.used.append("nearest_directory")
+    if search is not None:
+        hits = []
+        for name in goal_names(goal):
+            r = search(f"grep -rlF -e {_quote(name)} .")
+            files = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()][:8]
+            hits.append(f"{name!r}: " + (", ".join(files) if files else "in no file"))
+        if hits:
+            parts.append("files mentioning the goal's names:\n" + "\n".join(hits))
+            ev.used.append("project_search")
+    ev.text = "\n\n".join(parts)
+    return ev
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
