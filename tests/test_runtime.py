@@ -113,3 +113,24 @@ def test_bounded_says_what_it_cut():
     assert bounded("abcdefgh", 4, marker=False) == "abc…"
     assert one_line("a \n b   c" * 10, 8) == "a b ca …"
     assert bounded(None, 3) == ""
+
+
+def test_a_roles_configured_temperature_reaches_the_model_and_seeds_number_the_calls():
+    from ragix_core.llm.structured import ask_json, ask_text
+    from ragix_core.reasoning_v30.agent_fns import ClassifyReply
+
+    cfg = LLMConfig.model_validate({"default": {"temperature": 0.6}, "worker": {"temperature": 0.2}})
+    llm = ScriptedLLM([{"complexity": "SIMPLE"}, "text", "more"])
+    roles = Roles(cfg, client_factory=lambda settings: llm, seed=5)
+    ask_json(roles.get("planner"), [{"role": "user", "content": "q"}], ClassifyReply, stop_reason="x")
+    ask_text(roles.get("worker"), [{"role": "user", "content": "q"}])
+    ask_text(roles.get("worker"), [{"role": "user", "content": "q"}], temperature=0.9, seed=42)
+    assert [(c["temperature"], c["seed"]) for c in llm.calls] == [(0.6, 5), (0.2, 6), (0.9, 42)]
+
+
+def test_run_goal_temperature_and_seed_apply_to_every_call(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    llm = ScriptedLLM([{"answer": "a function with its scope", "confidence": 0.9}])
+    run_goal("What is a closure in programming?", cwd=tmp_path, client_factory=lambda s: llm,
+             temperature=0.7, seed=11)
+    assert [(c["temperature"], c["seed"]) for c in llm.calls] == [(0.7, 11)]

@@ -69,6 +69,11 @@ def eval_command(
     replay: Optional[Path] = typer.Option(None, "--replay", help="Judge runs saved by --record; no model."),
     trace_dir: Optional[Path] = typer.Option(None, "--trace-dir", help="Keep each run's trace file here."),
     min_pass_rate: Optional[float] = typer.Option(None, "--min-pass-rate", help="Exit 1 below this pass rate."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Number the sampled model calls from this seed (run r "
+                                       "of a scenario starts at SEED + r - 1): repeatable runs at temperature > 0."),
+    temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0,
+                                                help="Every role's temperature (with --repeat: runs differ above 0)."),
+    strict: bool = typer.Option(False, "--strict", help="A run passes only if it also ended in stop_reason success."),
 ) -> None:
     """Evaluate engines on scenarios with known answers (spec 000 §8, §12)."""
     from rich.console import Console
@@ -100,7 +105,8 @@ def eval_command(
     spec = SuiteSpec(
         sources=list(scenarios), strategies=strategies,
         options=EvalOptions(cwd=cwd.resolve() if cwd else None, model=model, profile=profile, config=config,
-                            repeat=repeat, corpus=corpus, trace_dir=trace_dir),
+                            repeat=repeat, corpus=corpus, trace_dir=trace_dir, seed=seed, temperature=temperature,
+                            strict=strict),
         warmup=[str(w) for w in warmup], only=list(only), limit=limit, record=record, replay=replay,
     )
     if cwd is None:

@@ -79,8 +79,10 @@ def _complexity_name(state: Any) -> Optional[str]:
 
 
 def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None, run: int = 1,
-                 strategy: str = "") -> ScenarioResult:
-    """Turn a RunResult (duck-typed: state, events, usage, wall_time, ...) into a ScenarioResult."""
+                 strategy: str = "", strict: bool = False) -> ScenarioResult:
+    """Turn a RunResult (duck-typed: state, events, usage, wall_time, ...) into a ScenarioResult.
+    ``strict``: the run must also have ended in ``success`` (a Partial Results report that quotes
+    the right output is not a pass)."""
     state = result.state
     events = list(getattr(result, "events", None) or [])
     answer = getattr(state, "final_answer", None) or ""
@@ -109,6 +111,8 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         failure.append(f"{steps} steps > max_steps {scenario.max_steps}")
     if not answer.strip():
         failure.append(f"no final answer (stop_reason={getattr(state, 'stop_reason', None)})")
+    if strict and getattr(state, "stop_reason", None) != "success":
+        failure.append(f"strict: stop_reason is {getattr(state, 'stop_reason', None)}, not success")
     passed = not failure
     via_grounding = only_in_listing and len(failure) == answer_failures  # nothing else failed
 

@@ -51,6 +51,9 @@ class EvalOptions:
     corpus: str = "fresh"
     corpus_dir: Optional[Path] = None  # where corpora live; a temp dir when None
     trace_dir: Optional[Path] = None  # traces are copied here before the working copy is removed
+    seed: Optional[int] = None  # run r of a scenario gets seed + r - 1: repeats differ, reruns repeat
+    temperature: Optional[float] = None  # every role's temperature (repeats only differ above 0)
+    strict: bool = False  # a run passes only if it also ended in stop_reason "success"
     extra: Dict[str, Any] = field(default_factory=dict)  # passed to the runner as keywords
 
 
@@ -76,17 +79,22 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
                     scenario.setup(work)
                 except Exception as exc:
                     return error_result(scenario, f"setup failed: {exc}", run, strategy)
+            sampling: Dict[str, Any] = {}
+            if opts.seed is not None:
+                sampling["seed"] = opts.seed + run - 1
+            if opts.temperature is not None:
+                sampling["temperature"] = opts.temperature
             try:
                 result = runner(
                     scenario.input, cwd=work, config=opts.config, strategy=opts.strategy,
-                    model=opts.model, corpus=corpus, events=None, profile=opts.profile, **opts.extra,
+                    model=opts.model, corpus=corpus, events=None, profile=opts.profile, **sampling, **opts.extra,
                 )
             except KeyboardInterrupt:
                 raise
             except Exception as exc:  # one broken run must not hide the others
                 return error_result(scenario, f"runner raised {type(exc).__name__}: {exc}", run, strategy,
                                     time.monotonic() - started)
-            res = evaluate_run(scenario, result, workdir=work, run=run, strategy=strategy)
+            res = evaluate_run(scenario, result, workdir=work, run=run, strategy=strategy, strict=opts.strict)
             res.trace_path = _copy_trace(result, opts, scenario, run)
     except WorkspaceError as exc:
         return error_result(scenario, str(exc), run, strategy)

@@ -49,6 +49,8 @@ def write_json(report: Dict[str, Any], path: Path) -> None:
 def _fmt(v: Any) -> str:
     if v is None:
         return "–"
+    if isinstance(v, (list, tuple)):  # a 95 % interval
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
@@ -60,9 +62,10 @@ def _md_escape(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-_AGG_ROWS = ("pass_rate", "plan_success_rate", "recovery_rate", "max_reflections_rate", "avg_steps",
+_AGG_ROWS = ("pass_rate", "pass_rate_ci95", "success_rate", "passed_via_grounding", "plan_success_rate",
+             "recovery_rate", "recovery_attempted", "max_reflections_rate", "avg_steps",
              "bypass_accuracy", "complexity_accuracy", "avg_keyword_coverage", "llm_calls",
-             "prompt_tokens", "completion_tokens", "wall_time")
+             "prompt_tokens", "completion_tokens", "wall_time", "median_wall_time")
 _SCEN_COLS = ("id", "passed", "stop_reason", "complexity_expected", "complexity_got", "steps",
               "reflections", "recovered", "llm_calls", "prompt_tokens", "completion_tokens", "wall_time")
 
@@ -77,7 +80,7 @@ def _of_primary(report: Dict[str, Any]) -> str:
 def to_markdown(report: Dict[str, Any]) -> str:
     meta = report.get("meta", {})
     lines = ["# ragix eval report", ""]
-    for key in ("date", "strategy", "model", "machine", "corpus", "repeat", "sources"):
+    for key in ("date", "strategy", "model", "machine", "corpus", "repeat", "seed", "temperature", "strict", "sources"):
         if key in meta:
             lines.append(f"- **{key}**: {_md_escape(meta[key])}")
     lines += ["", f"## Aggregates (spec 000 §12){_of_primary(report)}", "", "| metric | value |", "| --- | --- |"]
@@ -86,12 +89,13 @@ def to_markdown(report: Dict[str, Any]) -> str:
     strategies = report.get("by_strategy") or {}
     if len(strategies) > 1:
         lines += ["", "## By strategy (baseline s0 included when run)", "",
-                  "| strategy | runs | pass_rate | plan_success_rate | recovery_rate | avg_steps | tokens | time s |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "| strategy | runs | pass_rate [95% CI] | plan_success_rate | recovery_rate | avg_steps | tokens "
+                  "| time s | median s |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for name, a in strategies.items():
-            lines.append(f"| {_md_escape(name)} | {a['runs']} | {_fmt(a['pass_rate'])} | {_fmt(a['plan_success_rate'])} "
-                         f"| {_fmt(a['recovery_rate'])} | {_fmt(a['avg_steps'])} | {a['total_tokens']} | "
-                         f"{_fmt(a['wall_time'])} |")
+            lines.append(f"| {_md_escape(name)} | {a['runs']} | {_fmt(a['pass_rate'])} {_fmt(a.get('pass_rate_ci95'))} "
+                         f"| {_fmt(a['plan_success_rate'])} | {_fmt(a['recovery_rate'])} | {_fmt(a['avg_steps'])} "
+                         f"| {a['total_tokens']} | {_fmt(a['wall_time'])} | {_fmt(a.get('median_wall_time'))} |")
     cats = report.get("by_category") or {}
     if len(cats) > 1:
         lines += ["", "## By category", "", "| category | runs | pass_rate | avg_steps | tokens |",
@@ -108,6 +112,13 @@ def to_markdown(report: Dict[str, Any]) -> str:
             if a:
                 lines.append(f"| {mode} | {a.get('runs')} | {_fmt(a.get('pass_rate'))} | {a.get('total_tokens')} | "
                              f"{_fmt(a.get('wall_time'))} |")
+    freq = report.get("pass_frequency") or {}
+    if freq:
+        names = list(freq)
+        lines += ["", "## Pass frequency per scenario (--repeat)", "", "| scenario | " + " | ".join(names) + " |",
+                  "| --- | " + " | ".join("---" for _ in names) + " |"]
+        for sid in dict.fromkeys(k for f in freq.values() for k in f):
+            lines.append(f"| {_md_escape(sid)} | " + " | ".join(freq[n].get(sid, "–") for n in names) + " |")
     cols = _SCEN_COLS + (("strategy",) if len(strategies) > 1 else ())
     lines += ["", "## Scenarios", "", "| " + " | ".join(cols) + " | why not passed |",
               "| " + " | ".join("---" for _ in cols) + " | --- |"]
@@ -148,11 +159,13 @@ def rich_table(report: Dict[str, Any]):
     strategies = report.get("by_strategy") or {}
     if len(strategies) > 1:
         st = Table(title="By strategy")
-        for col in ("strategy", "runs", "pass_rate", "plan_success", "recovery", "avg_steps", "tokens"):
+        for col in ("strategy", "runs", "pass_rate", "95% CI", "plan_success", "recovery", "avg_steps", "tokens",
+                    "median s"):
             st.add_column(col)
         for name, a in strategies.items():
-            st.add_row(name, str(a["runs"]), _fmt(a["pass_rate"]), _fmt(a["plan_success_rate"]),
-                       _fmt(a["recovery_rate"]), _fmt(a["avg_steps"]), str(a["total_tokens"]))
+            st.add_row(name, str(a["runs"]), _fmt(a["pass_rate"]), _fmt(a.get("pass_rate_ci95")),
+                       _fmt(a["plan_success_rate"]), _fmt(a["recovery_rate"]), _fmt(a["avg_steps"]),
+                       str(a["total_tokens"]), _fmt(a.get("median_wall_time")))
         parts.append(st)
     lc = report.get("learning_curve")
     if lc:

@@ -19,7 +19,7 @@ from ragix_core.eval.engines import get_runner, recording_runner, replay_runner
 from ragix_core.eval.evaluate import ScenarioResult
 from ragix_core.eval.harness import EvalOptions, default_corpus_factory, run_scenarios
 from ragix_core.eval.learning import learning_curve
-from ragix_core.eval.metrics import aggregate
+from ragix_core.eval.metrics import aggregate, pass_frequency
 from ragix_core.eval.report import build_report
 from ragix_core.eval.scenario import Scenario, ScenarioError, load_scenario_file
 from ragix_core.core.registry import DEFAULT_ENGINE
@@ -93,6 +93,7 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     make_runner = runner_factory or (lambda s: _runner_for(spec, s))
     results: List[ScenarioResult] = []
     by_strategy: Dict[str, Any] = {}
+    frequencies: Dict[str, Dict[str, str]] = {}
     curves: Dict[str, Any] = {}
     for strategy in spec.strategies:
         opts = replace(spec.options, strategy=strategy)
@@ -105,6 +106,8 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
             rs = run_scenarios(scenarios, runner, opts, corpus_factory, on_result)
         results.extend(rs)
         by_strategy[name] = aggregate(rs)
+        if spec.options.repeat > 1:
+            frequencies[name] = pass_frequency(rs)
     primary = spec.strategies[0] or DEFAULT_ENGINE
     meta = {
         "strategy": ", ".join(s or DEFAULT_ENGINE for s in spec.strategies),
@@ -112,6 +115,9 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
         "model": spec.options.model or "(config default)",
         "corpus": "learning curve (keep vs fresh)" if warmup else spec.options.corpus,
         "repeat": spec.options.repeat,
+        "seed": spec.options.seed,
+        "temperature": spec.options.temperature,
+        "strict": spec.options.strict,
         "sources": ", ".join(spec.sources),
         "replayed_from": str(spec.replay) if spec.replay else None,
         "skipped_benchmark_tasks": len(skipped),
@@ -119,6 +125,8 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     report = build_report([r for r in results if r.strategy == primary], meta)
     report["scenarios"] = [r.to_dict() for r in results]  # every strategy's rows, each tagged
     report["by_strategy"] = by_strategy
+    if frequencies:
+        report["pass_frequency"] = frequencies
     if curves:
         report["learning_curve"] = curves[primary]
         report["learning_curves"] = curves

@@ -49,6 +49,7 @@ class TracedClient:
         calls: Optional[Dict[str, int]] = None,
         lock: Optional[threading.Lock] = None,
         include_prompts: bool = False,
+        seeds: Optional[Callable[[], Optional[int]]] = None,
     ) -> None:
         self.inner = inner
         self.role = role
@@ -61,6 +62,7 @@ class TracedClient:
         # traces.include_prompts: the messages (bounded) go into the LLM_CALL event, so a trace
         # shows what the model was asked; off by default (prompts quote file contents).
         self.include_prompts = include_prompts
+        self.seeds = seeds  # the run's seed sequence, for calls that do not fix one
 
     @property
     def backend(self) -> str:
@@ -87,7 +89,9 @@ class TracedClient:
             "temperature": temperature if temperature is not None else (s.temperature if s else 0.0),
             "timeout": timeout if timeout is not None else (s.timeout if s else None),
         }
-        if seed is not None:  # passed only when asked for: a client without seeds keeps working
+        if seed is None and self.seeds is not None:
+            seed = self.seeds()
+        if seed is not None:  # passed only when there is one: a client without seeds keeps working
             kwargs["seed"] = seed
         start = time.monotonic()
         with self._lock:
@@ -132,9 +136,10 @@ class Roles:
 
     def __init__(self, config: Optional[LLMConfig] = None, *, bus: Optional[EventBus] = None,
                  session_id: str = "", client_factory: Optional[ClientFactory] = None,
-                 include_prompts: bool = False) -> None:
+                 include_prompts: bool = False, seed: Optional[int] = None) -> None:
         """``client_factory`` builds the client for a role's settings (default: the real backend);
-        tests pass one that returns a scripted or replaying client."""
+        tests pass one that returns a scripted or replaying client. ``seed``: calls that fix no seed
+        get seed, seed + 1, ... in call order, so a run at temperature > 0 can be repeated."""
         self.config = config or LLMConfig()
         self.bus = bus
         self.session_id = session_id
@@ -142,6 +147,8 @@ class Roles:
         self.include_prompts = include_prompts
         self.usage: Dict[str, Usage] = {}
         self.calls: Dict[str, int] = {}
+        self.seed = seed
+        self._next_seed = seed
         self._shared: Dict[tuple, LLMClient] = {}
         self._roles: Dict[str, TracedClient] = {}
         self._lock = threading.Lock()
@@ -164,9 +171,15 @@ class Roles:
                 self._shared[key] = inner
             client = TracedClient(inner, role, settings, bus=self.bus, session_id=self.session_id,
                                   totals=self.usage, calls=self.calls, lock=self._usage_lock,
-                                  include_prompts=self.include_prompts)
+                                  include_prompts=self.include_prompts,
+                                  seeds=self._take_seed if self.seed is not None else None)
             self._roles[role] = client
             return client
+
+    def _take_seed(self) -> Optional[int]:
+        with self._usage_lock:
+            seed, self._next_seed = self._next_seed, (self._next_seed or 0) + 1
+            return seed
 
     def total(self) -> Usage:
         with self._usage_lock:

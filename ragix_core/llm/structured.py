@@ -39,8 +39,15 @@ def _describe(exc: Exception) -> str:
     return bounded(exc, 500, marker=False)
 
 
-def _seeded(seed: Optional[int]) -> Dict[str, Any]:
-    return {"seed": seed} if seed is not None else {}
+def _sampling(temperature: Optional[float], seed: Optional[int]) -> Dict[str, Any]:
+    """Only what the caller fixed: the role's client fills in its configured temperature (and the
+    run's seed), so ``llm.<role>.temperature`` in ragix.yaml takes effect."""
+    out: Dict[str, Any] = {}
+    if temperature is not None:
+        out["temperature"] = temperature
+    if seed is not None:
+        out["seed"] = seed
+    return out
 
 
 def backend_stop(exc: LLMError) -> StopRun:
@@ -51,16 +58,17 @@ def backend_stop(exc: LLMError) -> StopRun:
 
 def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop_reason: str,
              schema: Optional[Dict[str, Any]] = None, max_tokens: int = 512,
-             temperature: float = 0.0, seed: Optional[int] = None) -> Tuple[M, Completion]:
-    """Return the reply validated as ``model``; ``StopRun(stop_reason)`` after one failed repair."""
+             temperature: Optional[float] = None, seed: Optional[int] = None) -> Tuple[M, Completion]:
+    """Return the reply validated as ``model``; ``StopRun(stop_reason)`` after one failed repair.
+    ``temperature``/``seed`` None: the role's configured temperature and the run's seed sequence."""
     schema = schema or model.model_json_schema()
     convo = list(messages)
     last_error = ""
     for _attempt in range(2):
         completion: Optional[Completion] = None
         try:
-            completion = client.complete(convo, schema=schema, max_tokens=max_tokens, temperature=temperature,
-                                         **_seeded(seed))
+            completion = client.complete(convo, schema=schema, max_tokens=max_tokens,
+                                         **_sampling(temperature, seed))
             data = completion.data
             if data is None:  # a backend that returned text only: the same parser the backends use
                 data = parse_json(completion.text, f"{getattr(client, 'backend', 'llm')} reply")
@@ -79,9 +87,9 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
 
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,
-             temperature: float = 0.0, seed: Optional[int] = None) -> Completion:
+             temperature: Optional[float] = None, seed: Optional[int] = None) -> Completion:
     """A free-text reply; a backend failure becomes the named stop."""
     try:
-        return client.complete(messages, max_tokens=max_tokens, temperature=temperature, **_seeded(seed))
+        return client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed))
     except LLMError as exc:
         raise backend_stop(exc) from None

@@ -2,16 +2,25 @@
 
 Templates use ``{{name}}`` placeholders. Rendering fails loudly on a missing
 value so that a renamed variable can never silently send ``{{goal}}`` to a model.
+
+Every template puts what never changes first, then what changes per run (the
+project listing, the goal), then what changes per call (feedback, earlier
+outputs): llama.cpp reuses the cached prefix, so only the tail is processed.
+
+``RAGIX_PROMPTS_DIR``: a directory whose ``NAME.md`` files replace the shipped
+templates of the same name (prompt experiments, benchmarks); others stay shipped.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
+from pathlib import Path
 from importlib import resources
 from typing import Any
 
-__all__ = ["load", "render", "render_text", "PromptError"]
+__all__ = ["load", "render", "render_text", "PromptError", "OVERRIDE_ENV"]
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}")
 
@@ -20,8 +29,20 @@ class PromptError(KeyError):
     """A template is missing or a placeholder has no value."""
 
 
-@lru_cache(maxsize=None)
+OVERRIDE_ENV = "RAGIX_PROMPTS_DIR"
+
+
 def load(name: str) -> str:
+    override = os.environ.get(OVERRIDE_ENV)
+    if override:
+        path = Path(override).expanduser() / f"{name}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return _shipped(name)
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> str:
     try:
         return resources.files(__name__).joinpath(f"{name}.md").read_text(encoding="utf-8")
     except FileNotFoundError:

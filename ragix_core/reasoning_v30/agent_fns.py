@@ -281,11 +281,12 @@ class AgentFunctions:
         return {"answer": reply.answer, "confidence": reply.confidence}
 
     def _ask_command(self, goal: str, listing: str, feedback: str, draw: int, sample: bool) -> str:
-        """Draw ``draw`` of a command for ``goal``: greedy, or at voting.temperature when ``sample``
+        """Draw ``draw`` of a command for ``goal``: at the role's temperature (greedy by default), or at
+        voting.temperature when ``sample``
         (see voting.CommandVote). The prompt's fixed part comes first and the feedback last, so the
         model's prompt cache serves the repeated prefix."""
         v = self.voting
-        temperature = v.temperature if sample else 0.0
+        temperature = v.temperature if sample else None  # None: the role's own (0 unless configured)
         seed = v.seed + draw if v.seed is not None else None
         text = prompts.render("simple_command" if v.command_format == "json" else "simple_command_text",
                               goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools)) + feedback

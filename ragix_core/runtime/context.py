@@ -53,7 +53,7 @@ class RunContext:
     def open(cls, *, cwd: Path, config: RagixConfig, profile: AgentProfile, engine: EngineSpec,
              corpus: Any = None, events: Optional[EventBus] = None, client_factory: Any = None,
              session_id: Optional[str] = None, assume_yes: bool = False,
-             checkpoint_path: Optional[Path] = None) -> "RunContext":
+             checkpoint_path: Optional[Path] = None, seed: Optional[int] = None) -> "RunContext":
         """Configuration errors raise here (ProfileError, ValueError), before anything runs."""
         from ragix_core.llm.roles import Roles
         from ragix_core.memory.experience import HybridExperienceCorpus
@@ -78,7 +78,7 @@ class RunContext:
         recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold) if corpus is not None else None
 
         roles = Roles(config.llm, bus=bus, session_id=sid, client_factory=client_factory,
-                      include_prompts=rc.traces.include_prompts)
+                      include_prompts=rc.traces.include_prompts, seed=seed)
         toolbox = ToolBox(cwd, profile=profile.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes,
                           limits=Limits(timeout=rc.graph.timeout_per_step))
         # REFLECT's look-around is diagnosis, not an answer's command: its events say so.

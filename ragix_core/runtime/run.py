@@ -67,11 +67,18 @@ def resolve_strategy(explicit: Optional[str], config: RagixConfig) -> str:
     return value
 
 
-def _apply_model_overrides(config: RagixConfig, model: Optional[str], planner_model: Optional[str]) -> RagixConfig:
-    """``--model`` is every role's model (a role's own ``model:`` included); ``--planner-model`` the planner's."""
-    if not model and not planner_model:
+def _apply_model_overrides(config: RagixConfig, model: Optional[str], planner_model: Optional[str],
+                           temperature: Optional[float] = None) -> RagixConfig:
+    """``--model`` is every role's model (a role's own ``model:`` included); ``--planner-model`` the
+    planner's; ``temperature`` every role's sampling temperature."""
+    if not model and not planner_model and temperature is None:
         return config
     data = config.model_dump()
+    if temperature is not None:
+        data["llm"]["default"]["temperature"] = temperature
+        for role, override in data["llm"].items():
+            if role != "default" and isinstance(override, dict):
+                override["temperature"] = None
     if model:
         data["llm"]["default"]["model"] = model
         for role, override in data["llm"].items():
@@ -88,21 +95,24 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
              model: Optional[str] = None, planner_model: Optional[str] = None, corpus: Any = None,
              events: Optional[EventBus] = None, profile: Optional[str] = None, client_factory: Any = None,
              session_id: Optional[str] = None, assume_yes: bool = False,
-             checkpoint_path: Optional[Path] = None) -> RunResult:
+             checkpoint_path: Optional[Path] = None, seed: Optional[int] = None,
+             temperature: Optional[float] = None) -> RunResult:
     """Run ``goal`` in project directory ``cwd``. Configuration errors raise (ConfigError,
     ProfileError, ValueError); everything that happens during the run ends in ``state``.
 
     ``client_factory`` (settings -> LLMClient) replaces the real backends, for tests and
-    replays; usage is still counted by the run's roles."""
+    replays; usage is still counted by the run's roles. ``temperature`` replaces every role's
+    configured temperature; ``seed`` numbers the run's sampled calls (repeatable runs at
+    temperature > 0, where the backend supports seeds)."""
     cwd = Path(cwd).resolve()
     if not cwd.is_dir():
         raise ValueError(f"working directory does not exist or is not a directory: {cwd}")
-    config = _apply_model_overrides(config or load_config(cwd=cwd), model, planner_model)
+    config = _apply_model_overrides(config or load_config(cwd=cwd), model, planner_model, temperature)
     name = resolve_strategy(strategy, config)
     spec = get_engine(name)
     ctx = RunContext.open(cwd=cwd, config=config, profile=get_profile(profile or config.profile), engine=spec,
                           corpus=corpus, events=events, client_factory=client_factory, session_id=session_id,
-                          assume_yes=assume_yes, checkpoint_path=checkpoint_path)
+                          assume_yes=assume_yes, checkpoint_path=checkpoint_path, seed=seed)
     state = ReasoningState(goal=goal, session_id=ctx.session_id)
     state.meta["strategy"] = name
     state.meta["complexity_classified"] = spec.classifies

@@ -286,7 +286,7 @@ def test_simple_goal_retries_a_refused_command_once_with_the_reason():
     res = f.answer("List the markdown files")
     assert tb.commands[-2:] == ["ls *.md", "find . -name '*.md'"]
     assert "glob" in llm.calls[1]["messages"][0]["content"]
-    assert llm.calls[1]["temperature"] == 0.0  # a correction is greedy; only confirming draws sample
+    assert llm.calls[1]["temperature"] == 0.0  # a correction is at the role's temperature (greedy); only confirming draws sample
     # the answer rests on the command that worked; the refused one is in the vote record
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["find . -name '*.md'"]
     assert res["meta"]["vote"]["commands"] == ["ls *.md", "find . -name '*.md'"]
