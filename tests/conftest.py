@@ -8,3 +8,20 @@ import platformdirs
 # (1.1 GB, verified by sha256) must stay in one shared cache instead of being
 # rebuilt under every temporary home.
 os.environ.setdefault("RAGIX_MODELS", os.path.join(platformdirs.user_cache_dir("ragix"), "models"))
+
+
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+MOCK_REPO = Path(__file__).parent / "reasoning_v30" / "fixtures" / "mock_repo"
+
+
+@pytest.fixture()
+def repo(tmp_path, monkeypatch):
+    """A copy of the mock repository to run real tools in, with RAGIX_HOME isolated."""
+    dst = tmp_path / "repo"
+    shutil.copytree(MOCK_REPO, dst)
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    return dst

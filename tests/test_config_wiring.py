@@ -4,7 +4,6 @@ Real tool boxes, traces and corpus; a scripted model (tests/reasoning_v30/test_a
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -21,15 +20,6 @@ from ragix_core.core.registry import get_engine
 from ragix_core.runtime.run import run_goal
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
-MOCK_REPO = Path(__file__).parent / "reasoning_v30" / "fixtures" / "mock_repo"
-
-
-@pytest.fixture()
-def repo(tmp_path, monkeypatch):
-    dst = tmp_path / "repo"
-    shutil.copytree(MOCK_REPO, dst)
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    return dst
 
 
 def plan(command):

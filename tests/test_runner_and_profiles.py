@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from ragix_core.profiles import ProfileError, check_models, get_profile
 from ragix_core.runtime.run import resolve_strategy, run_goal
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
-MOCK_REPO = Path(__file__).parent / "reasoning_v30" / "fixtures" / "mock_repo"
 
 
 class ScriptedRoles:
@@ -25,14 +23,6 @@ class ScriptedRoles:
 
     def __call__(self, settings):
         return self.llm
-
-
-@pytest.fixture()
-def repo(tmp_path, monkeypatch):
-    dst = tmp_path / "repo"
-    shutil.copytree(MOCK_REPO, dst)
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    return dst
 
 
 def plan(*commands):

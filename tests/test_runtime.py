@@ -117,7 +117,7 @@ def test_bounded_says_what_it_cut():
 
 def test_a_roles_configured_temperature_reaches_the_model_and_seeds_number_the_calls():
     from ragix_core.llm.structured import ask_json, ask_text
-    from ragix_core.reasoning_v30.agent_fns import ClassifyReply
+    from ragix_core.reasoning_v30.replies import ClassifyReply
 
     cfg = LLMConfig.model_validate({"default": {"temperature": 0.6}, "worker": {"temperature": 0.2}})
     llm = ScriptedLLM([{"complexity": "SIMPLE"}, "text", "more"])

@@ -11,9 +11,7 @@ refuses what it cannot validate.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple
-
-from pydantic import BaseModel, Field
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
 from ragix_core.config.reasoning import VotingSection
@@ -28,70 +26,24 @@ from ragix_core.evidence.steps import evidence_block, run_command_step, step_out
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
-from ragix_core.tools.lexer import GlobWord, split_pipeline
-from ragix_core.tools.policy import STDIN_FILTERS, STRUCTURED_TOOLS, TRUNCATING_FILTERS
-from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .classify_rules import needs_tools, rule_based_complexity
+from .plans import command_of, compact_steps, reads_stdin
+from .replies import (
+    AnswerReply,
+    ClassifyReply,
+    CommandReply,
+    PlanReply,
+    ReflectReply,
+    VerifyReply,
+    plan_schema,
+)
 from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
-
-
-def _one_stage(command: str) -> Optional[List[str]]:
-    """The words of a one-stage command, split as the executor splits it (a glob stays a
-    ``GlobWord``); None for a pipeline or a command the executor would refuse."""
-    try:
-        stages = split_pipeline(command)
-    except Refusal:
-        return None
-    return list(stages[0]) if len(stages) == 1 and stages[0] else None
-
-
-def reads_stdin(command: str, root: Path) -> bool:
-    """True for a single-stage filter (sort, head, wc, ...) that names no existing file: it reads stdin."""
-    words = _one_stage(command)
-    if not words or words[0] not in STDIN_FILTERS:
-        return False
-    operands = [w for w in words[1:] if not w.startswith("-")]
-    return not any(_names_a_file(w, root) for w in operands)
-
-
-def _names_a_file(word: str, root: Path) -> bool:
-    if isinstance(word, GlobWord):  # the executor expands it in the project: it names what it matches
-        try:
-            return any(root.glob(word.pattern))
-        except (NotImplementedError, ValueError, OSError):  # absolute or odd pattern: refused at run time
-            return True
-    return (root / word).exists()
-
-
-# Commands that only move around or print where we are: every command already runs in the
-# project directory, so such a step costs a step of the budget and yields no evidence.
-NAVIGATION = {"pwd", "cd", "echo", "true"}
-
-
-def _is_no_evidence(step: PlanStep) -> bool:
-    """A step that cannot contribute evidence: tool "none", no command, `cd`/`pwd`, or a bare `ls`
-    (the planner was already shown the file listing)."""
-    call = step.tool_call
-    if call is None or call.tool == "none":
-        return True
-    cmd = str(call.args.get("command") or "").strip()
-    if not cmd:
-        return call.tool in NAVIGATION
-    words = _one_stage(cmd)
-    if not words:
-        return False
-    if words[0] in NAVIGATION:
-        return True
-    return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
-
-
-def _command_of(step: PlanStep) -> str:
-    return " ".join(str(step.tool_call.args.get("command") or "").split()) if step.tool_call else ""
 
 
 def _tried(steps: List[PlanStep]) -> str:
@@ -102,102 +54,6 @@ def _tried(steps: List[PlanStep]) -> str:
         verdict = "ok" if s.status == StepStatus.SUCCESS else "FAILED"
         lines.append(f"- `{command}` [{verdict}]: {bounded(step_output(s, limit=300), 300) or '(no output)'}")
     return "Tried first, as one command:\n" + "\n".join(lines) if lines else ""
-
-
-def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
-    """Merge what small models split: a filter step joins the previous step's pipeline, and a step
-    whose command is just the beginning of the next step's pipeline is dropped (it would run twice).
-    Steps that cannot yield evidence (see _is_no_evidence) are dropped unless nothing else is left."""
-    out: List[PlanStep] = []
-    if any(not _is_no_evidence(s) for s in steps):
-        steps = [s for s in steps if not _is_no_evidence(s)]
-    for step in steps:
-        cmd = str(step.tool_call.args.get("command") or "").strip() if step.tool_call else ""
-        prev_cmd = str(out[-1].tool_call.args.get("command") or "").strip() if out and out[-1].tool_call else ""
-        # head/tail are not merged: they cut the previous output, which must stay in the evidence
-        # (e.g. `... | xargs wc -l | sort -nr | head -n 1` keeps only wc's "total" line).
-        if prev_cmd and cmd and reads_stdin(cmd, root) and cmd.split()[0] not in TRUNCATING_FILTERS:
-            out[-1].tool_call.args["command"] = f"{prev_cmd} | {cmd}"
-            out[-1].description = f"{out[-1].description}; {step.description}"
-            continue
-        if prev_cmd and cmd and (cmd == prev_cmd or cmd.startswith(prev_cmd + " |")):
-            out[-1] = step
-            continue
-        out.append(step)
-    for i, step in enumerate(out, 1):
-        step.num = i
-    return out
-
-
-class ClassifyReply(BaseModel):
-    complexity: Literal["BYPASS", "SIMPLE", "MODERATE", "COMPLEX"]
-
-
-class AnswerReply(BaseModel):
-    answer: str = Field(min_length=1, max_length=8000)
-    confidence: float = Field(ge=0, le=1)
-
-
-class CommandReply(BaseModel):
-    command: str = Field(min_length=1, max_length=1000)
-
-
-class ReflectReply(BaseModel):
-    diagnosis: str = Field(max_length=4000)
-    new_plan_summary: str = Field(max_length=4000)
-
-
-class VerifyReply(BaseModel):
-    verdict: Literal["pass", "fail"]
-    issues: str = Field(default="", max_length=4000)
-    answer: str = Field(min_length=1, max_length=8000)
-    confidence: float = Field(ge=0, le=1)
-
-
-def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
-    """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
-    return {
-        "type": "object",
-        "properties": {
-            "objective": {"type": "string"},
-            "steps": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": max_steps,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "num": {"type": "integer"},
-                        "description": {"type": "string"},
-                        "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
-                        "args": {
-                            "type": "object",
-                            "properties": {"command": {"type": "string"}},
-                            "required": ["command"],
-                        },
-                    },
-                    "required": ["num", "description", "tool", "args"],
-                },
-            },
-            "validation": {"type": "string"},
-            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        },
-        "required": ["objective", "steps", "validation", "confidence"],
-    }
-
-
-class PlanStepReply(BaseModel):
-    num: int
-    description: str = Field(min_length=1, max_length=1000)
-    tool: str
-    args: Dict[str, Any] = Field(default_factory=dict)
-
-
-class PlanReply(BaseModel):
-    objective: str = Field(max_length=2000)
-    steps: List[PlanStepReply] = Field(min_length=1, max_length=10)
-    validation: str = Field(default="", max_length=2000)
-    confidence: float = Field(default=0.5, ge=0, le=1)
 
 
 class AgentFunctions:
@@ -361,7 +217,7 @@ class AgentFunctions:
         return reply.model_dump()
 
     def _repeats(self, reply: "PlanReply") -> List[str]:
-        failed = {_command_of(s) for s in self.failed}
+        failed = {command_of(s) for s in self.failed}
         return [c for c in (" ".join(str(s.args.get("command") or "").split()) for s in reply.steps) if c and c in failed]
 
     def parse_plan(self, raw: Dict[str, Any], goal: str) -> Plan:
@@ -445,7 +301,7 @@ class AgentFunctions:
         return {**reply.model_dump(), "evidence": found.used}
 
     def _failed_commands(self) -> str:
-        return "\n".join(f"- `{c}`" for c in dict.fromkeys(_command_of(s) for s in self.failed) if c)
+        return "\n".join(f"- `{c}`" for c in dict.fromkeys(command_of(s) for s in self.failed) if c)
 
     def evidence(self, steps: List[PlanStep], goal: str = "") -> str:
         return evidence_block(steps, goal)

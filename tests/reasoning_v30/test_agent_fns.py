@@ -14,7 +14,8 @@ from typing import Any, List
 import pytest
 
 from ragix_core.llm.base import Completion, LLMBadOutput, LLMTimeout, LLMUnavailable, Usage
-from ragix_core.reasoning_v30.agent_fns import AgentFunctions, PlanReply, plan_schema
+from ragix_core.reasoning_v30.agent_fns import AgentFunctions
+from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
 from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
 from ragix_core.reasoning_v30.graph import StopRun
 from ragix_core.llm.structured import ask_json
@@ -255,7 +256,7 @@ def test_first_step_filter_is_not_chained(tmp_path):
 
 
 def test_plan_compaction_merges_split_pipelines(tmp_path):
-    from ragix_core.reasoning_v30.agent_fns import compact_steps
+    from ragix_core.reasoning_v30.plans import compact_steps
 
     (tmp_path / "README.md").write_text("x\n")
     cmds = ["find . -name '*.md'", "find . -name '*.md' | xargs wc -l", "sort -nr", "head -n 1", "wc -l README.md",
@@ -294,7 +295,7 @@ def test_simple_goal_retries_a_refused_command_once_with_the_reason():
 
 
 def test_plan_compaction_drops_steps_that_yield_no_evidence(tmp_path):
-    from ragix_core.reasoning_v30.agent_fns import compact_steps
+    from ragix_core.reasoning_v30.plans import compact_steps
 
     def plan(*cmds):
         return [PlanStep(i + 1, c, ToolCall(c.split()[0] if c else "none", {"command": c} if c else {}))
@@ -428,7 +429,7 @@ def test_classify_can_be_given_another_prompt_text():
 
 
 def test_a_filter_reads_stdin_only_when_it_names_no_file_as_the_executor_splits_it(tmp_path):
-    from ragix_core.reasoning_v30.agent_fns import reads_stdin
+    from ragix_core.reasoning_v30.plans import reads_stdin
 
     (tmp_path / "a.md").write_text("x\n")
     assert reads_stdin("sort -n", tmp_path)

@@ -1,0 +1,99 @@
+"""What the engine does to a model's plan before running it.
+
+Small models split one pipeline into several steps, add steps that only navigate, and
+write filters that would read a stdin no step receives. ``compact_steps`` merges and
+drops such steps; ``reads_stdin`` tells a stdin-reading filter from a command on files,
+splitting commands exactly as the executor does (``tools/lexer``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+from ragix_core.core.types import PlanStep
+from ragix_core.tools.lexer import GlobWord, split_pipeline
+from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
+from ragix_core.tools.refusal import Refusal
+
+__all__ = ["compact_steps", "reads_stdin", "command_of", "NAVIGATION"]
+
+
+def _one_stage(command: str) -> Optional[List[str]]:
+    """The words of a one-stage command, split as the executor splits it (a glob stays a
+    ``GlobWord``); None for a pipeline or a command the executor would refuse."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return None
+    return list(stages[0]) if len(stages) == 1 and stages[0] else None
+
+
+def reads_stdin(command: str, root: Path) -> bool:
+    """True for a single-stage filter (sort, head, wc, ...) that names no existing file: it reads stdin."""
+    words = _one_stage(command)
+    if not words or words[0] not in STDIN_FILTERS:
+        return False
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    return not any(_names_a_file(w, root) for w in operands)
+
+
+def _names_a_file(word: str, root: Path) -> bool:
+    if isinstance(word, GlobWord):  # the executor expands it in the project: it names what it matches
+        try:
+            return any(root.glob(word.pattern))
+        except (NotImplementedError, ValueError, OSError):  # absolute or odd pattern: refused at run time
+            return True
+    return (root / word).exists()
+
+
+# Commands that only move around or print where we are: every command already runs in the
+# project directory, so such a step costs a step of the budget and yields no evidence.
+NAVIGATION = {"pwd", "cd", "echo", "true"}
+
+
+def _is_no_evidence(step: PlanStep) -> bool:
+    """A step that cannot contribute evidence: tool "none", no command, `cd`/`pwd`, or a bare `ls`
+    (the planner was already shown the file listing)."""
+    call = step.tool_call
+    if call is None or call.tool == "none":
+        return True
+    cmd = str(call.args.get("command") or "").strip()
+    if not cmd:
+        return call.tool in NAVIGATION
+    words = _one_stage(cmd)
+    if not words:
+        return False
+    if words[0] in NAVIGATION:
+        return True
+    return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
+
+
+def command_of(step: PlanStep) -> str:
+    """A step's command line, whitespace-normalised (to compare commands)."""
+    return " ".join(str(step.tool_call.args.get("command") or "").split()) if step.tool_call else ""
+
+
+def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
+    """Merge what small models split: a filter step joins the previous step's pipeline, and a step
+    whose command is just the beginning of the next step's pipeline is dropped (it would run twice).
+    Steps that cannot yield evidence (see _is_no_evidence) are dropped unless nothing else is left."""
+    out: List[PlanStep] = []
+    if any(not _is_no_evidence(s) for s in steps):
+        steps = [s for s in steps if not _is_no_evidence(s)]
+    for step in steps:
+        cmd = str(step.tool_call.args.get("command") or "").strip() if step.tool_call else ""
+        prev_cmd = str(out[-1].tool_call.args.get("command") or "").strip() if out and out[-1].tool_call else ""
+        # head/tail are not merged: they cut the previous output, which must stay in the evidence
+        # (e.g. `... | xargs wc -l | sort -nr | head -n 1` keeps only wc's "total" line).
+        if prev_cmd and cmd and reads_stdin(cmd, root) and cmd.split()[0] not in TRUNCATING_FILTERS:
+            out[-1].tool_call.args["command"] = f"{prev_cmd} | {cmd}"
+            out[-1].description = f"{out[-1].description}; {step.description}"
+            continue
+        if prev_cmd and cmd and (cmd == prev_cmd or cmd.startswith(prev_cmd + " |")):
+            out[-1] = step
+            continue
+        out.append(step)
+    for i, step in enumerate(out, 1):
+        step.num = i
+    return out

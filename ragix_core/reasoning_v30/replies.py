@@ -1,0 +1,83 @@
+"""The shapes of the model's replies, validated with pydantic (and given to the backend as a
+JSON Schema for constrained decoding). The plan's schema is built per run: its tool enum is
+exactly what the active profile allows."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = ["ClassifyReply", "AnswerReply", "CommandReply", "ReflectReply", "VerifyReply", "PlanStepReply",
+           "PlanReply", "plan_schema"]
+
+
+class ClassifyReply(BaseModel):
+    complexity: Literal["BYPASS", "SIMPLE", "MODERATE", "COMPLEX"]
+
+
+class AnswerReply(BaseModel):
+    answer: str = Field(min_length=1, max_length=8000)
+    confidence: float = Field(ge=0, le=1)
+
+
+class CommandReply(BaseModel):
+    command: str = Field(min_length=1, max_length=1000)
+
+
+class ReflectReply(BaseModel):
+    diagnosis: str = Field(max_length=4000)
+    new_plan_summary: str = Field(max_length=4000)
+
+
+class VerifyReply(BaseModel):
+    verdict: Literal["pass", "fail"]
+    issues: str = Field(default="", max_length=4000)
+    answer: str = Field(min_length=1, max_length=8000)
+    confidence: float = Field(ge=0, le=1)
+
+
+def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
+    """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
+    return {
+        "type": "object",
+        "properties": {
+            "objective": {"type": "string"},
+            "steps": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": max_steps,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "num": {"type": "integer"},
+                        "description": {"type": "string"},
+                        "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
+                        "args": {
+                            "type": "object",
+                            "properties": {"command": {"type": "string"}},
+                            "required": ["command"],
+                        },
+                    },
+                    "required": ["num", "description", "tool", "args"],
+                },
+            },
+            "validation": {"type": "string"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        "required": ["objective", "steps", "validation", "confidence"],
+    }
+
+
+class PlanStepReply(BaseModel):
+    num: int
+    description: str = Field(min_length=1, max_length=1000)
+    tool: str
+    args: Dict[str, Any] = Field(default_factory=dict)
+
+
+class PlanReply(BaseModel):
+    objective: str = Field(max_length=2000)
+    steps: List[PlanStepReply] = Field(min_length=1, max_length=10)
+    validation: str = Field(default="", max_length=2000)
+    confidence: float = Field(default=0.5, ge=0, le=1)
