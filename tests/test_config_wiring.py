@@ -5,7 +5,6 @@ Real tool boxes, traces and corpus; a scripted model (tests/reasoning_v30/test_a
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
