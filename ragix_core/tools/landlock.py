@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 import struct
 from functools import lru_cache
 from typing import Callable, Iterable, List
@@ -84,12 +85,17 @@ class Ruleset:
             raise
 
     def _add(self, path: str, dir_access: int, file_access: int) -> None:
+        # O_NOFOLLOW, and the kind taken from the descriptor itself: a rule names the inode the
+        # fd holds, so a symlink (or a name swapped after a check) must not pick where it lands.
         try:
-            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            pfd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return  # a missing system path simply grants nothing
         try:
-            access = dir_access if os.path.isdir(path) else file_access
+            mode = os.fstat(pfd).st_mode
+            if stat.S_ISLNK(mode):
+                return  # never grant through a symlink (merged-/usr links are covered by /usr itself)
+            access = dir_access if stat.S_ISDIR(mode) else file_access
             attr = ctypes.create_string_buffer(struct.pack("=Qi", access, pfd), 12)
             if _libc.syscall(_SYS_ADD, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), attr, ctypes.c_uint32(0)) < 0:
                 raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")

@@ -69,7 +69,11 @@ class ToolBox:
         self.limits = (limits or Limits()).validate()
         self.sandbox = Sandbox(self.root, sandbox)
         self.approver = approver or _ask_terminal
-        # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production.
+        # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production,
+        # and never with nothing else confining the commands.
+        if not validate and not self.sandbox.confining:
+            raise ValueError("validate=False turns layer 1 off; it needs an OS sandbox (bubblewrap or Landlock), "
+                             "and none is active")
         self.layer1 = validate
         self.validator = Validator(self.guard, self.profile.tools, writes_allowed=self.profile.writes,
                                    any_command=self.profile.any_command)
@@ -176,7 +180,7 @@ class ToolBox:
         real = check_write_file(call.args, self.guard)
         rel = os.path.relpath(real, self.root)
         self._approve_write(f"write_file {rel}")
-        size = write_file(real, call.args["content"], bool(call.args.get("append")))
+        size = write_file(self.root, real, call.args["content"], bool(call.args.get("append")))
         raw = RawResult(0, f"wrote {size} bytes to {rel}\n".encode(), b"")
         self._publish_process("write_file", ["write_file", rel], raw, call.tool)
         return self._result(call.tool, 0, raw.stdout, b"", False, None, f"write_file {rel}")

@@ -39,7 +39,7 @@ ATTACKS: List[Attack] = [
     Attack("chaining", "cat <(cat @S)"),
     Attack("chaining", "(cat @S)"),
     Attack("chaining", "cat README.md 2>&1"),
-    Attack("chaining", "cat *"),  # ragix expands it; link_secret and hard_secret among the matches refuse it
+    Attack("chaining", "cat *", l1="neutral"),  # ragix expands it; the unsafe matches (links out, hard link, FIFO) are skipped
     Attack("path", "cat ../*"),
     Attack("path", "cat linkdir/*"),
     Attack("path", "grep -r SECRET ../outside/*"),
@@ -72,7 +72,7 @@ ATTACKS: List[Attack] = [
     Attack("path", "cat link_secret"),
     Attack("path", "cat linkdir/secret.txt"),
     Attack("path", "cat hard_secret", l2_exempt=HARDLINK),
-    Attack("path", "grep -r S3CRET .", l2_exempt=HARDLINK),
+    Attack("path", "grep -r S3CRET .", l1="run", l2_exempt=HARDLINK),  # runs on the safe files; hard_secret skipped
     Attack("path", "grep -R S3CRET linkdir"),
     Attack("path", "head /proc/self/environ"),
     Attack("path", "cat /proc/1/environ"),
@@ -123,7 +123,7 @@ ATTACKS: List[Attack] = [
     Attack("hang", "sleep 30"),
     # --- huge output
     Attack("huge", "cat big.txt", l1="neutral"),
-    Attack("huge", "grep -r x .", l1="refuse", l2_exempt=HARDLINK),  # refused for hard_secret
+    Attack("huge", "grep -r x .", l1="neutral", l2_exempt=HARDLINK),  # hard_secret skipped, output capped
     Attack("huge", "grep -r x src big.txt", l1="neutral"),
     Attack("huge", "cat /dev/urandom"),
     Attack("huge", "find / -name '*'"),

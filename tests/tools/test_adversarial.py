@@ -33,7 +33,8 @@ def test_layer1_alone(attack, world):
         assert result.error.startswith("refused: ") and len(result.error) > len("refused: ")
     else:
         assert not result.refused
-        assert result.truncated, "huge output must be capped and marked"
+        if attack.l1 == "neutral":
+            assert result.truncated, "huge output must be capped and marked"
     assert_harmless(result, world, before, TEST_LIMITS.output_bytes, attack.marker)
 
 
