@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -67,20 +68,53 @@ def _enter(uid: int, gid: int) -> None:
     _mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None)  # nothing propagates back to the host
 
 
-def protector(readonly: Sequence[Tuple[str, int]], hidden: Sequence[str]) -> Callable[[], None]:
-    """A preexec hook: enter a private mount namespace, make each ``(path, statvfs flags)``
-    read-only and put an empty tmpfs over each ``hidden`` directory."""
+def _mount_points() -> List[Tuple[bytes, int]]:
+    """Every mount point of this (new) namespace, with the flags a remount must keep."""
+    out = []
+    with open("/proc/self/mountinfo", "rb") as fh:
+        for line in fh.read().splitlines():
+            fields = line.split(b" ")
+            point = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), fields[4])
+            opts = fields[5].split(b",")
+            keep = (_MS_NOSUID if b"nosuid" in opts else 0) | (_MS_NODEV if b"nodev" in opts else 0) | \
+                   (_MS_NOEXEC if b"noexec" in opts else 0) | (_MS_NOATIME if b"noatime" in opts else 0) | \
+                   (_MS_NODIRATIME if b"nodiratime" in opts else 0) | (_MS_RELATIME if b"relatime" in opts else 0)
+            out.append((point, keep))
+    return out
+
+
+def protector(readonly: Sequence[Tuple[str, int]], hidden: Sequence[str],
+              writable: Sequence[Tuple[str, int]] = ()) -> Callable[[], None]:
+    """A preexec hook: enter a private mount namespace; with ``writable`` given, make every
+    mount read-only and only those paths (the project, the private /tmp) writable again;
+    then make each protected ``(path, statvfs flags)`` read-only and put an empty tmpfs
+    over each ``hidden`` directory.
+
+    The read-only remount is what keeps a confined command from changing the mode or
+    times of files outside the project (chmod, touch -d): Landlock has no right for
+    file metadata, and a process owning a file may always change them."""
     uid, gid = os.getuid(), os.getgid()
     binds = [(os.fsencode(p), _locked(f)) for p, f in readonly]
+    rw = [(os.fsencode(p), _locked(f)) for p, f in writable]
     tmpfs = [os.fsencode(p) for p in hidden]
 
     def apply() -> None:
         _enter(uid, gid)
+        if rw:
+            for point, keep in _mount_points():
+                if _libc.mount(None, point, None, ctypes.c_ulong(_MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep), None) != 0:
+                    if point == b"/":
+                        _fail("remount / read-only")
+            for path, keep in rw:
+                _mount(path, path, None, _MS_BIND, None)
+                _mount(None, path, None, _MS_BIND | _MS_REMOUNT | keep, None)
         for path, keep in binds:
             _mount(path, path, None, _MS_BIND | _MS_REC, None)
             _mount(None, path, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep, None)
         for path in tmpfs:
             _mount(b"tmpfs", path, b"tmpfs", _MS_NOSUID | _MS_NODEV, b"size=1m,mode=0755")
+        # the working directory was entered before these mounts: enter it again through them
+        os.chdir(os.getcwd())
 
     return apply
 

@@ -140,11 +140,14 @@ class Sandbox:
                       token: Optional[str], hidden: List[str]) -> RawResult:
         rw, ro = ["/dev/null"], [self.root]
         mount_hook: Optional[Callable[[], None]] = None
+        private_tmp = tempfile.mkdtemp(prefix="ragix-tool-") if may_spawn else None
         if writable and mountns.available():
-            # The root is writable; protected paths are read-only mounts in the child's own
-            # mount namespace, and ragix's state is an empty tmpfs there (as under bubblewrap).
+            # The root is writable; everything else, protected paths included, is a read-only
+            # mount in the child's own mount namespace, and ragix's state is an empty tmpfs
+            # there (as under bubblewrap).
             rw.append(self.root)
-            mount_hook = mountns.protector(mountns.readonly_list(protected), hidden)
+            keep = [self.root] + ([private_tmp] if private_tmp else [])
+            mount_hook = mountns.protector(mountns.readonly_list(protected), hidden, mountns.readonly_list(keep))
         elif writable and strict:
             # No mount namespace: Landlock rules only add rights, so the protected top-level
             # names are left out of the writable set and the root itself stays read-only
@@ -161,13 +164,12 @@ class Sandbox:
                     rw.append(entry.path)
         elif writable:
             rw.append(self.root)  # layer 1 has checked every write target
-        elif hidden and mountns.available():
-            mount_hook = mountns.protector([], hidden)  # read-only runs: hide the state too
-        private_tmp = None
-        if may_spawn:
+        elif mountns.available():
+            # read-only runs: every mount read-only but the private /tmp, and the state hidden
+            mount_hook = mountns.protector([], hidden, mountns.readonly_list([private_tmp] if private_tmp else []))
+        if private_tmp:
             # bwrap gives every run an empty /tmp; under Landlock the program gets a
             # private temporary directory instead (and TMPDIR names it).
-            private_tmp = tempfile.mkdtemp(prefix="ragix-tool-")
             rw.append(private_tmp)
             env["TMPDIR"] = private_tmp
         try:

@@ -215,3 +215,17 @@ def test_exec_has_a_description_in_the_help():
     out = CliRunner().invoke(app, ["--help"]).stdout
     line = next(line for line in out.splitlines() if " exec " in line)
     assert line.split("exec", 1)[1].strip(" │"), line
+
+
+@needs_landlock
+@pytest.mark.parametrize("profile", ["reflect", "sovereign"])
+def test_landlock_runs_hold_no_capability_and_change_no_metadata_outside(world, profile):
+    """Landlock confines paths, not privileges or metadata: run as root, a command kept its
+    capabilities and could chmod or re-date a file it owns outside the project."""
+    box = make_box(world, "landlock", profile=profile, validate=False, limits=LIMITS)
+    before = world["secret"].stat()
+    assert box.run_command("sh -c 'renice -n -5 -p $$'").returncode != 0  # CAP_SYS_NICE is gone
+    box.run_command(f"chmod 600 {world['secret']}")
+    box.run_command(f"touch -d 2001-01-01 {world['secret']}")
+    after = world["secret"].stat()
+    assert (after.st_mode, after.st_mtime_ns) == (before.st_mode, before.st_mtime_ns)
