@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Set, Tuple
 
 from ragix_core.tools.paths import PathGuard, TreeScan
+from ragix_core.tools.policy import protected_reason
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import ToolSpec
 
@@ -30,6 +31,7 @@ class ArgReport:
     operands: List[int] = field(default_factory=list)  # indices into args of path operands
     scans: List[Tuple[str, TreeScan]] = field(default_factory=list)
     writes: bool = False
+    args: "List[str] | None" = None  # the argv to run instead, when the checker adds options (tar)
 
 
 def _allowed_list(spec: ToolSpec) -> str:
@@ -156,6 +158,20 @@ def _check_positionals(spec: ToolSpec, indexed: List[Tuple[int, str]], report: A
             else:
                 guard.write(p)
         return
+    if kind == "mode_write":  # chmod MODE FILE...: the mode was checked by the spec's extra_check
+        if len(positionals) < 2:
+            raise Refusal(f"{spec.name}: needs MODE FILE...")
+        for p in positionals[1:]:
+            if seen & spec.recursive:
+                guard.write_tree(p, hardlinks_ok=False)  # a mode change reaches every name of an inode
+            else:
+                real = guard.write(p)
+                if os.path.exists(real) and os.stat(real).st_nlink > 1 and not os.path.isdir(real):
+                    raise Refusal(f"{spec.name}: {p!r} has several hard links")
+        return
+    if kind == "link":
+        _check_symlink(spec, positionals, seen, guard)
+        return
     if kind in ("copy", "move"):
         if len(positionals) < 2:
             raise Refusal(f"{spec.name}: needs SOURCE... DEST")
@@ -180,3 +196,22 @@ def _check_positionals(spec: ToolSpec, indexed: List[Tuple[int, str]], report: A
                 guard.copy_into(src_real, target)  # a new tree: still no .git may appear in it
         return
     raise Refusal(f"{spec.name}: no argument policy")  # unknown kind: refuse, never guess
+
+
+def _check_symlink(spec: ToolSpec, positionals: List[str], seen: Set[str], guard: PathGuard) -> None:
+    """ln -s TARGET LINK: the link is a written path; its target, read from the link's own
+    directory, must resolve inside the project and name nothing protected or hidden."""
+    if len(positionals) != 2:
+        raise Refusal("ln: use ln -s TARGET LINK (exactly two operands)")
+    target, link = positionals
+    if os.path.isabs(target):
+        raise Refusal("ln: absolute link targets are refused; use a relative target inside the project")
+    link_real = guard.write(link)
+    if os.path.isdir(link_real) and not ({"T", "no-target-directory", "n", "no-dereference"} & seen):
+        link_real = guard.write(os.path.join(os.path.relpath(link_real, guard.root), os.path.basename(target)))
+    base = guard.root if {"r", "relative"} & seen else os.path.dirname(link_real)
+    rel = os.path.relpath(os.path.join(base, target), guard.root)
+    guard.read(rel)  # inside the root, not ragix's state, not a FIFO or hard link
+    why = protected_reason(os.path.relpath(os.path.realpath(os.path.join(guard.root, rel)), guard.root))
+    if why:
+        raise Refusal(f"ln: the target {target!r} is protected: {why}")

@@ -30,8 +30,12 @@ __all__ = [
 ]
 
 # Tools with a flag policy in tools/specs.py. Read tools never modify the project.
-READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du")
-WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")
+READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du",
+              "sed", "awk", "diff", "comm", "paste", "join", "nl", "rev", "basename", "dirname", "realpath", "date",
+              "echo", "printf", "md5sum", "sha256sum", "file", "gzip", "tar")
+# sed -i, gzip FILE, tar -x/-cf FILE write: read tools that write only in those forms, so only in
+# write profiles (the validator decides per command line).
+WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv", "tee", "ln", "chmod")
 # REFLECT's first filter (spec 000 §4 ReflectNode.ALLOWED_TOOLS); the executor behind it is read-only anyway.
 REFLECT_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd")
 # Executors that take structured arguments rather than a command line (plans are command lines).

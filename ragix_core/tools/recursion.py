@@ -45,7 +45,7 @@ def hide_state(tool: str, args: List[str], root: str, recursive: bool) -> List[s
         return [f"--exclude-dir={RAGIX_STATE_DIR}"] + args
     if tool == "ls":
         return [f"--ignore={RAGIX_STATE_DIR}"] + args
-    if tool == "du":
+    if tool in ("du", "tar"):
         return [f"--exclude={RAGIX_STATE_DIR}"] + args
     if tool == "find":
         return _find_hidden(args)

@@ -245,3 +245,12 @@ _SPECS = [
 ]
 
 SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
+
+
+def _register_more() -> None:
+    from ragix_core.tools.specs_more import MORE_SPECS  # issue 11 item 6: the everyday vocabulary
+
+    SPECS.update({s.name: s for s in MORE_SPECS})
+
+
+_register_more()

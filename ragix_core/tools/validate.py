@@ -18,11 +18,12 @@ from typing import Any, Callable, Collection, List, Optional, TypeVar
 from ragix_core.tools.argcheck import ArgReport, check_args
 from ragix_core.tools.findcheck import check_find
 from ragix_core.tools.globbing import expand_globs
-from ragix_core.tools.lexer import check_text, split_pipeline
+from ragix_core.tools.lexer import Redirect, check_text, split_pipeline
 from ragix_core.tools.paths import PathGuard, skip_kind, skip_notes
 from ragix_core.tools.recursion import grep_file_args, hide_state
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import NUM, SPECS
+from ragix_core.tools.tarcheck import check_tar
 
 __all__ = ["Stage", "XargsPlan", "Validator", "resolve_tool", "SYSTEM_BIN_DIRS"]
 
@@ -77,6 +78,8 @@ class Stage:
     xargs: Optional[XargsPlan] = None
     words: List[str] = field(default_factory=list)  # as the model wrote them (globs expanded)
     notes: List[str] = field(default_factory=list)  # "[ragix] skipped ..." lines for stderr
+    # `> file` / `>> file` on the last stage: (the target as written, append); ragix writes it
+    redirect: Optional["tuple[str, bool]"] = None
 
 
 class Validator:
@@ -89,14 +92,32 @@ class Validator:
     @_refuse_on_error
     def command(self, text: str) -> List[Stage]:
         out = []
-        for i, words in enumerate(split_pipeline(text)):
+        split = split_pipeline(text)
+        redirect = None
+        if len(split[-1]) >= 2 and isinstance(split[-1][-2], Redirect):
+            mark, target = split[-1][-2], split[-1][-1]
+            split[-1] = split[-1][:-2]
+            redirect = (self.redirect_target(target), mark.append)
+        for i, words in enumerate(split):
             skipped: dict = {}
             expanded = expand_globs(words[0], words, self.guard.root, check=self._glob_match_ok, skipped=skipped)
             stage = self.stage(expanded, first=(i == 0))
             stage.notes = skip_notes(skipped) + stage.notes
             out.append(stage)
+        out[-1].redirect = redirect
         return out
 
+    def redirect_target(self, target: str) -> str:
+        """Check the file of `> file`: write profiles only, a plain written path (not a directory)."""
+        if not self.writes_allowed:
+            raise Refusal("redirection '>' is not allowed in this read-only profile; ragix returns stdout and "
+                          "stderr separately (drop 2>/dev/null, > file)")
+        real = self.guard.write(target)
+        if os.path.isdir(real):
+            raise Refusal(f"'> {target}': it is a directory")
+        if not os.path.isdir(os.path.dirname(real)):
+            raise Refusal(f"'> {target}': its directory does not exist (create it with mkdir -p)")
+        return target
     def _glob_match_ok(self, match: str) -> Optional[str]:
         """None when a glob match may be used; else the kind of path it is (it is skipped)."""
         try:
@@ -115,6 +136,7 @@ class Validator:
             raise Refusal(f"stage {index + 1} ({' '.join(stage.words)}) refused when it started, after the "
                           f"stage(s) before it ran: {exc.reason}") from None
         fresh.notes = [n for n in stage.notes if n not in fresh.notes] + fresh.notes
+        fresh.redirect = stage.redirect
         return fresh
 
     @_refuse_on_error
@@ -139,6 +161,9 @@ class Validator:
         for _, scan in report.scans:
             for why, names in scan.skipped.items():
                 skipped.setdefault(why, []).extend(names)
+        if skipped and name != "grep":
+            raise Refusal(f"{name}: " + "; ".join(n.removeprefix("[ragix] ") for n in skip_notes(skipped))
+                          + " under the tree; name a narrower path")
         if name == "grep" and skipped:
             # Search the tree's safe files by name instead of refusing the whole search.
             files = [f for _, scan in report.scans for f in scan.files]
@@ -146,7 +171,11 @@ class Validator:
             plan = XargsPlan(tool=name, fixed=fixed, items=files, no_run_if_empty=True)
             return Stage(tool=name, argv=[path] + fixed, writes=False, xargs=plan, words=list(words),
                          notes=skip_notes(skipped))
+        if report.args is not None:
+            args = report.args
         args = hide_state(name, list(args), self.guard.root, recursive)
+        if name == "sed":
+            args = ["--sandbox"] + args  # GNU sed then refuses its e (run), r/R (read) and w/W (write) commands
         return Stage(tool=name, argv=[path] + args, writes=report.writes, words=list(words))
 
     def _check_tool_name(self, name: str) -> None:
@@ -172,10 +201,14 @@ class Validator:
         if spec.positionals == "find":
             check_find(args, self.guard)
             return ArgReport(writes=False)
+        if spec.positionals == "tar":
+            report = ArgReport()
+            report.args = check_tar(args, self.guard, self.writes_allowed, report)
+            return report
         report = check_args(spec, args, self.guard)
         if report.writes and not self.writes_allowed:
             opts = "/".join(("-" if len(o) == 1 else "--") + o for o in sorted(report.seen & spec.writes_when))
-            raise Refusal(f"{name} {opts} writes files; this profile is read-only")
+            raise Refusal(f"{name} {opts + ' ' if opts else ''}writes files here; this profile is read-only")
         return report
 
     def _xargs(self, args: List[str], words: List[str]) -> Stage:
