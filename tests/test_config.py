@@ -37,6 +37,10 @@ def test_lookup_order_explicit_then_cwd_then_home(tmp_path, monkeypatch):
     write(home / "ragix.yaml", "reasoning: {strategy: loop_v1}\n")
     assert load_config(cwd=tmp_path).reasoning.strategy == "loop_v1"
     write(tmp_path / "ragix.yaml", "reasoning: {strategy: graph_v2}\n")
+    assert load_config(cwd=tmp_path).reasoning.strategy == "loop_v1"  # untrusted: tightening only
+    from ragix_core.trust import trust
+
+    trust(tmp_path)
     assert load_config(cwd=tmp_path).reasoning.strategy == "graph_v2"
     explicit = write(tmp_path / "other.yaml", "reasoning: {graph: {max_iterations: 7}}\n")
     cfg = load_config(explicit, cwd=tmp_path)

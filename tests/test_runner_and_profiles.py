@@ -122,8 +122,10 @@ def test_cli_sovereign_with_remote_model_exits_2_with_the_reason(tmp_path):
 
     from ragix_core.cli import app
 
-    (tmp_path / "ragix.yaml").write_text('llm:\n  planner: {backend: openai, model: gpt, base_url: "https://api.openai.com/v1"}\n')
-    result = CliRunner().invoke(app, ["run", "--cwd", str(tmp_path), "--profile", "sovereign", "list files"])
+    # the user's own config (--config): a project's ./ragix.yaml may not name endpoints unless trusted
+    (tmp_path / "mine.yaml").write_text('llm:\n  planner: {backend: openai, model: gpt, base_url: "https://api.openai.com/v1"}\n')
+    result = CliRunner().invoke(app, ["run", "--cwd", str(tmp_path), "--config", str(tmp_path / "mine.yaml"),
+                                      "--profile", "sovereign", "list files"])
     assert result.exit_code == 2
     assert "allows local models only" in result.output and "Traceback" not in result.output
 

@@ -28,7 +28,7 @@ def _usage_error(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("exec")
+@app.command("exec", help="Run one command (pipes allowed) confined to a project, as the engines run tools.")
 def exec_command(
     command: List[str] = typer.Argument(..., help="One command string (pipes allowed), or an argv after --."),
     profile: str = typer.Option("reflect", "--profile", help="safe | reflect | dev | sovereign"),

@@ -6,11 +6,16 @@ is used whole; files are not merged (a partial file is completed by defaults).
 
 Every section forbids unknown keys: a typo fails with the key's full path and,
 where the set is closed, the allowed values — never a silently ignored setting.
+
+A ``./ragix.yaml`` comes with the project: unless the user trusted it (`ragix
+trust DIR`, see ragix_core/trust.py), it may only tighten the user's own config,
+and what it tried to set otherwise is named on stderr.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
@@ -94,11 +99,7 @@ def find_config(explicit: Optional[os.PathLike | str] = None, cwd: Optional[Path
     return None
 
 
-def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = None) -> RagixConfig:
-    """Load and validate the configuration (see the module docstring for the lookup order)."""
-    found = find_config(path, cwd)
-    if found is None:
-        return RagixConfig()
+def _read_yaml(found: Path) -> Any:
     try:
         text = found.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -107,4 +108,38 @@ def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = 
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"config file {found} is not valid YAML: {exc}") from None
-    return parse_config(data, str(found))
+    return data
+
+
+def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = None) -> RagixConfig:
+    """Load and validate the configuration (see the module docstring for the lookup order)."""
+    found = find_config(path, cwd)
+    if found is None:
+        return RagixConfig()
+    data = _read_yaml(found)
+    cfg = parse_config(data, str(found))
+    home_file = ragix_home() / CONFIG_FILENAME
+    if path is None and not (home_file.is_file() and os.path.samefile(found, home_file)):
+        cfg = _untrusted_project(found, data, home_file) or cfg
+    return cfg
+
+
+def _untrusted_project(found: Path, data: Any, home_file: Path) -> Optional[RagixConfig]:
+    """None when the project file is trusted; else the user's config tightened by it."""
+    from ragix_core import trust
+
+    try:
+        ok, why = trust.status(found)
+    except trust.TrustError as exc:
+        raise ConfigError(str(exc)) from None
+    if ok:
+        return None
+    base = _read_yaml(home_file) if home_file.is_file() else {}
+    base_cfg = parse_config(base, str(home_file))
+    merged, ignored = trust.restrict(data or {}, base or {}, base_cfg)
+    cfg = parse_config(merged, f"{found} (untrusted: tightening only) over {home_file if base else 'defaults'}")
+    cfg.source = str(found)
+    message = trust.notice(found, why, ignored)
+    if message:
+        sys.stderr.write(message + "\n")
+    return cfg

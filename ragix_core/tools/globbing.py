@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import glob
 import os
-from typing import List
+from typing import Callable, Dict, List, Optional
 
 from ragix_core.tools.lexer import GlobWord
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
@@ -35,20 +35,54 @@ _FIND_PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwh
                        "-regex", "-iregex"}
 
 
-def _expand(word: GlobWord, root: str) -> List[str]:
+Check = Callable[[str], Optional[str]]  # match -> None (usable) or the kind of path it is (skipped)
+THROUGH_OUTSIDE = "glob match through a directory outside the project"
+
+
+def _inside(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip("/") + "/")
+
+
+def _expand(word: GlobWord, root: str, check: Optional[Check], skipped: Dict[str, List[str]]) -> List[str]:
     pattern = word.pattern
     if pattern.startswith("/") or ".." in pattern.split("/"):
         raise Refusal(f"glob {str(word)!r} must stay inside the project (no absolute path, no '..')")
+    root = os.path.realpath(root)
     matches = sorted(glob.glob(pattern, root_dir=root))
     kept = [m for m in matches if m.split("/", 1)[0] not in NOT_PROJECT_DIRS]
+    # glob follows symlinked directories; a match reached through one that leaves the root is
+    # dropped unnamed, so neither a refusal nor a note lists a file outside the project.
+    inside = [m for m in kept if _inside(os.path.realpath(os.path.join(root, os.path.dirname(m))), root)]
+    if len(inside) < len(kept):
+        if not inside:
+            raise Refusal(f"glob {str(word)!r} goes through a directory outside the project")
+        skipped.setdefault(THROUGH_OUTSIDE, []).extend([str(word)] * (len(kept) - len(inside)))
+    kept = inside
     if len(kept) > MAX_MATCHES:
         raise Refusal(f"glob {str(word)!r} matches {len(kept)} paths (more than {MAX_MATCHES}); narrow it, "
                       "or use find ... | xargs")
+    if check is not None and kept:
+        usable = []
+        for m in kept:
+            why = check(m)
+            if why is None:
+                usable.append(m)
+            else:
+                skipped.setdefault(why, []).append(m)
+        if not usable:
+            raise Refusal(f"glob {str(word)!r} matches only paths that cannot be read safely: {', '.join(kept[:10])} "
+                          "(links out of the project, hard links, FIFOs or devices)")
+        kept = usable
     return [f"./{m}" if m.startswith("-") else m for m in kept]
 
 
-def expand_globs(tool: str, words: List[str], root: str) -> List[str]:
-    """``words`` with each GlobWord replaced by its matches (or its literal text when none)."""
+def expand_globs(tool: str, words: List[str], root: str, check: Optional[Check] = None,
+                 skipped: Optional[Dict[str, List[str]]] = None) -> List[str]:
+    """``words`` with each GlobWord replaced by its matches (or its literal text when none).
+
+    With ``check``, a match it rejects is left out and recorded in ``skipped`` (kind -> names):
+    `grep -n x *` searches the safe files instead of refusing because one match is a FIFO."""
+    skipped = {} if skipped is None else skipped
     out: List[str] = []
     for index, word in enumerate(words):
         if not isinstance(word, GlobWord):
@@ -58,5 +92,5 @@ def expand_globs(tool: str, words: List[str], root: str) -> List[str]:
         if index == 0 or (os.path.basename(tool) == "find" and previous in _FIND_PATTERN_TESTS):
             out.append(str(word))  # a tool name is never globbed; find's patterns are find's
             continue
-        out.extend(_expand(word, root) or [str(word)])
+        out.extend(_expand(word, root, check, skipped) or [str(word)])
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 import struct
 from functools import lru_cache
 from typing import Callable, Iterable, List
@@ -18,6 +19,9 @@ __all__ = ["landlock_abi", "Ruleset", "system_read_exec"]
 
 _SYS_CREATE, _SYS_ADD, _SYS_RESTRICT = 444, 445, 446  # x86_64 and aarch64 share these numbers
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAP_VERSION_3 = 0x20080522
+_CAP_LAST = 63
 _RULE_PATH_BENEATH = 1
 _CREATE_VERSION = 1
 
@@ -84,12 +88,17 @@ class Ruleset:
             raise
 
     def _add(self, path: str, dir_access: int, file_access: int) -> None:
+        # O_NOFOLLOW, and the kind taken from the descriptor itself: a rule names the inode the
+        # fd holds, so a symlink (or a name swapped after a check) must not pick where it lands.
         try:
-            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            pfd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return  # a missing system path simply grants nothing
         try:
-            access = dir_access if os.path.isdir(path) else file_access
+            mode = os.fstat(pfd).st_mode
+            if stat.S_ISLNK(mode):
+                return  # never grant through a symlink (merged-/usr links are covered by /usr itself)
+            access = dir_access if stat.S_ISDIR(mode) else file_access
             attr = ctypes.create_string_buffer(struct.pack("=Qi", access, pfd), 12)
             if _libc.syscall(_SYS_ADD, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), attr, ctypes.c_uint32(0)) < 0:
                 raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
@@ -103,6 +112,7 @@ class Ruleset:
         def restrict() -> None:
             if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
+            drop_capabilities()
             if _libc.syscall(_SYS_RESTRICT, ctypes.c_int(fd), ctypes.c_uint32(0)) != 0:
                 raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
 
@@ -118,6 +128,22 @@ class Ruleset:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def drop_capabilities() -> None:
+    """Empty the bounding, ambient, effective, permitted and inheritable capability sets.
+
+    Landlock confines paths, not privileges: run as root, a confined command kept
+    CAP_SYS_TIME (`date -s` set the host's clock), CAP_CHOWN, CAP_MKNOD... bubblewrap
+    drops them all (--cap-drop ALL); this does the same for Landlock runs. With the
+    bounding set empty, not even a root-owned setuid program gets any back."""
+    for cap in range(_CAP_LAST + 1):
+        _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last capability
+    _libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = struct.pack("=Ii", _CAP_VERSION_3, 0)
+    data = ctypes.create_string_buffer(b"\0" * 24)  # two {effective, permitted, inheritable} words
+    if _libc.capset(ctypes.c_char_p(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
 
 
 def system_read_exec() -> List[str]:

@@ -20,7 +20,7 @@ from typing import List
 
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -52,6 +52,16 @@ _UNQUOTED_REFUSALS = {
 
 
 GLOB_CHARS = "*?"
+
+
+class Redirect(str):
+    """The word ``>`` or ``>>`` of an output redirection; the next word is its target.
+    Only at the end of the last stage; whether it is allowed is the validator's call
+    (write profiles only), and ragix itself writes the file (see validate/toolbox)."""
+
+    @property
+    def append(self) -> bool:
+        return self == ">>"
 
 
 class GlobWord(str):
@@ -143,6 +153,17 @@ def split_pipeline(command: str) -> List[List[str]]:
             literal(command[i + 1])
             in_word = True
             i += 1
+        elif c == ">" and not (in_word and "".join(word) in ("1", "2")):
+            finish()
+            append = command.startswith(">>", i)
+            i += 1 if append else 0
+            if command[i + 1:i + 2] in (">", "&", "|"):
+                raise Refusal(f"redirection '{command[i - (1 if append else 0):i + 2]}' is not allowed; "
+                              "use '> file' or '>> file' at the end of the command")
+            stages[-1].append(Redirect(">>" if append else ">"))
+        elif c == ">":
+            raise Refusal("redirection of a numbered stream (2>file, 1>file) is not allowed; stderr is returned "
+                          "separately (2>/dev/null is accepted), stdout with '> file'")
         elif c in GLOB_CHARS:
             word.append(c)
             pattern.append(c)
@@ -160,7 +181,24 @@ def split_pipeline(command: str) -> List[List[str]]:
     finish()
     if not stages[-1]:
         raise Refusal("empty pipeline stage after '|'")
+    _check_redirects(stages)
     return stages
+
+
+def _check_redirects(stages: List[List[str]]) -> None:
+    for index, stage in enumerate(stages):
+        marks = [i for i, w in enumerate(stage) if isinstance(w, Redirect)]
+        if not marks:
+            continue
+        if index != len(stages) - 1:
+            raise Refusal("'>' must come at the end of the last pipeline stage")
+        if len(marks) > 1 or marks[0] != len(stage) - 2:
+            raise Refusal("'>' needs exactly one file name after it, at the end of the command")
+        if marks[0] == 0:
+            raise Refusal("'>' needs a command before it")
+        target = stage[-1]
+        if isinstance(target, (Redirect, GlobWord)):
+            raise Refusal("the file after '>' must be one plain name (no glob)")
 
 
 def _double_quoted(command: str, i: int, word: List[str]) -> int:

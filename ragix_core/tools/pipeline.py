@@ -1,6 +1,8 @@
 """Run validated pipeline stages, wiring their data, and interpret xargs.
 
-Stages run one after another, each in its own confined process; the executor
+Stages run one after another, each in its own confined process, and each is
+validated again right before it starts (an earlier stage may have moved or
+created the paths it names since the line was checked); the executor
 carries stdout to the next stage's stdin (capped by Limits.pipe_bytes). The
 pipeline's status is that of its rightmost failing stage, like bash's pipefail:
 `find docs/missing.md | wc -l` prints 0 and must still report find's failure.
@@ -75,6 +77,10 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
     result = PipelineResult(0, b"", b"", False, None)
     for index, stage in enumerate(stages):
         cap = out_cap if index == len(stages) - 1 else pipe_cap
+        if index > 0:
+            stage = validator.recheck(stage, index)
+        for note in stage.notes:
+            stderr += note.encode() + b"\n"
         if stage.xargs is not None:
             raw = _run_xargs(stage, stage.xargs, data or b"", validator, launch, on_process, cap, result.commands)
         else:
@@ -116,18 +122,26 @@ def _drop_batch_total(tool: str, batch: List[str], stdout: bytes) -> bytes:
 
 def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator, launch: Launcher,
                on_process: ProcessHook, cap: int, commands: List[str]) -> RawResult:
-    try:
-        items = split_items(data, plan.null)
-    except Refusal:
-        raise
-    except Exception as exc:  # any surprise while reading items: refuse, never run
-        raise Refusal(f"xargs: cannot read items ({type(exc).__name__})") from None
+    notes: List[str] = []
+    if plan.items is not None:
+        items = list(plan.items)  # a recursive grep over named safe files (checked by the stage)
+    else:
+        try:
+            items = split_items(data, plan.null)
+        except Refusal:
+            raise
+        except Exception as exc:  # any surprise while reading items: refuse, never run
+            raise Refusal(f"xargs: cannot read items ({type(exc).__name__})") from None
+        items, notes = validator.xargs_items(plan, items)
     batches = [items[i : i + plan.max_args] for i in range(0, len(items), plan.max_args)]
     if not batches and not plan.no_run_if_empty:
         batches = [[]]  # GNU xargs runs the command once when the input is empty
     argvs = [validator.xargs_argv(plan, batch) for batch in batches]  # all checked before any runs
     out, err = bytearray(), bytearray()
+    for note in notes:
+        err += note.encode() + b"\n"
     returncode, truncated = 0, False
+    codes: List[int] = []
     for argv, batch in zip(argvs, batches):
         start = time.perf_counter()
         raw = launch(stage, argv, None, max(cap - len(out), 1))
@@ -138,9 +152,13 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
         truncated = truncated or raw.truncated
         if raw.timed_out or raw.output_limit:
             return RawResult(raw.returncode, bytes(out), bytes(err), True, raw.timed_out, raw.output_limit, raw.error)
+        codes.append(raw.returncode)
         if raw.returncode != 0:
             returncode = 123  # GNU xargs: some invocation failed
         if len(out) >= cap:
             truncated = True
             break
+    if plan.items is not None:
+        # One grep split over batches answers like one grep: 2 on an error, else 0 if any matched.
+        returncode = 2 if any(c >= 2 or c < 0 for c in codes) else (0 if 0 in codes else 1)
     return RawResult(returncode, bytes(out[:cap]), bytes(err), truncated)

@@ -22,14 +22,20 @@ __all__ = [
     "HIDDEN_DIRS",
     "NOT_PROJECT_DIRS",
     "PROTECTED_WRITE_PATHS",
+    "PROTECTED_COMPONENTS",
+    "protected_reason",
     "is_no_match",
     "is_wc_total_line",
     "WC_TOTAL_LINE",
 ]
 
 # Tools with a flag policy in tools/specs.py. Read tools never modify the project.
-READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du")
-WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv")
+READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du",
+              "sed", "awk", "diff", "comm", "paste", "join", "nl", "rev", "basename", "dirname", "realpath", "date",
+              "echo", "printf", "md5sum", "sha256sum", "file", "gzip", "tar")
+# sed -i, gzip FILE, tar -x/-cf FILE write: read tools that write only in those forms, so only in
+# write profiles (the validator decides per command line).
+WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv", "tee", "ln", "chmod")
 # REFLECT's first filter (spec 000 §4 ReflectNode.ALLOWED_TOOLS); the executor behind it is read-only anyway.
 REFLECT_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd")
 # Executors that take structured arguments rather than a command line (plans are command lines).
@@ -47,8 +53,24 @@ HIDDEN_DIRS = (RAGIX_STATE_DIR,)
 # Never shown to a model as project content: not listed, globbed or suggested as a close name.
 NOT_PROJECT_DIRS = (RAGIX_STATE_DIR, ".git")
 # Writes here would change what runs next time (git hooks), how git behaves
-# (core.fsmonitor / core.pager run commands), or ragix's own policy.
-PROTECTED_WRITE_PATHS = (".git/hooks", ".git/config", "ragix.yaml", RAGIX_STATE_DIR)
+# (core.fsmonitor / core.pager run commands), or ragix's own policy. Top-level names:
+PROTECTED_WRITE_PATHS = (".git", "ragix.yaml", RAGIX_STATE_DIR)
+# A path component protected at any depth: every repository's hooks and config (a submodule's
+# .git file, .git/modules/*/hooks, a nested checkout's .git/config) run commands on the host.
+# The whole .git is protected, not hooks/ and config: otherwise renaming .git away and making
+# a new one replaces both.
+PROTECTED_COMPONENTS = (".git",)
+
+
+def protected_reason(rel: str) -> Optional[str]:
+    """Why writing the project-relative path ``rel`` is refused, or None when it is not protected."""
+    parts = [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]
+    if parts and parts[0] in PROTECTED_WRITE_PATHS:
+        return f"{parts[0]} is protected"
+    for part in parts:
+        if part in PROTECTED_COMPONENTS:
+            return f"{part} is protected at any depth (git hooks and config run commands)"
+    return None
 
 
 def is_no_match(tool: str, returncode: int, stderr: "bytes | str | None") -> bool:

@@ -4,7 +4,11 @@ The process starts in a new session (its own process group), so a timeout
 kills the whole group. Under bubblewrap the sandbox's PID namespace takes every
 descendant down with it, including ones that called setsid(). Without it, the
 children are tagged with a marker environment variable and swept through /proc
-after the run, which also catches setsid() escapees.
+after the run, which also catches setsid() escapees. A child can drop that
+variable (`env -u`), so the sweep does not rely on it alone: ragix makes itself a
+child subreaper, so every process orphaned by a run (setsid + fork included) is
+re-parented to ragix, and the sweep kills ragix's children that carry the
+no_new_privs flag every confined run sets and that are not a run in progress.
 """
 
 from __future__ import annotations
@@ -16,13 +20,16 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from ragix_core.tools.limits import Limits
 
 __all__ = ["RawResult", "run_process", "SWEEP_VAR"]
 
 SWEEP_VAR = "RAGIX_TOOL_RUN"
+_PR_SET_CHILD_SUBREAPER = 36
+_LIVE: Set[int] = set()  # leaders of runs in progress: never swept
+_subreaper = False
 _EXIT_GRACE = 0.25  # seconds of output still read after the command exited
 
 
@@ -88,13 +95,14 @@ def run_process(
     preexec_extra: Optional[Callable[[], None]] = None,
 ) -> RawResult:
     out_cap = limits.output_bytes if out_cap is None else out_cap
-    err_cap = limits.stderr_bytes
     values = _limit_values(limits, fsize)
     preexec: Optional[Callable[[], None]] = None
     if _PRLIMIT and preexec_extra is None:
         argv = _prlimit_prefix(values) + list(argv)
     else:
         preexec = _preexec(values, preexec_extra)
+    if sweep_token:
+        _become_subreaper()
     try:
         proc = subprocess.Popen(
             argv,
@@ -109,7 +117,16 @@ def run_process(
         )
     except OSError as exc:
         return RawResult(126, b"", b"", error=f"cannot start {argv[0]}: {exc.strerror or exc}")
+    _LIVE.add(proc.pid)
+    try:
+        return _collect(proc, limits, out_cap, stdin_data, sweep_token)
+    finally:
+        _LIVE.discard(proc.pid)
 
+
+def _collect(proc: "subprocess.Popen[bytes]", limits: Limits, out_cap: int, stdin_data: Optional[bytes],
+             sweep_token: Optional[str]) -> RawResult:
+    err_cap = limits.stderr_bytes
     out, err = bytearray(), bytearray()
     seen = 0
     truncated = timed_out = output_limit = False
@@ -203,8 +220,67 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def _become_subreaper() -> None:
+    global _subreaper
+    if not _subreaper:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _status(pid: int) -> Dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status", "r", encoding="utf-8", errors="replace") as fh:
+            return dict(line.split(":", 1) for line in fh.read().splitlines() if ":" in line)
+    except OSError:
+        return {}
+
+
+def _children_map() -> Dict[int, List[int]]:
+    kids: Dict[int, List[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            ppid = _status(int(entry)).get("PPid", "").strip()
+            if ppid.isdigit():
+                kids.setdefault(int(ppid), []).append(int(entry))
+    return kids
+
+
+def sweep_orphans() -> int:
+    """Kill (and reap) the confined processes re-parented to ragix after their run ended:
+    ragix's children with no_new_privs set that are not a run in progress, with their
+    descendants. Returns how many were killed."""
+    if not _subreaper:
+        return 0
+    me, killed = os.getpid(), 0
+    for _ in range(50):  # each pass re-reads the tree: a killed parent's children come to us
+        kids = _children_map()
+        roots = [p for p in kids.get(me, []) if p not in _LIVE and _status(p).get("NoNewPrivs", "").strip() == "1"]
+        if not roots:
+            break
+        stack, doomed = list(roots), []
+        while stack:
+            pid = stack.pop()
+            doomed.append(pid)
+            stack.extend(kids.get(pid, []))
+        for pid in doomed:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in roots:  # our children now: reap them so they leave no zombie
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+    return killed
+
+
 def sweep(token: str) -> int:
-    """Kill every process whose environment carries ``SWEEP_VAR=token``; return how many."""
+    """Kill every process whose environment carries ``SWEEP_VAR=token``, then every orphan
+    of a confined run (sweep_orphans); return how many."""
     marker = f"{SWEEP_VAR}={token}".encode()
     killed = 0
     for _ in range(3):  # a second pass catches children forked while the first was killing
@@ -226,4 +302,4 @@ def sweep(token: str) -> int:
         killed += found
         if not found:
             break
-    return killed
+    return killed + sweep_orphans()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Mapping, Optional
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional
 
 from ragix_core.tools.refusal import Refusal
 
@@ -66,6 +66,10 @@ class ToolSpec:
     pattern_options: FrozenSet[str] = frozenset()
     writes: bool = False
     denied: Mapping[str, str] = field(default_factory=dict)  # option -> why (clearer refusals)
+    writes_when: FrozenSet[str] = frozenset()  # options that make a reader write (sed -i)
+    write_operands: bool = False  # with a writes_when option, the file operands are written in place
+    # (args, ArgReport, PathGuard) -> None or Refusal: a tool's own rule beyond its options (awk's program)
+    extra_check: Optional[Callable[[Any, Any, Any], None]] = None
 
 
 _FILES0 = {"files0-from": "--files0-from reads file names from a file and echoes them in errors (exfiltration)"}
@@ -233,7 +237,7 @@ _SPECS = [
     ToolSpec("mkdir", short="pv", long=frozenset({"parents", "verbose"}), positionals="write", writes=True),
     ToolSpec("touch", short="acm", short_value={"d": ANY}, long=frozenset({"no-create"}), long_value={"date": ANY}, positionals="write", writes=True),
     ToolSpec("rm", short="rRfdv", long=frozenset({"recursive", "force", "dir", "verbose"}), positionals="write", writes=True,
-             denied={"no-preserve-root": "never"}),
+             recursive=frozenset({"r", "R", "recursive"}), denied={"no-preserve-root": "never"}),
     ToolSpec("cp", short="rRnvpT", long=frozenset({"recursive", "no-clobber", "verbose", "no-target-directory"}), positionals="copy", writes=True,
              denied={"L": "-L follows symlinks", "dereference": "follows symlinks", "t": "use SOURCE... DEST", "target-directory": "use SOURCE... DEST"}),
     ToolSpec("mv", short="fnvT", long=frozenset({"force", "no-clobber", "verbose", "no-target-directory"}), positionals="move", writes=True,
@@ -241,3 +245,12 @@ _SPECS = [
 ]
 
 SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
+
+
+def _register_more() -> None:
+    from ragix_core.tools.specs_more import MORE_SPECS  # issue 11 item 6: the everyday vocabulary
+
+    SPECS.update({s.name: s for s in MORE_SPECS})
+
+
+_register_more()

@@ -69,7 +69,11 @@ class ToolBox:
         self.limits = (limits or Limits()).validate()
         self.sandbox = Sandbox(self.root, sandbox)
         self.approver = approver or _ask_terminal
-        # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production.
+        # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production,
+        # and never with nothing else confining the commands.
+        if not validate and not self.sandbox.confining:
+            raise ValueError("validate=False turns layer 1 off; it needs an OS sandbox (bubblewrap or Landlock), "
+                             "and none is active")
         self.layer1 = validate
         self.validator = Validator(self.guard, self.profile.tools, writes_allowed=self.profile.writes,
                                    any_command=self.profile.any_command)
@@ -176,7 +180,7 @@ class ToolBox:
         real = check_write_file(call.args, self.guard)
         rel = os.path.relpath(real, self.root)
         self._approve_write(f"write_file {rel}")
-        size = write_file(real, call.args["content"], bool(call.args.get("append")))
+        size = write_file(self.root, real, call.args["content"], bool(call.args.get("append")))
         raw = RawResult(0, f"wrote {size} bytes to {rel}\n".encode(), b"")
         self._publish_process("write_file", ["write_file", rel], raw, call.tool)
         return self._result(call.tool, 0, raw.stdout, b"", False, None, f"write_file {rel}")
@@ -185,9 +189,13 @@ class ToolBox:
     def _execute(self, tool: str, stages: List[Stage]) -> ToolResult:
         if self.profile.any_command and not self.sandbox.confining:
             raise Refusal("profile 'sovereign' needs an OS sandbox (bubblewrap or Landlock); run scripts/setup_system.sh")
-        writes = [s for s in stages if s.writes]
+        redirect = stages[-1].redirect
+        writes = [s for s in stages if s.writes] or ([stages[-1]] if redirect else [])
+        shown = " | ".join(shlex.join(s.words) for s in stages)
+        if redirect:
+            shown += f" {'>>' if redirect[1] else '>'} {shlex.quote(redirect[0])}"
         if writes and self.profile.approval:
-            self._approve_write(" | ".join(shlex.join(s.words) for s in stages))
+            self._approve_write(shown)
 
         # One wall-clock budget for the whole pipeline, not one per stage or per xargs batch.
         deadline = time.monotonic() + self.limits.timeout
@@ -202,25 +210,43 @@ class ToolBox:
                                     limits=replace(self.limits, timeout=remaining),
                                     unvalidated=self.profile.any_command)
 
+        # A redirected pipeline's output goes to the file, so it may be as large as a pipe carries.
+        out_cap = self.limits.pipe_bytes if redirect else self.limits.output_bytes
         res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
-                           self.limits.output_bytes, self.limits.pipe_bytes)
-        out = self._result(tool, res.returncode, res.stdout, res.stderr, res.truncated, res.error, " | ".join(res.commands))
+                           out_cap, self.limits.pipe_bytes)
+        command = " | ".join(res.commands)
+        stdout, error, rc = res.stdout, res.error, res.returncode
+        if redirect:
+            command += f" {'>>' if redirect[1] else '>'} {shlex.quote(redirect[0])}"
+            stdout, error, rc = self._redirect(redirect, res.stdout, res.truncated, error, rc)
+        out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
         out.no_match = res.no_match
         return out
 
+    def _redirect(self, redirect, data: bytes, truncated: bool, error: Optional[str], rc: int):
+        """Write the pipeline's stdout to the `>` target as bash would (even after a failing
+        command), but never a cut-off part of it: then nothing is written and the error says so."""
+        target, append = redirect
+        if truncated:
+            return b"", (f"output larger than {self.limits.pipe_bytes} bytes; nothing was written to {target}"), rc or 1
+        real = self.guard.write(target)  # again: an earlier stage may have changed the tree
+        size = write_file(self.root, real, data, append)
+        raw = RawResult(0, b"", b"")
+        self._publish_process("redirect", [">>" if append else ">", target, f"{size} bytes"], raw, "shell")
+        return b"", error, rc
+
     def _run_unvalidated(self, tool: str, command: str) -> ToolResult:
-        """Layer 2 alone: plain shlex split, no policy. For tests and benchmarks only."""
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            raise Refusal(f"cannot split command: {exc}") from None
-        if not argv:
+        """Layer 2 alone, for tests and benchmarks only: the command runs as `/bin/sh -c COMMAND`
+        inside the OS sandbox, so chaining, substitution and redirection really happen and the
+        sandbox is what must stop them (a plain split would turn `ls; cat x` into harmless ls arguments)."""
+        if not command.strip():
             raise Refusal("empty command")
-        if "/" not in argv[0]:
-            argv[0] = resolve_tool(argv[0])
+        if "\0" in command:
+            raise Refusal("a NUL byte cannot be passed to any process")
+        argv = ["/bin/sh", "-c", command]
         t0 = time.perf_counter()
         raw = self._launch_raw(argv, writable=self.profile.writes, may_spawn=True, unvalidated=True)
-        self._publish_process(os.path.basename(argv[0]), argv, raw, tool, time.perf_counter() - t0)
+        self._publish_process("sh", argv, raw, tool, time.perf_counter() - t0)
         return self._result(tool, raw.returncode, raw.stdout, raw.stderr, raw.truncated, raw.error, shlex.join(argv))
 
     def _launch_raw(self, argv: List[str], *, writable: bool, stdin_data: Optional[bytes] = None,

@@ -15,13 +15,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, List, Optional, TypeVar
 
-from ragix_core.tools.argcheck import check_args
+from ragix_core.tools.argcheck import ArgReport, check_args
 from ragix_core.tools.findcheck import check_find
 from ragix_core.tools.globbing import expand_globs
-from ragix_core.tools.lexer import check_text, split_pipeline
-from ragix_core.tools.paths import PathGuard
+from ragix_core.tools.lexer import Redirect, check_text, split_pipeline
+from ragix_core.tools.paths import PathGuard, skip_kind, skip_notes
+from ragix_core.tools.recursion import grep_file_args, hide_state
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import NUM, SPECS
+from ragix_core.tools.tarcheck import check_tar
 
 __all__ = ["Stage", "XargsPlan", "Validator", "resolve_tool", "SYSTEM_BIN_DIRS"]
 
@@ -63,6 +65,9 @@ class XargsPlan:
     null: bool = False
     max_args: int = 1000
     no_run_if_empty: bool = False
+    # Items known before the run (a recursive grep turned into grep on the tree's safe files)
+    # instead of items read from stdin; their batches combine exit codes the way grep does.
+    items: Optional[List[str]] = None
 
 
 @dataclass
@@ -71,7 +76,10 @@ class Stage:
     argv: List[str]  # argv[0] is the absolute executable path
     writes: bool = False
     xargs: Optional[XargsPlan] = None
-    words: List[str] = field(default_factory=list)  # as the model wrote them
+    words: List[str] = field(default_factory=list)  # as the model wrote them (globs expanded)
+    notes: List[str] = field(default_factory=list)  # "[ragix] skipped ..." lines for stderr
+    # `> file` / `>> file` on the last stage: (the target as written, append); ragix writes it
+    redirect: Optional["tuple[str, bool]"] = None
 
 
 class Validator:
@@ -83,8 +91,53 @@ class Validator:
 
     @_refuse_on_error
     def command(self, text: str) -> List[Stage]:
-        stages = [expand_globs(words[0], words, self.guard.root) for words in split_pipeline(text)]
-        return [self.stage(words, first=(i == 0)) for i, words in enumerate(stages)]
+        out = []
+        split = split_pipeline(text)
+        redirect = None
+        if len(split[-1]) >= 2 and isinstance(split[-1][-2], Redirect):
+            mark, target = split[-1][-2], split[-1][-1]
+            split[-1] = split[-1][:-2]
+            redirect = (self.redirect_target(target), mark.append)
+        for i, words in enumerate(split):
+            skipped: dict = {}
+            expanded = expand_globs(words[0], words, self.guard.root, check=self._glob_match_ok, skipped=skipped)
+            stage = self.stage(expanded, first=(i == 0))
+            stage.notes = skip_notes(skipped) + stage.notes
+            out.append(stage)
+        out[-1].redirect = redirect
+        return out
+
+    def redirect_target(self, target: str) -> str:
+        """Check the file of `> file`: write profiles only, a plain written path (not a directory)."""
+        if not self.writes_allowed:
+            raise Refusal("redirection '>' is not allowed in this read-only profile; ragix returns stdout and "
+                          "stderr separately (drop 2>/dev/null, > file)")
+        real = self.guard.write(target)
+        if os.path.isdir(real):
+            raise Refusal(f"'> {target}': it is a directory")
+        if not os.path.isdir(os.path.dirname(real)):
+            raise Refusal(f"'> {target}': its directory does not exist (create it with mkdir -p)")
+        return target
+    def _glob_match_ok(self, match: str) -> Optional[str]:
+        """None when a glob match may be used; else the kind of path it is (it is skipped)."""
+        try:
+            self.guard.read(match)
+        except Refusal as exc:
+            return skip_kind(exc.reason)
+        return None
+
+    @_refuse_on_error
+    def recheck(self, stage: Stage, index: int) -> Stage:
+        """Validate a later pipeline stage again right before it starts: an earlier stage may
+        have moved, created or linked the paths it names since the whole line was checked."""
+        try:
+            fresh = self.stage(list(stage.words), first=(index == 0))
+        except Refusal as exc:
+            raise Refusal(f"stage {index + 1} ({' '.join(stage.words)}) refused when it started, after the "
+                          f"stage(s) before it ran: {exc.reason}") from None
+        fresh.notes = [n for n in stage.notes if n not in fresh.notes] + fresh.notes
+        fresh.redirect = stage.redirect
+        return fresh
 
     @_refuse_on_error
     def stage(self, words: List[str], first: bool = True) -> Stage:
@@ -99,8 +152,31 @@ class Validator:
             return self._xargs(args, words)
         self._check_tool_name(name)
         path = resolve_tool(name)
-        writes = self.check_argv(name, args)
-        return Stage(tool=name, argv=[path] + list(args), writes=writes, words=list(words))
+        report = self.report(name, args)
+        if self.any_command:
+            return Stage(tool=name, argv=[path] + list(args), writes=True, words=list(words))
+        spec = SPECS[name]
+        recursive = bool(report.seen & spec.recursive)
+        skipped: dict = {}
+        for _, scan in report.scans:
+            for why, names in scan.skipped.items():
+                skipped.setdefault(why, []).extend(names)
+        if skipped and name != "grep":
+            raise Refusal(f"{name}: " + "; ".join(n.removeprefix("[ragix] ") for n in skip_notes(skipped))
+                          + " under the tree; name a narrower path")
+        if name == "grep" and skipped:
+            # Search the tree's safe files by name instead of refusing the whole search.
+            files = [f for _, scan in report.scans for f in scan.files]
+            fixed = grep_file_args(args, report.operands, report.seen)
+            plan = XargsPlan(tool=name, fixed=fixed, items=files, no_run_if_empty=True)
+            return Stage(tool=name, argv=[path] + fixed, writes=False, xargs=plan, words=list(words),
+                         notes=skip_notes(skipped))
+        if report.args is not None:
+            args = report.args
+        args = hide_state(name, list(args), self.guard.root, recursive)
+        if name == "sed":
+            args = ["--sandbox"] + args  # GNU sed then refuses its e (run), r/R (read) and w/W (write) commands
+        return Stage(tool=name, argv=[path] + args, writes=report.writes, words=list(words))
 
     def _check_tool_name(self, name: str) -> None:
         if self.any_command:
@@ -111,8 +187,12 @@ class Validator:
 
     def check_argv(self, name: str, args: List[str]) -> bool:
         """Validate the arguments of one tool; return whether it writes."""
+        return self.report(name, args).writes
+
+    def report(self, name: str, args: List[str]) -> ArgReport:
+        """Validate the arguments of one tool; return what was learned (ArgReport)."""
         if self.any_command:
-            return True  # sovereign: any argv; the OS layer confines it, so treat it as a writer
+            return ArgReport(writes=True)  # sovereign: any argv; the OS layer confines it, so treat it as a writer
         spec = SPECS.get(name)
         if spec is None:
             raise Refusal(f"tool {name!r} has no argument policy")
@@ -120,9 +200,16 @@ class Validator:
             raise Refusal(f"{name} writes files; this profile is read-only")
         if spec.positionals == "find":
             check_find(args, self.guard)
-        else:
-            check_args(spec, args, self.guard)
-        return spec.writes
+            return ArgReport(writes=False)
+        if spec.positionals == "tar":
+            report = ArgReport()
+            report.args = check_tar(args, self.guard, self.writes_allowed, report)
+            return report
+        report = check_args(spec, args, self.guard)
+        if report.writes and not self.writes_allowed:
+            opts = "/".join(("-" if len(o) == 1 else "--") + o for o in sorted(report.seen & spec.writes_when))
+            raise Refusal(f"{name} {opts + ' ' if opts else ''}writes files here; this profile is read-only")
+        return report
 
     def _xargs(self, args: List[str], words: List[str]) -> Stage:
         plan = XargsPlan(tool="", fixed=[])
@@ -166,6 +253,29 @@ class Validator:
         if not 1 <= n <= 1000:
             raise Refusal("xargs: -n must be between 1 and 1000")
         return n
+
+    @_refuse_on_error
+    def xargs_items(self, plan: XargsPlan, items: List[str]) -> "tuple[List[str], List[str]]":
+        """The items xargs may pass on, and "[ragix] skipped ..." notes for the others.
+
+        A name from a pipe (find's output) that is a hard link, a FIFO or a link out of
+        the root is left out and reported, like a glob match; when nothing is left, the
+        command is refused rather than run with no operand (it would read stdin)."""
+        spec = SPECS.get(plan.tool)
+        if self.any_command or spec is None or spec.positionals not in ("paths", "pattern_paths"):
+            return items, []
+        kept, skipped = [], {}
+        for item in items:
+            try:
+                self.guard.read(item)
+            except Refusal as exc:
+                skipped.setdefault(skip_kind(exc.reason), []).append(item)
+                continue
+            kept.append(item)
+        notes = skip_notes(skipped)
+        if items and not kept:
+            raise Refusal("xargs: every item was skipped (" + "; ".join(n.removeprefix("[ragix] ") for n in notes) + ")")
+        return kept, notes
 
     @_refuse_on_error
     def xargs_argv(self, plan: XargsPlan, items: List[str]) -> List[str]:

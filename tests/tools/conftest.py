@@ -14,7 +14,9 @@ Layout under tmp_path:
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import tarfile
 from pathlib import Path
 from typing import Dict
 
@@ -53,6 +55,48 @@ def snapshot(path: Path) -> Dict[str, str]:
 @pytest.fixture()
 def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Dict[str, Path]:
     monkeypatch.setenv("RAGIX_TEST_SECRET", ENV_TOKEN)
+    return build_world(tmp_path)
+
+
+@pytest.fixture()
+def wworld(world: Dict[str, Path]) -> Dict[str, Path]:
+    """The world plus what write attacks aim at (see add_write_targets)."""
+    add_write_targets(world)
+    return world
+
+
+def add_write_targets(world: Dict[str, Path]) -> None:
+    """Repositories (.git with hooks, a submodule's git dir, a nested checkout), a tree whose
+    deeper entry links out (cp -r target), a victim file outside, and a link that escapes once moved."""
+    proj = world["proj"]
+    for rel, text in ((".git/HEAD", "ref: refs/heads/main\n"), (".git/config", "[core]\n"),
+                      (".git/hooks/pre-commit.sample", "#!/bin/sh\n"), (".git/modules/m/config", "[core]\n"),
+                      (".git/modules/m/hooks/post-checkout.sample", "#!/bin/sh\n"), ("sub/.git/config", "[core]\n"),
+                      ("sub/file.txt", "sub\n"), ("mod/.git", "gitdir: ../.git/modules/m\n"), ("dest/src/keep.txt", "k\n")):
+        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / rel).write_text(text)
+    (world["outside"] / "victim.txt").write_text("untouched\n")
+    os.symlink("../../../outside/victim.txt", proj / "dest" / "src" / "a.py")
+    (proj / "a" / "b" / "c").mkdir(parents=True)
+    os.symlink("../../..", proj / "a" / "b" / "c" / "s")
+    # archives whose members aim at protected names, out of the root, or through links
+    for name, members in (("evil_git.tgz", [(".git/hooks/pre-commit", None)]),
+                          ("evil_sub.tgz", [("sub/.git/hooks/pre-commit", None)]),
+                          ("evil_dots.tgz", [("../outside/planted.txt", None)]),
+                          ("evil_thru.tgz", [("linkdir/planted.txt", None)]),
+                          ("evil_sym.tgz", [("l", "../outside"), ("l/planted.txt", None)])):
+        with tarfile.open(proj / name, "w:gz") as tar:
+            for member, link in members:
+                info = tarfile.TarInfo(member)
+                if link:
+                    info.type, info.linkname = tarfile.SYMTYPE, link
+                    tar.addfile(info)
+                else:
+                    info.size = 5
+                    tar.addfile(info, io.BytesIO(b"evil\n"))
+
+
+def build_world(tmp_path: Path) -> Dict[str, Path]:
     outside = tmp_path / "outside"
     outside.mkdir()
     secret = outside / "secret.txt"

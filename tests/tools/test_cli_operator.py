@@ -71,7 +71,10 @@ def test_cli_safe_profile_refuses(world):
     ({"op": "convert", "quantity": "3 km", "to": "m"}, "3000.0 meter"),
 ])
 def test_operator(world, args, expected):
-    result = make_box(world, "none").run(ToolCall("operator", args))
+    # a generous wall clock: importing sympy/pint cold on a loaded machine takes seconds (no timing is tested)
+    from ragix_core.tools import Limits
+
+    result = make_box(world, "none", limits=Limits(timeout=60)).run(ToolCall("operator", args))
     assert result.ok, result
     assert result.stdout.strip() == expected
 

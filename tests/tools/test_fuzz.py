@@ -7,7 +7,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragix_core.core.types import ToolCall
+from ragix_core.core.types import ToolCall, ToolResult
 from ragix_core.tools import Refusal, ToolBox
 from ragix_core.tools.paths import PathGuard
 from ragix_core.tools.validate import Validator
@@ -65,11 +65,13 @@ def _inside(guard, arg):
 @SETTINGS
 @given(text=st.text(max_size=300))
 def test_arbitrary_text_never_raises(world, text):
+    # Validator.command turns an internal error into a Refusal reading "validation failed (...)";
+    # catching every Refusal would hide exactly the bugs this test looks for.
     _, validator = _validator(world["proj"])
     try:
         validator.command(text)
-    except Refusal:
-        pass
+    except Refusal as exc:
+        assert not exc.reason.startswith("validation failed"), exc.reason
 
 
 @SETTINGS
@@ -112,7 +114,13 @@ def test_path_guard(world, p):
 def test_run_never_raises(world, tool, args):
     box = ToolBox(world["proj"], profile="reflect", sandbox="none")
     result = box.run(ToolCall(tool, args))
-    assert result.refused or result.error is None or isinstance(result.error, str)
+    assert isinstance(result, ToolResult) and isinstance(result.returncode, int)
+    assert "internal error" not in (result.error or ""), result.error  # a bug, not a refusal
+    if result.refused:
+        assert result.returncode == 126 and result.error.startswith("refused: ") and len(result.error) > 9
+        assert not result.error.startswith("refused: validation failed"), result.error
+    else:
+        assert result.error is None or result.error.strip(), result
     assert "S3CRET" not in result.stdout + result.stderr
 
 

@@ -73,8 +73,13 @@ def test_globs_run_for_real_and_escapes_stay_refused(sandbox, world):
     ok = box.run_command("grep -c def src/*.py")
     assert ok.returncode == 0 and ok.stdout == "src/a.py:1\nsrc/b.py:1\n", ok
     assert ok.command.endswith("grep -c def src/a.py src/b.py")  # the trace shows what ran
-    # link_secret and linkdir point outside, hard_secret is a hard link: the expansion includes them,
-    # and the path checks refuse the whole command, as if the model had typed those names.
-    for command in ("cat *", "cat link*", "cat linkdir/*", "cat hard_*"):
+    # link_secret and linkdir point outside, hard_secret is a hard link, fifo is a FIFO: a pattern
+    # whose every match is one of them is refused; otherwise they are skipped, and stderr says so.
+    for command in ("cat link*", "cat linkdir/*", "cat hard_*"):
         res = box.run_command(command)
         assert res.refused and SECRET_TOKEN not in res.stdout, (command, res)
+    res = box.run_command("head -n 1 *")
+    assert not res.refused and SECRET_TOKEN not in res.stdout + res.stderr, res
+    assert "==> README.md <==" in res.stdout and "==> hard_secret <==" not in res.stdout
+    assert "[ragix] skipped 1 multiply-linked file: hard_secret" in res.stderr
+    assert "[ragix] skipped 2 paths resolving outside the project: link_secret, linkdir" in res.stderr

@@ -43,9 +43,9 @@ def test_splits(text, stages):
     ("ls {a,b}", "brace"),
     ("ls\tx", "control character"),
     ("ls 2>/dev/nullx", "redirection"),
-    ("ls x2>/dev/null", "redirection"),
     ("ls 2>/tmp/x", "redirection"),
-    ("ls >/dev/null", "redirection"),
+    ("ls >&2", "redirection"),
+    ("ls > a | wc", "end of the last pipeline stage"),
     ("", "empty command"),
     ("ls \\", "trailing backslash"),
     ("ls " + "x" * MAX_COMMAND_CHARS, "too long"),
@@ -69,3 +69,14 @@ def test_unquoted_star_and_question_mark_make_a_glob_word_with_quoted_parts_esca
     assert stage == ["grep", "-rn", "a*b", "src/*.py", "x*y?", "*.md"]
     kinds = [(type(w) is GlobWord, getattr(w, "pattern", None)) for w in stage]
     assert kinds == [(False, None), (False, None), (False, None), (True, "src/*.py"), (True, "x[*]y?"), (False, None)]
+
+
+def test_output_redirection_is_the_validators_call(world):
+    """`>` is parsed (write profiles may use it); a read-only profile refuses it, and its
+    target is checked like any written path (here: outside the project)."""
+    from tests.tools.conftest import make_box
+
+    for command in ("ls x2>/dev/null", "ls >/dev/null"):
+        assert "redirection" in make_box(world, "none").run_command(command).error
+        dev = make_box(world, "none", profile="dev", assume_yes=True).run_command(command)
+        assert dev.refused and "outside the project" in dev.error, dev
