@@ -62,8 +62,11 @@ def test_all_commands_failing_is_no_evidence_and_exit_1(tmp_path, server, monkey
     project = tmp_path / "project"
     project.mkdir()
     (project / "readme.md").write_text("hello\n")
-    (project / "ragix.yaml").write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server}\"}}\n")
-    result = CliRunner().invoke(app, ["run", "--cwd", str(project), "--json", "How many lines does notes.txt have?"])
+    # The user's own config (--config), not the project's: a project file may not name an endpoint.
+    config = tmp_path / "user.yaml"
+    config.write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server}\"}}\n")
+    result = CliRunner().invoke(app, ["run", "--cwd", str(project), "--config", str(config), "--json",
+                                      "How many lines does notes.txt have?"])
     out = json.loads(result.stdout)
     assert out["stop_reason"] == "no_evidence", out
     assert result.exit_code == 1

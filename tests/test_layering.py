@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "ragix_core"
 LAYERS = [
     ("core", {"core"}),
     ("base", {"prompts", "llm", "tools", "memory", "evidence", "sampling"}),
-    ("config", {"config", "profiles"}),
+    ("config", {"config", "profiles", "trust"}),
     ("runtime", {"runtime"}),
     ("engines", {"reasoning_v30", "reasoning", "baseline_s0"}),
     ("front", {"eval", "cli"}),

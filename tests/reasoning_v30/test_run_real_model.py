@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from ragix_core.config import load_config
 from ragix_core.core.events import EventKind
 from ragix_core.runtime.run import run_goal
 
@@ -22,13 +23,20 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture()
-def repo(tmp_path: Path) -> Path:
+def repo(tmp_path: Path, monkeypatch) -> Path:
     dst = tmp_path / "repo"
     shutil.copytree(MOCK_REPO, dst)
-    # The global corpus goes to a temporary dir through the config, not RAGIX_HOME: RAGIX_HOME
-    # also holds the assembled model, which must not be rebuilt (1.1 GB) for every test.
-    (dst / "ragix.yaml").write_text(f"reasoning:\n  experience:\n    global_root: {tmp_path / 'global'}\n")
+    # A home of the test's own (global corpus, trust list); the assembled model stays in the shared
+    # cache (RAGIX_MODELS, tests/conftest.py), so it is not rebuilt (1.1 GB) for every test.
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     return dst
+
+
+def user_config(repo: Path, text: str = "") -> Path:
+    """The user's own config for a run (a project's ragix.yaml may only tighten it)."""
+    path = repo.parent / "user.yaml"
+    path.write_text(text)
+    return path
 
 
 def commands_run(result) -> list:
@@ -61,7 +69,7 @@ def test_bypass_question_is_answered_without_any_tool_call(repo: Path):
 def test_cli_json_output_and_exit_code(repo: Path):
     env = dict(os.environ)
     proc = subprocess.run([sys.executable, "-m", "ragix_core.cli", "run", "--json", "--cwd", str(repo),
-                           "How many lines does README.md have?"],
+                           "--config", str(user_config(repo)), "How many lines does README.md have?"],
                           capture_output=True, text=True, env=env, timeout=900)
     import json
 
@@ -72,3 +80,37 @@ def test_cli_json_output_and_exit_code(repo: Path):
         assert key in out
     assert out["usage"]["llm_calls"] >= 1
     assert "19" in out["final_answer"]
+
+
+def test_a_one_command_answer_is_voted_on(repo: Path):
+    result = run_goal("How many lines does README.md have?", cwd=repo)
+    vote = result.state.meta.get("vote")
+    assert vote is not None, result.state.meta  # the one-command path ran
+    assert vote["ran"] >= 1 and vote["drawn"] >= 2  # a second command was drawn to confirm or correct
+    if result.state.stop_reason == "success":
+        assert "19" in result.state.final_answer
+        assert 0 < result.state.confidence <= 1
+
+
+def test_try_first_answers_a_plan_sized_goal_with_one_command_or_escalates(repo: Path):
+    config = load_config(user_config(repo, "reasoning:\n  routing: try_first\n"))
+    result = run_goal("Find the largest markdown file in this repo by line count", cwd=repo, config=config)
+    trace = result.node_trace
+    assert trace[:2] == ["CLASSIFY", "DIRECT_EXEC"], trace  # tried first, whatever CLASSIFY said
+    assert ("PLAN" in trace) == ("escalated" in result.state.meta), (trace, result.state.meta)
+    if result.state.stop_reason == "success":
+        assert "guide.md" in result.state.final_answer and "120" in result.state.final_answer
+
+
+def test_recovery_is_given_evidence_and_never_repeats_a_failed_command(repo: Path):
+    config = load_config(user_config(repo, "reasoning:\n  routing: try_first\n"
+                                           "  max_reflections: {simple: 1, moderate: 1, complex: 1}\n"))
+    goal = "How many lines does docs/manual.md have, and which files mention Ada?"  # two asks: plans at once
+    result = run_goal(goal, cwd=repo, config=config)
+    state = result.state
+    assert result.node_trace[:2] == ["CLASSIFY", "PLAN"]
+    failed = [s.tool_call.args.get("command") for s in state.executed_steps if s.status.value == "failed"]
+    assert len(failed) == len(set(" ".join(c.split()) for c in failed))  # no failed command ran twice
+    if failed:  # docs/manual.md does not exist: a plan that reads it fails, and REFLECT gets the facts
+        assert state.reflection_attempts, (result.node_trace, state.stop_reason)
+        assert {"exit_code", "stderr"} <= set(state.reflection_attempts[0].evidence)
