@@ -16,7 +16,7 @@ from typing import Dict, List, Set, Tuple
 from ragix_core.tools.paths import PathGuard, TreeScan
 from ragix_core.tools.policy import protected_reason
 from ragix_core.tools.refusal import Refusal
-from ragix_core.tools.specs import ToolSpec
+from ragix_core.tools.specs_base import ToolSpec
 
 __all__ = ["check_args", "ArgReport"]
 

@@ -14,7 +14,8 @@ from typing import List
 
 from ragix_core.tools.paths import PathGuard
 from ragix_core.tools.refusal import Refusal
-from ragix_core.tools.specs import NUM, _choice
+from ragix_core.tools.specs_base import NUM
+from ragix_core.tools.specs_base import choice_value as _choice
 
 __all__ = ["check_find"]
 

@@ -8,69 +8,14 @@ and exact matching is the only check that cannot be fooled by them.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional
+from typing import Dict
 
-from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.specs_base import ANY, CHAR, KEY, LIST, NUM, ToolSpec, Value
+from ragix_core.tools.specs_base import choice_value as _choice
+from ragix_core.tools.specs_base import pattern_value as _pattern
+from ragix_core.tools.specs_more import MORE_SPECS
 
 __all__ = ["ToolSpec", "SPECS", "Value"]
-
-Value = Callable[[str, str], None]  # (value, option name) -> None or Refusal
-
-
-def _pattern(regex: str, what: str) -> Value:
-    compiled = re.compile(regex)
-
-    def check(value: str, option: str) -> None:
-        if not compiled.fullmatch(value):
-            raise Refusal(f"option {option} expects {what}, got {value!r}")
-
-    return check
-
-
-def _choice(*choices: str) -> Value:
-    def check(value: str, option: str) -> None:
-        if value not in choices:
-            raise Refusal(f"option {option} accepts {', '.join(choices)}; got {value!r}")
-
-    return check
-
-
-def _any(value: str, option: str) -> None:  # free text (patterns, formats); the lexer already refused control chars
-    return None
-
-
-NUM = _pattern(r"[+-]?\d{1,15}[A-Za-z]{0,3}", "a number")
-LIST = _pattern(r"[0-9,\-]{1,200}", "a list like 1,3-5")
-KEY = _pattern(r"[0-9.,a-zA-Z]{1,50}", "a sort key like 2,2n")
-CHAR = _pattern(r"(?s).{1}", "a single character")
-ANY = _any
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    short: str = ""  # single-letter options without a value
-    short_value: Mapping[str, Value] = field(default_factory=dict)
-    long: FrozenSet[str] = frozenset()
-    long_value: Mapping[str, Value] = field(default_factory=dict)
-    # "paths": every positional is a path read; "pattern_paths": first is a
-    # pattern unless a pattern option was given; "free": not paths (tr sets);
-    # "none": no positionals; "write": every positional is written;
-    # "copy": sources read, last one written.
-    positionals: str = "paths"
-    max_positionals: Optional[int] = None
-    numeric_shorthand: bool = False  # head -5 / tail -5
-    recursive: FrozenSet[str] = frozenset()  # options that make the tool read whole trees
-    pattern_options: FrozenSet[str] = frozenset()
-    writes: bool = False
-    denied: Mapping[str, str] = field(default_factory=dict)  # option -> why (clearer refusals)
-    writes_when: FrozenSet[str] = frozenset()  # options that make a reader write (sed -i)
-    write_operands: bool = False  # with a writes_when option, the file operands are written in place
-    # (args, ArgReport, PathGuard) -> None or Refusal: a tool's own rule beyond its options (awk's program)
-    extra_check: Optional[Callable[[Any, Any, Any], None]] = None
-
 
 _FILES0 = {"files0-from": "--files0-from reads file names from a file and echoes them in errors (exfiltration)"}
 
@@ -244,13 +189,5 @@ _SPECS = [
              denied={"t": "use SOURCE... DEST", "target-directory": "use SOURCE... DEST"}),
 ]
 
-SPECS: Dict[str, ToolSpec] = {s.name: s for s in _SPECS}
-
-
-def _register_more() -> None:
-    from ragix_core.tools.specs_more import MORE_SPECS  # issue 11 item 6: the everyday vocabulary
-
-    SPECS.update({s.name: s for s in MORE_SPECS})
-
-
-_register_more()
+# The core tools, then the everyday vocabulary (sed, awk, diff, tar, ...: tools/specs_more.py).
+SPECS: Dict[str, ToolSpec] = {s.name: s for s in (*_SPECS, *MORE_SPECS)}

@@ -13,7 +13,9 @@ from typing import Any, List
 
 from ragix_core.tools.awkcheck import check_awk
 from ragix_core.tools.refusal import Refusal
-from ragix_core.tools.specs import ANY, CHAR, NUM, ToolSpec, _choice, _pattern
+from ragix_core.tools.specs_base import ANY, CHAR, NUM, ToolSpec
+from ragix_core.tools.specs_base import choice_value as _choice
+from ragix_core.tools.specs_base import pattern_value as _pattern
 
 __all__ = ["MORE_SPECS"]
 

@@ -52,7 +52,7 @@ _CHECKERS = {"check/integer-match.py": "integer", "check/string-match.py": "stri
 
 
 def find_wheel(explicit: Optional[Path] = None) -> Path:
-    from ragix_core.eval.benchmarks.registry import BenchmarkError
+    from ragix_core.eval.benchmarks.errors import BenchmarkError
 
     dirs = [Path(os.environ["RAGIX_BENCH_DIR"])] if os.environ.get("RAGIX_BENCH_DIR") else []
     dirs += [Path(".bench"), Path(__file__).resolve().parents[3] / ".bench"]
@@ -189,7 +189,7 @@ def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optiona
 
 def agentbench_scenarios(split: str = "test", wheel: Optional[Path] = None,
                          skipped: Optional[List[Tuple[str, str]]] = None) -> List[Scenario]:
-    from ragix_core.eval.benchmarks.registry import BenchmarkError
+    from ragix_core.eval.benchmarks.errors import BenchmarkError
 
     if split not in SPLITS:
         raise BenchmarkError(f"AgentBench split must be one of {', '.join(SPLITS)}, got {split!r}")

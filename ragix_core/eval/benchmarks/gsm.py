@@ -30,7 +30,7 @@ def gsm_scenarios(size: int = 20, seed: int = DEFAULT_SEED) -> List[Scenario]:
     try:
         import reasoning_gym
     except ImportError as exc:
-        from ragix_core.eval.benchmarks.registry import BenchmarkError
+        from ragix_core.eval.benchmarks.errors import BenchmarkError
 
         raise BenchmarkError(f"gsm needs the 'reasoning-gym' package (pip install 'ragix[eval]'): {exc}") from None
     data = reasoning_gym.create_dataset("gsm_symbolic", size=size, seed=seed)

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
+from ragix_core.eval.benchmarks.errors import BenchmarkError
 from ragix_core.eval.scenario import Scenario
 
 __all__ = ["BenchmarkError", "parse_bench_spec", "benchmark_scenarios", "BENCH_PREFIX"]
 
 BENCH_PREFIX = "bench:"
-
-
-class BenchmarkError(ValueError):
-    """A benchmark spec is invalid or its data is not available."""
 
 
 def parse_bench_spec(spec: str) -> Tuple[str, List[str]]:
