@@ -45,9 +45,11 @@ def test_a_registered_engine_is_known_to_config_cli_eval_and_run_goal(toy, tmp_p
     from ragix_core.cli.eval_cmd import chosen_strategies
 
     assert chosen_strategies(["toy", "s0"], baseline=True, learning_curve=False) == ["toy", "s0"]
-    res = get_runner("toy")("hello", cwd=tmp_path, config=cfg)
+    project = tmp_path / "project"  # beside RAGIX_HOME: a project root may not contain ragix's own state
+    project.mkdir()
+    res = get_runner("toy")("hello", cwd=project, config=cfg)
     assert res.strategy == "toy" and res.node_trace == ["TOY"]
-    assert res.state.final_answer == f"toy ran in {tmp_path.name} under dev"
+    assert res.state.final_answer == "toy ran in project under dev"
     assert res.state.meta["complexity_classified"] is False
 
 
@@ -102,7 +104,8 @@ def test_loop_v1_keeps_the_graph_contract_on_a_node_failure():
 def test_run_goal_reports_usage_from_its_roles(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     llm = ScriptedLLM([{"answer": "a function with its scope", "confidence": 0.9}])
-    res = run_goal("What is a closure in programming?", cwd=tmp_path, client_factory=lambda s: llm)
+    (tmp_path / "project").mkdir()
+    res = run_goal("What is a closure in programming?", cwd=tmp_path / "project", client_factory=lambda s: llm)
     calls = [e for e in res.events if e.kind == EventKind.LLM_CALL]
     assert res.usage == {"llm_calls": len(calls), "prompt_tokens": 10, "completion_tokens": 5} and len(calls) == 1
 
@@ -131,6 +134,7 @@ def test_a_roles_configured_temperature_reaches_the_model_and_seeds_number_the_c
 def test_run_goal_temperature_and_seed_apply_to_every_call(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     llm = ScriptedLLM([{"answer": "a function with its scope", "confidence": 0.9}])
-    run_goal("What is a closure in programming?", cwd=tmp_path, client_factory=lambda s: llm,
+    (tmp_path / "project").mkdir()
+    run_goal("What is a closure in programming?", cwd=tmp_path / "project", client_factory=lambda s: llm,
              temperature=0.7, seed=11)
     assert [(c["temperature"], c["seed"]) for c in llm.calls] == [(0.7, 11)]
