@@ -62,9 +62,10 @@ class AgentFunctions:
                  voting: Any = None, may_escalate: bool = False,
                  diagnose_shell: Optional[Callable[[str], Any]] = None):
         """``voting``: a ``VotingSection`` (k_max, quorum, temperature, command_format, seed); the
-        default is one command and, if it fails, one corrected command (no vote). ``may_escalate``: the try-first route, where a failed or
-        disputed one-command answer hands the goal to PLAN instead of answering. ``diagnose_shell``:
-        REFLECT's read-only confined shell, used to search the project for the goal's names."""
+        default is one command and, if it fails, one corrected command (no vote). ``may_escalate``:
+        the try-first route, where a failed or disputed one-command answer hands the goal to PLAN
+        instead of answering. ``diagnose_shell``: REFLECT's read-only confined shell, used to search
+        the project for the goal's names."""
         self.planner = planner
         self.worker = worker
         self.verifier = verifier
