@@ -21,6 +21,7 @@ from typing import Any, Dict, Literal, Optional
 
 from pydantic import BaseModel, Field
 
+from ragix_core.core.text import bounded
 from ragix_core.memory.rerank import tokens
 from ragix_core.reasoning_slim.relevance import STOPWORDS
 from ragix_core.reasoning_slim.tree import Node
@@ -36,7 +37,7 @@ LONG_ANSWER = 300
 class PeerReply(BaseModel):
     score: float = Field(ge=0.0, le=1.0)
     verdict: Literal["approved", "minor_revision", "major_revision", "reject"]
-    suggestion: str = Field("", max_length=200)
+    suggestion: str = ""  # bounded in peer_record (no maxLength in the grammar: it slows decoding)
 
 
 def verdict_for(score: float) -> str:
@@ -78,7 +79,7 @@ def peer_record(reply: PeerReply) -> Dict[str, Any]:
     """What the tree keeps of a peer reply: the verdict is the score's range (the spec's table)."""
     verdict = verdict_for(reply.score)
     return {"verdict": verdict, "score": round(reply.score, 4), "model_verdict": reply.verdict,
-            "consistent": verdict == reply.verdict, "suggestion": reply.suggestion.strip()}
+            "consistent": verdict == reply.verdict, "suggestion": bounded(reply.suggestion.strip(), 200, marker=False)}
 
 
 def rank_score(node: Node) -> float:
