@@ -86,6 +86,9 @@ class MeteredClient:
         spent = self.ledger.exhausted()
         if spent:
             raise BudgetExhausted(spent)
+        with self._lock:  # a call counts even if it fails (its tokens, unknown then, do not)
+            self.node.llm_calls += 1
+            self.counters["llm_calls"] = self.counters.get("llm_calls", 0) + 1
         with self.slots:
             result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
                                          timeout=timeout if timeout is not None else self.timeout)
@@ -93,7 +96,5 @@ class MeteredClient:
         self.ledger.charge(used)
         with self._lock:
             self.node.tokens += used
-            self.node.llm_calls += 1
-            self.counters["llm_calls"] = self.counters.get("llm_calls", 0) + 1
             self.counters["tokens"] = self.counters.get("tokens", 0) + used
         return result
