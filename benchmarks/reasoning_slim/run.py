@@ -102,6 +102,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--model", default=MODEL)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "slim")
+    ap.add_argument("--timeout", type=float, default=600.0,
+                    help="per-call timeout in seconds (high: the machine is shared, a call can wait minutes)")
     ap.add_argument("--report-only", action="store_true", help="render table.md from results.jsonl, run nothing")
     args = ap.parse_args()
 
@@ -137,11 +139,11 @@ def main() -> int:
         names = [n for n in names if any(r["scenario"] == n for r in rows)]
     for name in ([] if args.report_only else names):
         sc = spec[name]
-        params = preset(sc.get("preset"), **(sc.get("params") or {}))
+        params = preset(sc.get("preset"), **(sc.get("params") or {})).with_overrides(timeout_sec=args.timeout)
         peer = sc.get("peer")
         if peer:
             params = params.with_overrides(peer_review=True)
-        config = LLMConfig(default=BackendSettings(model=args.model, timeout=300),
+        config = LLMConfig(default=BackendSettings(model=args.model, timeout=args.timeout),
                            peer=RoleOverride(model=peer) if peer else RoleOverride())
         for task in tasks:
             if (name, task["id"]) in done:
