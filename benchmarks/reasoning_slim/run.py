@@ -58,13 +58,13 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple:
 def make_tasks(per_category: int, seed: int) -> List[Dict[str, Any]]:
     import reasoning_gym
 
-    tasks = []
+    by_cat = []
     for cat in CATEGORIES:
         data = reasoning_gym.create_dataset(cat, size=per_category, seed=seed)
-        for i, entry in enumerate(data):
-            tasks.append({"id": f"{cat}-{seed}-{i}", "category": cat, "question": str(entry["question"]),
-                          "answer": str(entry["answer"]), "entry": entry, "data": data})
-    return tasks
+        by_cat.append([{"id": f"{cat}-{seed}-{i}", "category": cat, "question": str(entry["question"]),
+                        "answer": str(entry["answer"]), "entry": entry, "data": data}
+                       for i, entry in enumerate(data)])
+    return [t for group in zip(*by_cat) for t in group]  # interleaved: date, logic, logic, date, ...
 
 
 def correct(task: Dict[str, Any], answer: str) -> bool:
@@ -134,21 +134,26 @@ def main() -> int:
             rec = json.loads(line)
             done[(rec["scenario"], rec["task"])] = rec
     t_start = time.time()
-    if args.report_only:
-        rows = [r for r in done.values() if r["scenario"] in names]
-        names = [n for n in names if any(r["scenario"] == n for r in rows)]
-    for name in ([] if args.report_only else names):
+    if args.report_only:  # only tasks every listed scenario finished, so the rows stay paired
+        ids = [t["id"] for t in tasks if all((n, t["id"]) in done for n in names)]
+        rows = [done[(n, i)] for n in names for i in ids]
+        header["tasks"] = len(ids)
+    configs = {}
+    for name in names:
         sc = spec[name]
         params = preset(sc.get("preset"), **(sc.get("params") or {})).with_overrides(timeout_sec=args.timeout)
         peer = sc.get("peer")
         if peer:
             params = params.with_overrides(peer_review=True)
-        config = LLMConfig(default=BackendSettings(model=args.model, timeout=args.timeout),
-                           peer=RoleOverride(model=peer) if peer else RoleOverride())
-        for task in tasks:
+        configs[name] = (params, LLMConfig(default=BackendSettings(model=args.model, timeout=args.timeout),
+                                           peer=RoleOverride(model=peer) if peer else RoleOverride()))
+    # Task-major, categories interleaved: wherever a run stops, every scenario has the same tasks.
+    for task in ([] if args.report_only else tasks):
+        for name in names:
             if (name, task["id"]) in done:
                 rows.append(done[(name, task["id"])])
                 continue
+            params, config = configs[name]
             for c in clients.values():
                 c.begin(task["id"])
             roles = Roles(config, client_factory=factory)
@@ -188,8 +193,8 @@ def render(rows: List[Dict[str, Any]], names: List[str], spec: Dict[str, Any], h
     s0 = by.get("S0") or []
     s0_tokens = (sum(r["tokens"] for r in s0) / len(s0)) if s0 else None
     out = [f"Run {header['date']}, commit {header['commit']}, model {header['model']} (embedded), "
-           f"{header['tasks']} tasks ({header['per_category']} per category × {', '.join(header['categories'])}, "
-           f"seed {header['seed']}); this invocation {elapsed / 60:.1f} min, model calls made {store.misses}, "
+           f"{header['tasks']} tasks (reasoning-gym seed {header['seed']}, categories interleaved: "
+           f"{', '.join(header['categories'])}; up to {header['per_category']} per category); this invocation {elapsed / 60:.1f} min, model calls made {store.misses}, "
            f"shared {store.hits}.", "",
            "| scenario | accuracy (95% CI) | date | logic | keyword cov. | tokens/task (× S0) | model s/task "
            "| calls/task | decomposed | peer approved/reviewed | clarifications |",

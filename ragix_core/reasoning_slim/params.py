@@ -100,7 +100,7 @@ PRESETS: Dict[str, Dict[str, Any]] = {
                         max_children=4, max_rebranch_attempts=2, max_global_tokens=64_000),
     # Quick responses: shallow, few iterations, few samples.
     "fast": dict(max_depth=1, max_loops=1, k_entropy_samples=3, entropy_decompose_threshold=0.5,
-                 max_rebranch_attempts=0, max_children=3, max_global_tokens=8_000, max_branch_tokens=3_000),
+                 max_rebranch_attempts=0, max_children=2, max_global_tokens=8_000, max_branch_tokens=3_000),
     # Thorough: deep trees, many iterations.
     "deep": dict(max_depth=4, max_loops=16, k_entropy_samples=6, quorum=3, entropy_decompose_threshold=0.4,
                  max_rebranch_attempts=3, max_global_tokens=96_000, max_branch_tokens=24_000),
