@@ -114,11 +114,13 @@ def main() -> int:
     (args.out / "traces").mkdir(exist_ok=True)
     store = DrawStore(args.out / "draws.jsonl")
     clients: Dict[str, SharedDrawClient] = {}
+    current = {"task": ""}
 
     def factory(settings: BackendSettings) -> SharedDrawClient:
         key = f"{settings.backend}:{settings.model}"
         if key not in clients:
             clients[key] = SharedDrawClient(build_client(settings), store)
+            clients[key].begin(current["task"])  # a client made mid-task starts at that task's draw 0
         return clients[key]
 
     header = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": git_commit(),
@@ -154,6 +156,7 @@ def main() -> int:
                 rows.append(done[(name, task["id"])])
                 continue
             params, config = configs[name]
+            current["task"] = task["id"]
             for c in clients.values():
                 c.begin(task["id"])
             roles = Roles(config, client_factory=factory)
