@@ -50,6 +50,19 @@ class ReadingReply(BaseModel):
     answer: str = Field(min_length=1)
 
 
+class AnswerReply(BaseModel):
+    answer: str = Field(min_length=1)
+
+
+class ReadingAnswerReply(BaseModel):
+    reading: str = Field(min_length=1)
+    answer: str = Field(min_length=1)
+
+
+_REPLIES = {(False, True): SolveReply, (True, True): ReadingReply, (False, False): AnswerReply,
+            (True, False): ReadingAnswerReply}  # (reading, reasoning) -> reply model
+
+
 class DecomposeReply(BaseModel):
     subquestions: List[str] = Field(min_length=1, max_length=6)
 
@@ -90,9 +103,12 @@ def _call_failed(exc: StopRun) -> None:
 def sample_answers(client: Any, template: str, params: ContractiveParams, *, k: Optional[int] = None,
                    reading: bool = False, **values: Any) -> SampleRun:
     """Up to k answers to one prompt (the first greedy, the rest at ``sample_temperature``),
-    stopping once ``quorum`` agree; failed draws count as draws and join no cluster."""
-    model = ReadingReply if reading else SolveReply
-    messages = [{"role": "user", "content": prompts.render(template, **values)}]
+    stopping once ``quorum`` agree; failed draws count as draws and join no cluster. With
+    ``params.reasoning`` each reply reasons briefly before its answer; without, it is the answer
+    alone (about a tenth of the tokens: the tree is then the only reasoning)."""
+    model = _REPLIES[(reading, params.reasoning)]
+    fmt = prompts.load("slim_format_reasoning" if params.reasoning else "slim_format_answer").strip()
+    messages = [{"role": "user", "content": prompts.render(template, format=fmt, **values)}]
 
     def draw(i: int) -> Optional[Dict[str, str]]:
         temperature = 0.0 if i == 0 else params.sample_temperature
@@ -107,7 +123,7 @@ def sample_answers(client: Any, template: str, params: ContractiveParams, *, k: 
         answer = bounded(" ".join(reply.answer.split()), ANSWER_CHARS, marker=False)
         if not answer:
             return None
-        out = {"answer": answer, "reasoning": bounded(reply.reasoning.strip(), REASONING_CHARS)}
+        out = {"answer": answer, "reasoning": bounded(getattr(reply, "reasoning", "").strip(), REASONING_CHARS)}
         if reading:
             out["reading"] = bounded(" ".join(reply.reading.split()), READING_CHARS,  # type: ignore[attr-defined]
                                      marker=False)

@@ -214,3 +214,14 @@ def test_chat_passes_earlier_turns_as_context():
     last = client.calls[-1]["prompt"]
     assert "Conversation so far" in last and "Q: What day is 3 March 2025?\nA: Monday" in last
     assert "Conversation so far" not in client.calls[0]["prompt"]
+
+
+def test_answer_only_samples_ask_for_no_reasoning():
+    client = ScriptedClient({Q: ["Wednesday"]})
+    result = reasoner(client, k_entropy_samples=2, reasoning=False).solve_sync(Q)
+    assert result.final_answer == "Wednesday"
+    assert all('Put only the final answer in "answer"' in c["prompt"] and '"reasoning"' not in c["prompt"]
+               for c in client.calls)
+    with_cot = ScriptedClient({Q: ["Wednesday"]})
+    reasoner(with_cot, k_entropy_samples=2).solve_sync(Q)
+    assert 'Think step by step in "reasoning"' in with_cot.calls[0]["prompt"]
