@@ -104,6 +104,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "slim")
     ap.add_argument("--timeout", type=float, default=600.0,
                     help="per-call timeout in seconds (high: the machine is shared, a call can wait minutes)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="llama.cpp threads (default: every core; 1 avoids the per-op barrier stalls of a "
+                         "2-thread model on an oversubscribed machine)")
     ap.add_argument("--report-only", action="store_true", help="render table.md from results.jsonl, run nothing")
     args = ap.parse_args()
 
@@ -147,8 +150,8 @@ def main() -> int:
         peer = sc.get("peer")
         if peer:
             params = params.with_overrides(peer_review=True)
-        configs[name] = (params, LLMConfig(default=BackendSettings(model=args.model, timeout=args.timeout),
-                                           peer=RoleOverride(model=peer) if peer else RoleOverride()))
+        configs[name] = (params, LLMConfig(default=BackendSettings(model=args.model, timeout=args.timeout, threads=args.threads),
+                                           peer=RoleOverride(model=peer, threads=args.threads) if peer else RoleOverride()))
     # Task-major, categories interleaved: wherever a run stops, every scenario has the same tasks.
     for task in ([] if args.report_only else tasks):
         for name in names:
