@@ -121,6 +121,7 @@ def reason(
                                               help="Decompose a node when its entropy H is at least this (0..1)."),
     k: Optional[int] = typer.Option(None, "--k", help="Samples per node for the entropy (k_entropy_samples)."),
     clarify: bool = typer.Option(False, "--clarify", help="Ask back when the question reads two ways (S6)."),
+    timeout_sec: Optional[float] = typer.Option(None, "--timeout-sec", help="Per model call timeout in seconds (120)."),
     print_events: bool = typer.Option(False, "--print-events", help="Print every event as a line on stderr."),
     export_trace: Optional[Path] = typer.Option(None, "--export-trace", help="Write the run's trace JSON here."),
     export_mermaid: Optional[Path] = typer.Option(None, "--export-mermaid", help="Write the tree as Mermaid here."),
@@ -149,7 +150,8 @@ def reason(
         fail(f"--cwd {cwd} is not a directory")
     try:
         overrides = dict(max_depth=max_depth, entropy_decompose_threshold=threshold, k_entropy_samples=k,
-                         peer_review=True if (peer or peer_model) else None, clarify=True if clarify else None)
+                         peer_review=True if (peer or peer_model) else None, clarify=True if clarify else None,
+                         timeout_sec=timeout_sec)
         params = make_preset(preset, **overrides)
         config = _config(config_path, cwd.expanduser(), model, peer_model)
         bus = EventBus()
