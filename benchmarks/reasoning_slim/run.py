@@ -143,6 +143,7 @@ def main() -> int:
         ids = [t["id"] for t in tasks if all((n, t["id"]) in done for n in names)]
         rows = [done[(n, i)] for n in names for i in ids]
         header["tasks"] = len(ids)
+        header["report_only"] = True
     configs = {}
     for name in names:
         sc = spec[name]
@@ -200,8 +201,9 @@ def render(rows: List[Dict[str, Any]], names: List[str], spec: Dict[str, Any], h
     s0_tokens = (sum(r["tokens"] for r in s0) / len(s0)) if s0 else None
     out = [f"Run {header['date']}, commit {header['commit']}, model {header['model']} (embedded), "
            f"{header['tasks']} tasks (reasoning-gym seed {header['seed']}, categories interleaved: "
-           f"{', '.join(header['categories'])}; up to {header['per_category']} per category); this invocation {elapsed / 60:.1f} min, model calls made {store.misses}, "
-           f"shared {store.hits}.", "",
+           f"{', '.join(header['categories'])}; up to {header['per_category']} per category); "
+           + ("rendered from results.jsonl." if header.get("report_only") else
+              f"this invocation {elapsed / 60:.1f} min, model calls made {store.misses}, shared {store.hits}."), "",
            "| scenario | accuracy (95% CI) | date | logic | keyword cov. | tokens/task (× S0) | model s/task "
            "| calls/task | decomposed | peer approved/reviewed | clarifications |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -8,7 +8,7 @@ fails leaves the node's direct answer); only an unreachable backend ends the run
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Annotated, Any, Dict, List, Optional, Sequence, Union
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -39,24 +39,35 @@ ANSWER_CHARS = 300
 READING_CHARS = 300
 
 
+# A number is a valid answer: forced into a JSON string, the 1.5B model answered
+# "What is 17 + 25?" with {"answer": "]"} (free text and {"answer": 42} both say 42).
+Answer = Union[Annotated[str, Field(min_length=1)], int, float]
+
+
+def answer_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
 class SolveReply(BaseModel):
     reasoning: str = Field(min_length=1)
-    answer: str = Field(min_length=1)
+    answer: Answer
 
 
 class ReadingReply(BaseModel):
     reading: str = Field(min_length=1)
     reasoning: str = Field(min_length=1)
-    answer: str = Field(min_length=1)
+    answer: Answer
 
 
 class AnswerReply(BaseModel):
-    answer: str = Field(min_length=1)
+    answer: Answer
 
 
 class ReadingAnswerReply(BaseModel):
     reading: str = Field(min_length=1)
-    answer: str = Field(min_length=1)
+    answer: Answer
 
 
 _REPLIES = {(False, True): SolveReply, (True, True): ReadingReply, (False, False): AnswerReply,
@@ -120,7 +131,7 @@ def sample_answers(client: Any, template: str, params: ContractiveParams, *, k: 
         except StopRun as exc:
             _call_failed(exc)
             return None
-        answer = bounded(" ".join(reply.answer.split()), ANSWER_CHARS, marker=False)
+        answer = bounded(answer_text(reply.answer), ANSWER_CHARS, marker=False)
         if not answer:
             return None
         out = {"answer": answer, "reasoning": bounded(getattr(reply, "reasoning", "").strip(), REASONING_CHARS)}

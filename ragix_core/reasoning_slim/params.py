@@ -38,7 +38,7 @@ class ContractiveParams:
     answer_max_tokens: int = 320
     reasoning: bool = True  # each sample reasons briefly before its answer (False: the answer alone)
     similarity: str = "sequence"  # answer clustering: "sequence" | "jaccard" | "exact" (docs/CONTRACTIVE.md)
-    similarity_threshold: float = 0.6
+    similarity_threshold: float = 0.85  # measured: docs/RESULTS.md (a swapped knights answer scores 0.78)
     peer_review: bool = False  # ask the peer role to review children before collapse
     max_peer_calls: int = 8
     peer_max_tokens: int = 160

@@ -225,3 +225,9 @@ def test_answer_only_samples_ask_for_no_reasoning():
     with_cot = ScriptedClient({Q: ["Wednesday"]})
     reasoner(with_cot, k_entropy_samples=2).solve_sync(Q)
     assert 'Think step by step in "reasoning"' in with_cot.calls[0]["prompt"]
+
+
+def test_a_number_is_a_valid_answer():
+    client = ScriptedClient({Q: [42.0, 42]})  # JSON numbers, as the real model prefers for sums
+    result = reasoner(client, k_entropy_samples=2, reasoning=False).solve_sync(Q)
+    assert result.final_answer == "42" and result.root.entropy.model == 0.0

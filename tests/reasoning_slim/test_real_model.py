@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from ragix_core.cli import app
 from ragix_core.llm.base import LLMUnavailable
-from ragix_core.llm.models import DEFAULT_MODEL, resolve_model_path
+from ragix_core.llm.models import DEFAULT_MODEL, models_dir, resolve_model_path
 from tests.reasoning_slim.test_cli_and_registry import check_mermaid
 
 
@@ -22,6 +22,7 @@ def test_reason_answers_with_the_embedded_model(tmp_path, monkeypatch):
         resolve_model_path(DEFAULT_MODEL)
     except LLMUnavailable as exc:
         pytest.skip(f"model not installed: {exc}")
+    monkeypatch.setenv("RAGIX_MODELS", str(models_dir()))  # keep the assembled model: RAGIX_HOME moves it
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     trace, mermaid = tmp_path / "trace.json", tmp_path / "tree.mmd"
     res = CliRunner().invoke(app, ["reason", "--cwd", str(tmp_path), "--json", "--preset", "fast", "--k", "2",
