@@ -38,6 +38,7 @@ class EventKind(str, Enum):
     LLM_CALL = "llm_call"
     TOOL_CALL = "tool_call"
     CHECKPOINT = "checkpoint"
+    TREE_NODE = "tree_node"  # a tree engine's node changed state (reasoning_slim)
     RUN_END = "run_end"
 
 

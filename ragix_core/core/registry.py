@@ -57,6 +57,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
                "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
     EngineSpec("s0", "ragix_core.baseline_s0:s0",
                "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
+    EngineSpec("contractive", "ragix_core.reasoning_slim.engine:build",
+               "spec 002 §4 tree: k samples → entropy → decompose, review, collapse (no tools)",
+               ("planner", "worker", "peer"), classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

@@ -9,7 +9,8 @@ entropy (cluster answers by meaning). See ``docs/SAMPLING.md`` for the formulas.
 
 from ragix_core.sampling.clusters import Cluster, agreement, cluster, cluster_by_similarity, entropy
 from ragix_core.sampling.draw import SampleRun, StopSampling, adaptive_sample
-from ragix_core.sampling.normalize import normalize_answer, normalize_output, token_jaccard
+from ragix_core.sampling.normalize import (SIMILARITIES, exact_similarity, normalize_answer, normalize_output,
+                                          sequence_similarity, similarity, token_jaccard)
 
 __all__ = [
     "Cluster",
@@ -23,4 +24,8 @@ __all__ = [
     "normalize_output",
     "normalize_answer",
     "token_jaccard",
+    "sequence_similarity",
+    "exact_similarity",
+    "similarity",
+    "SIMILARITIES",
 ]

@@ -5,12 +5,16 @@
 return None (a sample that failed: a command refused or erroring, a reply that
 did not parse): it costs a draw and joins no cluster. With ``k_max = 1`` it is
 a single greedy call.
+
+``group`` (optional) replaces exact clustering by key, for the stopping rule and the
+result alike: e.g. ``lambda xs: cluster_by_similarity(xs, text, sim, 0.6)`` for answers
+that agree without being equal strings.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, List, Optional, TypeVar
+from typing import Callable, Generic, Hashable, List, Optional, Sequence, TypeVar
 
 from ragix_core.sampling.clusters import Cluster, agreement, cluster, entropy
 
@@ -51,7 +55,8 @@ class StopSampling(Exception):
 
 
 def adaptive_sample(draw: Callable[[int], Optional[T]], key: Callable[[T], Hashable], *, k_max: int,
-                    quorum: int = 2) -> SampleRun[T]:
+                    quorum: int = 2,
+                    group: Optional[Callable[[Sequence[T]], List[Cluster[T]]]] = None) -> SampleRun[T]:
     if k_max < 1 or quorum < 1:
         raise ValueError(f"k_max and quorum must be >= 1 (got {k_max}, {quorum})")
     run: SampleRun[T] = SampleRun(draws=0)
@@ -66,12 +71,16 @@ def adaptive_sample(draw: Callable[[int], Optional[T]], key: Callable[[T], Hasha
         if item is None:
             continue
         run.samples.append(item)
-        k = key(item)
-        counts[k] = counts.get(k, 0) + 1
-        if counts[k] >= quorum:
+        if group is not None:
+            largest = max((c.size for c in group(run.samples)), default=0)
+        else:
+            k = key(item)
+            counts[k] = counts.get(k, 0) + 1
+            largest = counts[k]
+        if largest >= quorum:
             run.stopped = "agreed"
             break
     else:
         run.stopped = "budget"
-    run.clusters = cluster(run.samples, key)
+    run.clusters = group(run.samples) if group is not None else cluster(run.samples, key)
     return run

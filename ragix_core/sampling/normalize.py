@@ -6,14 +6,19 @@ spaces do not matter; line order does (a sorted listing is an answer).
 ``normalize_answer``: two free-text answers agree when their words and numbers
 match after case and punctuation are folded ("1,024" = "1024", "3.0" = "3").
 ``token_jaccard``: a similarity in [0, 1] for clustering longer answers.
+``sequence_similarity``: the same tokens compared in order (difflib's ratio), so
+"A is a knight, B is a knave" and "A is a knave, B is a knight" differ, which
+for token sets they do not. ``similarity(name)`` picks one by name.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from typing import FrozenSet
+from typing import Callable, Dict, FrozenSet
 
-__all__ = ["normalize_output", "normalize_answer", "token_jaccard", "answer_tokens"]
+__all__ = ["normalize_output", "normalize_answer", "token_jaccard", "answer_tokens", "sequence_similarity",
+           "exact_similarity", "similarity", "SIMILARITIES"]
 
 _SPACES = re.compile(r"[ \t]+")
 _DOT_SLASH = re.compile(r"(?<![\w./])\./")
@@ -52,3 +57,29 @@ def token_jaccard(a: str, b: str) -> float:
     if not ta and not tb:
         return 1.0
     return len(ta & tb) / len(ta | tb)
+
+
+def sequence_similarity(a: str, b: str) -> float:
+    """2·M / (|A| + |B|) over the normalised token sequences (M: tokens matched in order)."""
+    ta, tb = normalize_answer(a).split(), normalize_answer(b).split()
+    if not ta and not tb:
+        return 1.0
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+
+
+def exact_similarity(a: str, b: str) -> float:
+    return 1.0 if normalize_answer(a) == normalize_answer(b) else 0.0
+
+
+SIMILARITIES: Dict[str, Callable[[str, str], float]] = {
+    "exact": exact_similarity,
+    "jaccard": token_jaccard,
+    "sequence": sequence_similarity,
+}
+
+
+def similarity(name: str) -> Callable[[str, str], float]:
+    try:
+        return SIMILARITIES[name]
+    except KeyError:
+        raise ValueError(f"unknown similarity {name!r}; known: {', '.join(SIMILARITIES)}") from None
