@@ -58,7 +58,10 @@ def project(tmp_path, monkeypatch) -> Iterator[tuple]:
     root = tmp_path / "project"
     root.mkdir()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    (root / "ragix.yaml").write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{url}\"}}\n")
+    # The user's own config ($RAGIX_HOME/ragix.yaml): a project's file may not name an endpoint.
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "ragix.yaml").write_text(
+        f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{url}\"}}\n")
     yield root, script
     httpd.shutdown()
 
