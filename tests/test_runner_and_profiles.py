@@ -145,3 +145,41 @@ def test_reflect_is_given_evidence_and_records_which(repo: Path):
     searches = [e for e in res.events if e.kind == EventKind.TOOL_CALL and "-rlF" in e.data["argv"]]
     assert searches and all(e.data.get("purpose") == "diagnosis" for e in searches)
     assert res.state.stop_reason == "success"
+
+
+TRY_FIRST = {"reasoning": {"routing": "try_first", "traces": {"enabled": False}}}
+
+
+def test_try_first_answers_a_moderate_goal_with_voted_commands_and_no_plan(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, {"command": "wc -l README.md"}, {"command": "wc -l ./README.md"},
+                           "README.md has 19 lines"])
+    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]  # no plan for a one-command goal
+    assert res.state.stop_reason == "success" and res.state.confidence == 1.0
+    assert res.state.meta["vote"]["agreed"] == 2 and "19 lines" in res.state.final_answer
+    assert roles.llm.calls[2]["temperature"] > 0  # the confirming draw was sampled
+
+
+def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):
+    roles = ScriptedRoles([{"complexity": "SIMPLE"}, {"command": "cat docs/manual.md"}, {"command": "cat docs/manual.md"},
+                           {"command": "cat docs/manual.md"}, plan("cat docs/guide.md"), "the guide says hello"])
+    res = run_goal("Show the manual", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
+    assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
+    assert res.state.meta["escalated"] == "no command worked"
+    plan_prompt = roles.llm.calls[4]["messages"][0]["content"]
+    assert "Tried first, as one command:\n- `cat docs/manual.md` [FAILED]" in plan_prompt
+    assert res.state.stop_reason == "success"
+
+
+def test_try_first_plans_at_once_when_the_goal_asks_two_things(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md", "grep -rl Ada ."), "19; README.md"])
+    res = run_goal("How many lines does README.md have, and which files mention Ada?", cwd=repo,
+                   client_factory=roles, config=parse_config(TRY_FIRST))
+    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and "vote" not in res.state.meta
+
+
+def test_classify_first_keeps_spec_000_routing(repo: Path):
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md"), "19"])
+    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles,
+                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
+    assert res.node_trace[:2] == ["CLASSIFY", "PLAN"]

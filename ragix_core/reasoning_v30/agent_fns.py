@@ -91,8 +91,7 @@ class AgentFunctions:
                    verifier=ctx.roles.get("verifier"), toolbox=ctx.toolbox,
                    experience=ctx.experience() if with_experience else None,
                    top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars,
-                   voting=rc.voting, may_escalate=rc.routing == "try_first",
-                   diagnose_shell=ctx.reflect_shell if ctx.full_reflection else None)
+                   voting=rc.voting, diagnose_shell=ctx.reflect_shell if ctx.full_reflection else None)
 
     # -- shared context ----------------------------------------------------------
 

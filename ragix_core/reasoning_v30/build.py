@@ -16,11 +16,12 @@ import os
 from typing import Any, Callable, Dict, Optional
 
 from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.types import Plan, ReasoningEvent, ReasoningState, TaskComplexity
 
 from .agent_fns import AgentFunctions
+from .classify_rules import several_asks
 from .graph import ReasoningGraph
 from .nodes import ClassifyNode, DirectExecNode, ExecuteNode, PlanNode, ReflectNode, RespondNode, VerifyNode
-from ragix_core.core.types import Plan, ReasoningEvent, ReasoningState
 
 __all__ = ["build_graph", "make_emitter", "graph_v30", "graph_v2", "GRAPH_STRATEGIES"]
 
@@ -66,9 +67,11 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
                        f"\nRevised strategy: {reflection.get('new_plan_summary', '')}")
             return functions.parse_plan(functions.generate_plan(state.goal, context), state.goal)
 
+    try_first = rc.routing == "try_first"
+    functions.may_escalate = try_first
     nodes = {
-        "CLASSIFY": ClassifyNode(functions.classify),
-        "DIRECT_EXEC": DirectExecNode(functions.answer),
+        "CLASSIFY": ClassifyNode(functions.classify, route_fn=try_first_route if try_first else None),
+        "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None),
         "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit),
         "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit),
         "REFLECT": ReflectNode(
@@ -87,6 +90,14 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
     }
     return ReasoningGraph(nodes, start="CLASSIFY", end="END", events=events, checkpoint_path=checkpoint_path,
                           max_iterations=rc.graph.max_iterations)
+
+
+def try_first_route(state: ReasoningState) -> str:
+    """ADaPT's order: a tool goal tries the voted one-command answer first (DIRECT_EXEC escalates to
+    PLAN when it fails or the commands disagree); a goal that asks several things plans at once."""
+    if state.complexity != TaskComplexity.BYPASS and several_asks(state.goal):
+        return "PLAN"
+    return "DIRECT_EXEC"
 
 
 def _from_context(ctx: Any, strategy: str) -> ReasoningGraph:
