@@ -24,8 +24,10 @@ def test_reason_answers_with_the_embedded_model(tmp_path, monkeypatch):
         pytest.skip(f"model not installed: {exc}")
     monkeypatch.setenv("RAGIX_MODELS", str(models_dir()))  # keep the assembled model: RAGIX_HOME moves it
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    project = tmp_path / "project"  # a project root may not contain ragix's own home
+    project.mkdir()
     trace, mermaid = tmp_path / "trace.json", tmp_path / "tree.mmd"
-    res = CliRunner().invoke(app, ["reason", "--cwd", str(tmp_path), "--json", "--preset", "fast", "--k", "2",
+    res = CliRunner().invoke(app, ["reason", "--cwd", str(project), "--json", "--preset", "fast", "--k", "2",
                                    "--timeout-sec", "900",
                                    "--export-trace", str(trace), "--export-mermaid", str(mermaid),
                                    "What is 17 + 25? Answer with the number."])
