@@ -38,6 +38,8 @@ class EventKind(str, Enum):
     LLM_CALL = "llm_call"
     TOOL_CALL = "tool_call"
     CHECKPOINT = "checkpoint"
+    MOVE = "move"  # a proof-game move, as the player made it (reasoning_tutor)
+    VERDICT = "verdict"  # the tutor's judgement of that move: status, reason, points, score
     RUN_END = "run_end"
 
 

@@ -57,6 +57,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
                "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
     EngineSpec("s0", "ragix_core.baseline_s0:s0",
                "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
+    EngineSpec("tutor", "ragix_core.reasoning_tutor.game:tutor",
+               "spec 002 §3.4 Interpreter-Tutor: the model moves, a deterministic tutor validates against evidence",
+               ("worker",), classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"
