@@ -27,15 +27,21 @@ OBSERVATION_CHARS = 900
 # Facts a player rarely needs to cite; shown last when the list is long.
 _BACKGROUND = ("exists", "listed", "complete", "line")
 # Predicates a player may claim (the derived-only bookkeeping ones are left out of the prompt's table).
-_SHOWN = ("contains", "line", "line_count", "match_count", "file_count", "setting", "defines", "imports", "exists",
-          "missing", "no_match", "value", "output")
+_SHOWN = ("contains", "line_count", "match_count", "file_count", "setting", "defines", "imports", "exists",
+          "missing", "no_match", "value")
+_SHORT = {  # one short line each: the prompt is re-read by a small model every turn
+    "contains": "a line of file contains text", "line_count": "file has n lines (wc -l)",
+    "match_count": "n lines of file or dir contain text (grep -c)", "file_count": "n files under dir match glob",
+    "setting": "file sets key = value", "defines": "file defines function/class name", "imports": "file imports module",
+    "exists": "path exists", "missing": "path does not exist", "no_match": "no line under path contains text",
+    "value": "expr evaluates to number (calc)"}
 
 
 def _predicate_table() -> str:
     lines = []
     for name in _SHOWN:
         sig = PREDICATES[name]
-        lines.append(f"- {name}({', '.join(sig.args)}): {sig.meaning}")
+        lines.append(f"- {name}({', '.join(sig.args)}): {_SHORT[name]}")
     return "\n".join(lines)
 
 
