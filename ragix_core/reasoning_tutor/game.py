@@ -102,6 +102,7 @@ class TutorEngine:
                          accept=[p.text() for p in settings.accept], max_turns=max_turns)
         stop = "max_turns"
         temperature: Optional[float] = None
+        raw_moves: List[Dict[str, Any]] = []
         for _ in range(max_turns):
             self.trace.append(f"TURN{game.turn + 1}")
             try:
@@ -112,6 +113,7 @@ class TutorEngine:
                 stop, state.last_error = exc.reason, exc.message
                 break
             move = reply.root
+            raw_moves.append(move.model_dump())
             self.bus.publish(EventKind.MOVE, state.session_id, turn=game.turn + 1, move=move.model_dump(),
                              text=move_text(move))
             verdict = game.judge(move)
@@ -129,7 +131,7 @@ class TutorEngine:
         state.final_answer = game.answer if game.won else _summary(game, stop)
         if not game.won and game.last_rejected_respond:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
-        state.meta["tutor"] = {**opts, **_report(game, graph, max_turns)}
+        state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves)}
         self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score)
         return state
 
@@ -148,14 +150,14 @@ def _summary(game: Tutor, stop: str) -> str:
     return "\n".join(lines)
 
 
-def _report(game: Tutor, graph: ProofGraph, max_turns: int) -> Dict[str, Any]:
+def _report(game: Tutor, graph: ProofGraph, max_turns: int, raw_moves: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {
         "won": game.won,
         "score": game.score,
         "turns": game.turn,
         "max_turns": max_turns,
         "accept": [p.text() for p in game.settings.accept],
-        "moves": [v.to_dict() for v in game.verdicts],
+        "moves": [{**v.to_dict(), "move": raw} for raw, v in zip(raw_moves, game.verdicts)],  # move: the JSON as sent
         "tally": game.tally.to_dict(),
         "graph_log": str(graph.log_path) if graph.log_path else None,
         "graph_log_error": graph.write_error,
