@@ -8,20 +8,84 @@ game prove nothing).
 
 from __future__ import annotations
 
-from typing import List
+import json
+from typing import Any, List, Tuple
 
 from ragix_core.reasoning_tutor.checker import suggest_command, unify
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, Pattern, Var
 from ragix_core.reasoning_tutor.respond import match_obligations
 
-__all__ = ["hints", "pattern_command"]
+__all__ = ["hints", "pattern_command", "candidates", "next_move"]
+
+# With its file known and its text unknown, these are settled by reading the file.
+_READ_FILE = ("contains", "line", "complete")
 
 
 def pattern_command(pattern: Pattern) -> str:
     """A command template for an obligation: its fixed arguments filled in, unknowns as NAME."""
+    path = pattern.args[0]
+    if pattern.predicate in _READ_FILE and not isinstance(path, Var):
+        return f"cat {path}"
+    if pattern.predicate == "contains" and not isinstance(pattern.args[1], Var):
+        return f'grep -rn "{pattern.args[1]}" .'  # the file is the unknown: search the project
     args = [a if not isinstance(a, Var) else (a.name or kind).upper()
             for a, kind in zip(pattern.args, PREDICATES[pattern.predicate].args)]
     return suggest_command(Claim(pattern.predicate, tuple(args)))
+
+
+def _claim_json(claim: Claim) -> str:
+    return json.dumps({"predicate": claim.predicate, "args": list(claim.args)})
+
+
+def _propose_json(command: str, intent: str) -> str:
+    return json.dumps({"move": "PROPOSE", "intent": intent, "command": command, "mode": "read"})
+
+
+def next_move(tutor: Any) -> str:
+    """The one move the tutor suggests next, as a JSON template (UPPERCASE parts are for the player to fill).
+
+    Claims it shows are facts the player's own actions produced; values it has not observed are never
+    filled in (an expression to compute, the part of a line that answers the goal)."""
+    t = tutor
+    if t.pending:
+        node = t.graph.nodes[t.pending]
+        claim = Claim(node.data["predicate"], tuple(node.data["args"]))
+        return _propose_json(suggest_command(claim), f"test {node.id}")
+    truths = t.truths()
+    patterns = list(t.settings.accept)
+    obligations = match_obligations(patterns, truths)
+    claims: List[str] = []
+    for ob in obligations:
+        if ob.truth is not None:
+            claims.append(_claim_json(next(c for n, c in truths if n == ob.truth)))
+            continue
+        found = candidates(ob.pattern, t.evidence)
+        if not found:
+            intent = f"evidence for {ob.pattern.text()}"
+            return _propose_json(pattern_command(ob.pattern), intent)
+        n, c = found[-1]
+        if ob.pattern.predicate == "contains" and c.predicate == "line":
+            claims.append(json.dumps({"predicate": "contains", "args": [c.args[0], "TEXT FROM THE LINE THAT ANSWERS"]}))
+        else:
+            claims.append(_claim_json(c))
+    if not patterns:
+        if not truths and not t.evidence.all_facts():
+            return _propose_json("COMMAND WHOSE OUTPUT ANSWERS THE GOAL", "find evidence")
+        claims = [_claim_json(c) for _, c in truths[-2:]] or ["CLAIM COPIED FROM A FACT THAT ANSWERS THE GOAL"]
+    return '{"move": "RESPOND", "answer": "ANSWER STATING THE VALUES OF THESE CLAIMS", "claims": [' + \
+        ", ".join(claims) + "]}"
+
+
+def candidates(pattern: Pattern, evidence: Any) -> List[Tuple[str, Claim]]:
+    """Current facts that prove an instance of ``pattern``: facts matching it, and for a ``contains``
+    pattern the lines of its file (any part of such a line can be claimed)."""
+    out = [(n, c) for n, c in evidence.facts(pattern.predicate) if unify(pattern, c) is not None]
+    if pattern.predicate == "contains":
+        path, text = pattern.args
+        for n, c in evidence.facts("line"):
+            if (isinstance(path, Var) or c.args[0] == path) and (isinstance(text, Var) or text in c.args[1]):
+                out.append((n, c))
+    return out
 
 
 def hints(tutor: "object") -> List[str]:
@@ -40,8 +104,11 @@ def hints(tutor: "object") -> List[str]:
     obligations = match_obligations(t.settings.accept, truths)
     unmet = [ob for ob in obligations if ob.truth is None]
     for ob in unmet:
-        facts = [(n, c) for n, c in t.evidence.facts(ob.pattern.predicate) if unify(ob.pattern, c) is not None]
-        if facts:
+        facts = candidates(ob.pattern, t.evidence)
+        if facts and ob.pattern.predicate == "contains" and facts[-1][1].predicate == "line":
+            out.append(f"Obligation {ob.pattern.text()}: the line facts of {facts[-1][1].args[0]} can prove it. "
+                       "Claim contains(file, TEXT) with TEXT copied from the line that answers the goal.")
+        elif facts:
             n, c = facts[-1]
             out.append(f"Fact {n} {c.text()} meets obligation {ob.pattern.text()}: claim it (ASSERT, or inside "
                        "RESPOND's claims).")

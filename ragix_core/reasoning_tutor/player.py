@@ -13,9 +13,8 @@ from typing import Any, Dict, List, Sequence
 
 from ragix_core import prompts
 from ragix_core.core.text import bounded, one_line
-from ragix_core.reasoning_tutor.checker import unify
 from ragix_core.reasoning_tutor.claims import PREDICATES, Pattern
-from ragix_core.reasoning_tutor.hints import hints
+from ragix_core.reasoning_tutor.hints import candidates, hints, next_move
 from ragix_core.reasoning_tutor.respond import match_obligations
 from ragix_core.tools.policy import READ_TOOLS
 
@@ -55,7 +54,8 @@ def system_prompt(goal: str, accept: Sequence[Pattern], tools: Sequence[str] = R
 def _facts(tutor: Any) -> List[str]:
     facts = tutor.evidence.all_facts()
     accept = tutor.settings.accept
-    wanted = [(n, c) for n, c in facts if any(unify(p, c) is not None for p in accept)]
+    wanted = [fc for p in accept for fc in candidates(p, tutor.evidence)]
+    wanted = [fc for fc in facts if fc in wanted]
     useful = [(n, c) for n, c in facts if c.predicate not in _BACKGROUND and (n, c) not in wanted]
     background = [(n, c) for n, c in facts if c.predicate in _BACKGROUND and (n, c) not in wanted]
     chosen = wanted[-MAX_FACTS:]
@@ -103,6 +103,7 @@ def state_prompt(tutor: Any, max_turns: int) -> str:
         observations="\n".join(_observations(tutor)) or "(none)",
         last_verdict=last_text,
         hints="\n".join(f"- {h}" for h in hints(tutor)) or "- (none)",
+        suggestion=next_move(tutor),
     )
 
 

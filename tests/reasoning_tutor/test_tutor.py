@@ -145,3 +145,36 @@ def test_respond_rejects_hallucinated_claims_inside_it(project):
     assert v.status == REJECTED and "refutable" in v.reason
     assert t.tally.claims_rejected == 1
     assert t.judge(respond("README.md has 3 lines.", ("line_count", "README.md", "3"))).status == WON
+
+
+def test_hints_point_at_evidence_for_unmet_obligations_without_naming_unseen_values(project):
+    from ragix_core.reasoning_tutor.hints import hints
+
+    t = make_tutor(project, accept=["contains(config/app.ini, ?)", "line_count(README.md, ?n)"])
+    before = " ".join(hints(t))
+    assert "no evidence yet" in before and "wc -l README.md" in before and "8080" not in before
+    t.judge(propose("cat config/app.ini"))
+    after = " ".join(hints(t))
+    assert "line facts of config/app.ini can prove it" in after
+    t.judge(propose("wc -l README.md"))
+    assert any("line_count(\"README.md\", 3) meets obligation" in h for h in hints(t))
+
+
+def test_the_suggested_move_uses_only_observed_facts(project):
+    import json
+
+    from ragix_core.reasoning_tutor.hints import next_move
+
+    t = make_tutor(project, accept=["setting(config/app.ini, workers, ?)", "value(?, ?total)"])
+    first = json.loads(next_move(t))
+    assert first["move"] == "PROPOSE" and first["command"] == "grep -n workers config/app.ini"
+    t.judge(propose("cat config/app.ini"))
+    second = json.loads(next_move(t))
+    assert second == {"move": "PROPOSE", "intent": "evidence for value(?, ?total)", "command": "calc EXPR",
+                      "mode": "read"}  # the expression is the player's to write
+    t.judge(propose("calc 4*6"))
+    final = json.loads(next_move(t))
+    assert final["move"] == "RESPOND"
+    assert final["claims"] == [{"predicate": "setting", "args": ["config/app.ini", "workers", "4"]},
+                               {"predicate": "value", "args": ["4*6", "24"]}]
+    assert "24" not in final["answer"]
