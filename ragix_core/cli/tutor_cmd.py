@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragix_core.cli import app
+from ragix_core.cli.live_view import event_line
 from ragix_core.core.events import Event, EventKind
 
 __all__ = ["tutor_command", "TutorView", "tutor_line"]
@@ -37,20 +38,15 @@ def _short(text: Any, limit: int) -> str:
 
 
 def tutor_line(event: Event) -> Optional[str]:
-    """One plain line per event worth a line (stderr off a terminal)."""
+    """One plain line per event worth a line (stderr off a terminal): moves and verdicts as `ragix trace show`
+    prints them, commands indented under their move."""
     d = event.data
-    if event.kind == EventKind.MOVE:
-        return f"turn {d.get('turn')}: {_short(d.get('text'), 200)}"
-    if event.kind == EventKind.VERDICT:
-        v = d.get("verdict") or {}
-        return (f"  → {str(v.get('status', '')).upper()} ({v.get('kind')}, {v.get('points'):+d}, score {v.get('score')}): "
-                f"{_short(v.get('reason'), 300)}")
     if event.kind == EventKind.TOOL_CALL:
         flag = "REFUSED " if d.get("refused") else ""
         return f"  $ {flag}{_short(d.get('command'), 140)}  (rc={d.get('returncode')})"
-    if event.kind == EventKind.LLM_CALL and not d.get("ok", True):
-        return f"  llm error: {_short(d.get('error'), 200)}"
-    return None
+    if event.kind == EventKind.LLM_CALL:
+        return None if d.get("ok", True) else f"  llm error: {_short(d.get('error'), 200)}"
+    return event_line(event)
 
 
 class TutorView:

@@ -71,3 +71,13 @@ def test_usage_errors_exit_2_with_a_message_and_no_model_call(project, scripted,
 def test_missing_directory_is_a_usage_error(tmp_path):
     res = invoke("goal", "--cwd", tmp_path / "nope")
     assert res.exit_code == 2 and "not a directory" in res.output
+
+
+def test_trace_show_renders_the_moves_and_verdicts_of_a_game(project, scripted):
+    scripted(WIN)
+    res = invoke("How many lines does README.md have?", "--cwd", project, "--json")
+    session = json.loads(res.stdout)["session_id"]
+    shown = CliRunner().invoke(app, ["trace", "show", session, "--cwd", str(project)])
+    assert shown.exit_code == 0
+    text = shown.output
+    assert "turn 1: PROPOSE" in text and "turn 2: RESPOND" in text and "WON (won" in text
