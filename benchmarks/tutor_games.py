@@ -12,7 +12,8 @@ strategy runs through ragix's runtime and is judged by ragix eval's judge (expec
 Reported per strategy: correct answers (with a Wilson 95 % interval; those from runs that did not end in
 success are also counted apart), wrong answers the engine reported as a success, and for the tutor the games won (the tutor accepted the answer), the score, the illegal-move rate
 (moves rejected / moves), the hallucination rate (claims not validated when made / claims made, ASSERT,
-REFORMULATE and claims inside RESPOND), turns; for all, LLM calls, tokens and wall time.
+REFORMULATE and claims inside RESPOND), turns, and how many wins used an answer the tutor drafted from the
+facts (the player chose it among the suggested moves); for all, LLM calls, tokens and wall time.
 """
 
 from __future__ import annotations
@@ -140,6 +141,8 @@ def summarize(runs: List[Run], strategy: str) -> Dict[str, Any]:
         out.update({
             "won": sum(bool(g.get("won")) for g in games),
             "won_and_correct": sum(bool(r.tutor.get("won")) and r.result.passed for r in rs),
+            # won with an answer the tutor drafted from the facts (the player chose it, did not write it)
+            "won_with_draft": sum(bool(g.get("won")) and bool(g.get("answer_drafted")) for g in games),
             "score_mean": round(sum(g["score"] for g in games) / len(games), 2),
             "illegal_move_rate": _rate(sum(g["tally"]["illegal"] for g in games), moves),
             "hallucination_rate": _rate(sum(g["tally"]["claims_rejected"] for g in games), claims),
@@ -161,7 +164,8 @@ def _fmt(v: Any) -> str:
 def markdown(summaries: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
     cols = [("correct", "correct"), ("correct_ci95", "95 % CI"), ("correct_without_success", "of which not a success"),
             ("wrong_as_success", "wrong, reported as success"),
-            ("won", "won (tutor-verified)"), ("score_mean", "mean score"), ("illegal_move_rate", "illegal-move rate"),
+            ("won", "won (tutor-verified)"), ("won_and_correct", "won and correct"),
+            ("won_with_draft", "won with a drafted answer"), ("score_mean", "mean score"), ("illegal_move_rate", "illegal-move rate"),
             ("hallucination_rate", "hallucination rate"), ("turns_mean", "mean turns"), ("llm_calls", "LLM calls"),
             ("tokens", "tokens"), ("wall_time", "wall time (s)")]
     lines = [f"Command: `{meta['command']}`  ", f"Date: {meta['date']} · commit {meta['commit']} · model "

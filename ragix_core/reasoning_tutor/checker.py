@@ -213,8 +213,8 @@ def unify(pattern: Pattern, claim: Claim) -> Optional[Dict[str, str]]:
 
 
 _SUGGEST = {
-    "exists": "ls {0}/.. or find . -name NAME",
-    "missing": "ls DIRECTORY (a complete listing of its directory)",
+    "exists": "ls DIRECTORY",
+    "missing": "ls DIRECTORY",
     "listed": "ls {0}",
     "line": "grep -n \"{1}\" {0}",
     "complete": "cat {0}",
@@ -227,7 +227,7 @@ _SUGGEST = {
     "match_count": "grep -c \"{1}\" {0}",
     "file_count": "find {0} -name '{1}'",
     "value": "calc {0}",
-    "output": "(run the action again)",
+    "output": "COMMAND OF {0}",
 }
 
 

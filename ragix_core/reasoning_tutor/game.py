@@ -29,6 +29,7 @@ from ragix_core.reasoning_tutor.graph import ProofGraph
 from ragix_core.reasoning_tutor.moves import MOVE_SCHEMA, MoveReply, move_text
 from ragix_core.reasoning_tutor.player import messages
 from ragix_core.reasoning_tutor.rules import load_rules
+from ragix_core.reasoning_tutor.suggest import suggest
 from ragix_core.reasoning_tutor.tutor import REJECTED, Tutor, TutorSettings
 from ragix_core.tools.policy import RAGIX_STATE_DIR, READ_TOOLS
 
@@ -103,10 +104,12 @@ class TutorEngine:
         stop = "max_turns"
         temperature: Optional[float] = None
         raw_moves: List[Dict[str, Any]] = []
+        drafted = False  # the winning answer is one the tutor drafted from the facts (copied, not written)
         for _ in range(max_turns):
             self.trace.append(f"TURN{game.turn + 1}")
+            suggestion = suggest(game)
             try:
-                reply, _ = ask_json(self.player, messages(game, max_turns, self.tools), MoveReply,
+                reply, _ = ask_json(self.player, messages(game, max_turns, self.tools, suggestion), MoveReply,
                                     stop_reason="move_generation_failed", schema=MOVE_SCHEMA, max_tokens=MOVE_TOKENS,
                                     temperature=temperature)
             except StopRun as exc:
@@ -121,6 +124,7 @@ class TutorEngine:
             temperature = RETRY_TEMPERATURE if verdict.status == REJECTED else None
             if game.won:
                 stop = "success"
+                drafted = game.answer in [a.strip() for a in suggestion.answers()]
                 break
             if game.stalled:
                 stop = "stalled"
@@ -131,7 +135,7 @@ class TutorEngine:
         state.final_answer = game.answer if game.won else _summary(game, stop)
         if not game.won and game.last_rejected_respond:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
-        state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves)}
+        state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves), "answer_drafted": drafted}
         self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score)
         return state
 

@@ -8,14 +8,14 @@ game prove nothing).
 
 from __future__ import annotations
 
-import json
+import re
 from typing import Any, List, Tuple
 
 from ragix_core.reasoning_tutor.checker import suggest_command, unify
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, Pattern, Var
 from ragix_core.reasoning_tutor.respond import match_obligations
 
-__all__ = ["hints", "pattern_command", "candidates", "next_move"]
+__all__ = ["hints", "pattern_command", "candidates", "incomplete"]
 
 # With its file known and its text unknown, these are settled by reading the file.
 _READ_FILE = ("contains", "line", "complete")
@@ -33,47 +33,10 @@ def pattern_command(pattern: Pattern) -> str:
     return suggest_command(Claim(pattern.predicate, tuple(args)))
 
 
-def _claim_json(claim: Claim) -> str:
-    return json.dumps({"predicate": claim.predicate, "args": list(claim.args)})
-
-
-def _propose_json(command: str, intent: str) -> str:
-    return json.dumps({"move": "PROPOSE", "intent": intent, "command": command, "mode": "read"})
-
-
-def next_move(tutor: Any) -> str:
-    """The one move the tutor suggests next, as a JSON template (UPPERCASE parts are for the player to fill).
-
-    Claims it shows are facts the player's own actions produced; values it has not observed are never
-    filled in (an expression to compute, the part of a line that answers the goal)."""
-    t = tutor
-    if t.pending:
-        node = t.graph.nodes[t.pending]
-        claim = Claim(node.data["predicate"], tuple(node.data["args"]))
-        return _propose_json(suggest_command(claim), f"test {node.id}")
-    truths = t.truths()
-    patterns = list(t.settings.accept)
-    obligations = match_obligations(patterns, truths)
-    claims: List[str] = []
-    for ob in obligations:
-        if ob.truth is not None:
-            claims.append(_claim_json(next(c for n, c in truths if n == ob.truth)))
-            continue
-        found = candidates(ob.pattern, t.evidence)
-        if not found:
-            intent = f"evidence for {ob.pattern.text()}"
-            return _propose_json(pattern_command(ob.pattern), intent)
-        n, c = found[-1]
-        if ob.pattern.predicate == "contains" and c.predicate == "line":
-            claims.append(json.dumps({"predicate": "contains", "args": [c.args[0], "TEXT FROM THE LINE THAT ANSWERS"]}))
-        else:
-            claims.append(_claim_json(c))
-    if not patterns:
-        if not truths and not t.evidence.all_facts():
-            return _propose_json("COMMAND WHOSE OUTPUT ANSWERS THE GOAL", "find evidence")
-        claims = [_claim_json(c) for _, c in truths[-2:]] or ["CLAIM COPIED FROM A FACT THAT ANSWERS THE GOAL"]
-    return '{"move": "RESPOND", "answer": "ANSWER STATING THE VALUES OF THESE CLAIMS", "claims": [' + \
-        ", ".join(claims) + "]}"
+def incomplete(command: str, known: Any = ()) -> bool:
+    """Does a suggested command still hold an UPPERCASE placeholder (a word of 3+ capitals that no known
+    argument contains)? Such a command is described to the player, never offered as a move to copy."""
+    return any(not any(word in str(k) for k in known) for word in re.findall(r"\b[A-Z]{3,}\b", command))
 
 
 def candidates(pattern: Pattern, evidence: Any) -> List[Tuple[str, Claim]]:

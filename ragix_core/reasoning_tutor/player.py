@@ -14,7 +14,8 @@ from typing import Any, Dict, List, Sequence
 from ragix_core import prompts
 from ragix_core.core.text import bounded, one_line
 from ragix_core.reasoning_tutor.claims import PREDICATES, Pattern
-from ragix_core.reasoning_tutor.hints import candidates, hints, next_move
+from ragix_core.reasoning_tutor.hints import candidates, hints
+from ragix_core.reasoning_tutor.suggest import Suggestion, suggest
 from ragix_core.reasoning_tutor.respond import match_obligations
 from ragix_core.tools.policy import READ_TOOLS
 
@@ -90,7 +91,7 @@ def _obligations(tutor: Any) -> List[str]:
     return out
 
 
-def state_prompt(tutor: Any, max_turns: int) -> str:
+def state_prompt(tutor: Any, max_turns: int, suggestion: "Suggestion | None" = None) -> str:
     last = tutor.verdicts[-1] if tutor.verdicts else None
     last_text = (f"turn {last.turn} {one_line(last.text, 160)} → {last.status.upper()} ({last.kind}): "
                  f"{one_line(last.reason, 500)}") if last else "(none yet)"
@@ -103,10 +104,11 @@ def state_prompt(tutor: Any, max_turns: int) -> str:
         observations="\n".join(_observations(tutor)) or "(none)",
         last_verdict=last_text,
         hints="\n".join(f"- {h}" for h in hints(tutor)) or "- (none)",
-        suggestion=next_move(tutor),
+        suggestion=(suggestion or suggest(tutor)).render(),
     )
 
 
-def messages(tutor: Any, max_turns: int, tools: Sequence[str] = READ_TOOLS) -> List[Dict[str, str]]:
+def messages(tutor: Any, max_turns: int, tools: Sequence[str] = READ_TOOLS,
+             suggestion: "Suggestion | None" = None) -> List[Dict[str, str]]:
     return [{"role": "system", "content": system_prompt(tutor.goal, tutor.settings.accept, tools)},
-            {"role": "user", "content": state_prompt(tutor, max_turns)}]
+            {"role": "user", "content": state_prompt(tutor, max_turns, suggestion)}]

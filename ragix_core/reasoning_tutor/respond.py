@@ -57,9 +57,9 @@ def atoms(answer: str) -> List[Atom]:
                 found.append((m.start(), Atom(kind, value)))
         text = regex.sub(lambda m: " " * len(m.group(0)), text)  # keep offsets; later kinds skip it
 
+    take(_QUOTED, "text", group=1)  # first: a quoted span is checked whole, whatever it holds
     take(_URL, "text")
     take(_EMAIL, "text")
-    take(_QUOTED, "text", group=1)
     take(_PATH, "path")
     take(_IDENT, "text")
     take(_NUMBER, "number")

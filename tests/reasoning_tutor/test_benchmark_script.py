@@ -27,7 +27,7 @@ def test_one_task_two_strategies_gives_the_metrics_side_by_side():
                          client_factory=lambda s: llm, log=lambda line: None)
     tutor, s0 = bench.summarize(runs, "tutor"), bench.summarize(runs, "s0")
     assert tutor["correct"] == 1 and tutor["won"] == 1 and tutor["wrong_as_success"] == 0
-    assert tutor["correct_without_success"] == 0
+    assert tutor["correct_without_success"] == 0 and tutor["won_with_draft"] == 0  # its own words
     # ASSERT(2) was held undecidable and then refuted by the count: one claim of two not validated when made.
     assert tutor["hallucination_rate"] == 0.5 and tutor["turns_mean"] == 3
     assert s0["correct"] == 0 and s0["wrong_as_success"] == 1 and "won" not in s0

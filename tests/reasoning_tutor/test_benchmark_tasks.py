@@ -44,7 +44,7 @@ ORACLE = {
     "gov-password-rotation": (["grep -n rotated SECURITY.md"], "Passwords must be rotated every 90 days.",
                               [("contains", "SECURITY.md", "rotated every 90 days")], ("90 days", "60 days")),
     "gov-security-contact": (["grep -n Report SECURITY.md"], "Report them to security@shopcart.example.",
-                             [("contains", "SECURITY.md", "security@shopcart.example")],
+                             [("contains", "SECURITY.md", "Report vulnerabilities to security@shopcart.example")],
                              ("security@shopcart.example", "security@example.com")),
     "diag-missing-setting": (["grep ERROR logs/service.log"], "The missing setting is payment_key.",
                              [("contains", "logs/service.log", "missing required setting: payment_key")],
@@ -84,3 +84,32 @@ def test_the_oracle_game_wins_and_passes_the_checker_and_a_changed_value_does_no
     failures, _, _, _ = _judge_answer(task.scenario, answer, project)
     assert failures == [], failures
     assert all(t.graph.grounded(n.id) for n in t.graph.of_kind("claim") if n.status == "validated")
+
+
+@pytest.mark.parametrize("task_id", sorted(ORACLE))
+def test_after_the_evidence_every_suggested_answer_wins_and_one_of_them_is_right(task_id, tmp_path):
+    """The tutor's drafted answers state only what the facts state (so each wins), and the evidence the
+    oracle gathered puts a right one among them, or leaves the step that needs reasoning to the player."""
+    from ragix_core.reasoning_tutor.moves import MoveReply
+    from ragix_core.reasoning_tutor.suggest import suggest
+
+    task = TASKS[task_id]
+    commands = ORACLE[task_id][0]
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE, project)
+    t = make_tutor(project, goal=task.scenario.input, accept=task.accept)
+    for command in commands:
+        t.judge(propose(command))
+    suggestion = suggest(t)
+    if task_id == "diag-missing-module":  # what is missing is the player's inference: no answer is offered
+        assert not suggestion.moves and "missing" in suggestion.note
+        return
+    assert suggestion.moves and all(m["move"] == "RESPOND" for m in suggestion.moves)
+    right = 0
+    for m in suggestion.moves:
+        trial = make_tutor(project, goal=task.scenario.input, accept=task.accept, log=False)
+        for command in commands:
+            trial.judge(propose(command))
+        assert trial.judge(MoveReply.model_validate(m).root).status == WON, m
+        right += not _judge_answer(task.scenario, m["answer"], project)[0]
+    assert right >= 1, [m["answer"] for m in suggestion.moves]

@@ -35,6 +35,7 @@ def test_a_won_game_is_a_success_with_evidence_events_and_a_replayable_graph(pro
     assert state.stop_reason == "success" and state.final_answer == "README.md has 3 lines."
     report = state.meta["tutor"]
     assert report["won"] and report["turns"] == 2 and report["score"] > 0
+    assert report["answer_drafted"] is True  # "README.md has 3 lines." is the tutor's rendering of the fact
     assert [m["kind"] for m in report["moves"]] == ["executed", "won"]
     assert [s.tool_call.args["command"] for s in state.executed_steps] == ["wc -l README.md"]
     kinds = [e.kind for e in events]

@@ -160,21 +160,19 @@ def test_hints_point_at_evidence_for_unmet_obligations_without_naming_unseen_val
     assert any("line_count(\"README.md\", 3) meets obligation" in h for h in hints(t))
 
 
-def test_the_suggested_move_uses_only_observed_facts(project):
-    import json
-
-    from ragix_core.reasoning_tutor.hints import next_move
+def test_suggestions_are_complete_moves_built_from_observed_facts_or_an_instruction(project):
+    from ragix_core.reasoning_tutor.suggest import suggest
 
     t = make_tutor(project, accept=["setting(config/app.ini, workers, ?)", "value(?, ?total)"])
-    first = json.loads(next_move(t))
-    assert first["move"] == "PROPOSE" and first["command"] == "grep -n workers config/app.ini"
+    first = suggest(t)
+    assert first.moves == [{"move": "PROPOSE", "intent": 'evidence for setting("config/app.ini", "workers", ?)',
+                            "command": "grep -n workers config/app.ini", "mode": "read"}]
     t.judge(propose("cat config/app.ini"))
-    second = json.loads(next_move(t))
-    assert second == {"move": "PROPOSE", "intent": "evidence for value(?, ?total)", "command": "calc EXPR",
-                      "mode": "read"}  # the expression is the player's to write
+    second = suggest(t)
+    assert second.moves == [] and "calc followed by the expression" in second.note  # the arithmetic is the player's
     t.judge(propose("calc 4*6"))
-    final = json.loads(next_move(t))
-    assert final["move"] == "RESPOND"
-    assert final["claims"] == [{"predicate": "setting", "args": ["config/app.ini", "workers", "4"]},
-                               {"predicate": "value", "args": ["4*6", "24"]}]
-    assert "24" not in final["answer"]
+    final = suggest(t)
+    assert final.moves == [{"move": "RESPOND", "answer": "config/app.ini sets workers to 4. 4*6 = 24.",
+                            "claims": [{"predicate": "setting", "args": ["config/app.ini", "workers", "4"]},
+                                       {"predicate": "value", "args": ["4*6", "24"]}]}]
+    assert "UPPERCASE" not in final.render() and "ANSWER" not in final.render()
