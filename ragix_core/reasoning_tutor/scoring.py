@@ -33,7 +33,7 @@ POINTS = Points()
 @dataclass
 class Tally:
     moves: int = 0
-    illegal: int = 0  # moves rejected (illegal, policy, repetition)
+    illegal: int = 0  # moves with a rejected verdict (ill-typed, refuted, illegal, policy, repetition, failed challenge)
     policy: int = 0
     claims: int = 0  # claims asserted (ASSERT, REFORMULATE, claims inside RESPOND)
     claims_rejected: int = 0  # of those, not validated when made (refuted, undecidable, ill-typed)
