@@ -50,6 +50,12 @@ def event_line(event: Event) -> Optional[str]:
                 f"in {float(d.get('latency') or 0):.1f}s" + ("" if d.get("ok", True) else f" ERROR {d.get('error')}"))
     if k == EventKind.NODE_ERROR:
         return f"error in {d.get('node')}: {_short(d.get('message'), 200)}"
+    if k == EventKind.MOVE:  # the proof game (ragix tutor)
+        return f"turn {d.get('turn')}: {_short(d.get('text'), 200)}"
+    if k == EventKind.VERDICT:
+        v = d.get("verdict") or {}
+        return (f"  → {str(v.get('status', '')).upper()} ({v.get('kind')}, {v.get('points', 0):+d}, "
+                f"score {v.get('score')}): {_short(v.get('reason'), 300)}")
     return None
 
 

@@ -39,6 +39,8 @@ class EventKind(str, Enum):
     TOOL_CALL = "tool_call"
     CHECKPOINT = "checkpoint"
     TREE_NODE = "tree_node"  # a tree engine's node changed state (reasoning_slim)
+    MOVE = "move"  # a proof-game move, as the player made it (reasoning_tutor)
+    VERDICT = "verdict"  # the tutor's judgement of that move: status, reason, points, score
     RUN_END = "run_end"
 
 

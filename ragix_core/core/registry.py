@@ -60,6 +60,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("contractive", "ragix_core.reasoning_slim.engine:build",
                "spec 002 §4 tree: k samples → entropy → decompose, review, collapse (no tools)",
                ("planner", "worker", "peer"), classifies=False),
+    EngineSpec("tutor", "ragix_core.reasoning_tutor.game:tutor",
+               "spec 002 §3.4 Interpreter-Tutor: the model moves, a deterministic tutor validates against evidence",
+               ("worker",), classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

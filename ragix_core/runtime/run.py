@@ -96,14 +96,15 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
              events: Optional[EventBus] = None, profile: Optional[str] = None, client_factory: Any = None,
              session_id: Optional[str] = None, assume_yes: bool = False,
              checkpoint_path: Optional[Path] = None, seed: Optional[int] = None,
-             temperature: Optional[float] = None) -> RunResult:
+             temperature: Optional[float] = None, meta: Optional[Dict[str, Any]] = None) -> RunResult:
     """Run ``goal`` in project directory ``cwd``. Configuration errors raise (ConfigError,
     ProfileError, ValueError); everything that happens during the run ends in ``state``.
 
     ``client_factory`` (settings -> LLMClient) replaces the real backends, for tests and
     replays; usage is still counted by the run's roles. ``temperature`` replaces every role's
     configured temperature; ``seed`` numbers the run's sampled calls (repeatable runs at
-    temperature > 0, where the backend supports seeds)."""
+    temperature > 0, where the backend supports seeds). ``meta``: values the engine reads from the starting
+    state's ``meta`` (e.g. ``{"tutor": {"accept": [...], "max_turns": 8}}`` for the proof game)."""
     cwd = Path(cwd).resolve()
     if not cwd.is_dir():
         raise ValueError(f"working directory does not exist or is not a directory: {cwd}")
@@ -113,7 +114,7 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
     ctx = RunContext.open(cwd=cwd, config=config, profile=get_profile(profile or config.profile), engine=spec,
                           corpus=corpus, events=events, client_factory=client_factory, session_id=session_id,
                           assume_yes=assume_yes, checkpoint_path=checkpoint_path, seed=seed)
-    state = ReasoningState(goal=goal, session_id=ctx.session_id)
+    state = ReasoningState(goal=goal, session_id=ctx.session_id, meta=dict(meta or {}))
     state.meta["strategy"] = name
     state.meta["complexity_classified"] = spec.classifies
     t0 = time.perf_counter()

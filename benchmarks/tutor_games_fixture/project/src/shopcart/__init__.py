@@ -1,0 +1,1 @@
+"""Shopcart: a small shopping-cart service."""

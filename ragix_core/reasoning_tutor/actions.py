@@ -1,0 +1,100 @@
+"""Actions: what a PROPOSE asks to run, decided and executed by the tutor, never by the player.
+
+The tutor reads the command with ragix's own confinement lexer and decides the
+mode itself: an action reads only if every program in it (and every ``xargs``
+target) is one of the policy's read tools; anything else writes. ``calc EXPR``
+is the operator tool (sympy, no code execution). Reads run in a read-only tool
+box (profile ``reflect``); writes only in the run's write box, which exists only
+when the profile allows writes and the user approved them (``--yes``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ragix_core.core.types import ToolCall, ToolResult
+from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.policy import READ_TOOLS
+from ragix_core.tools.refusal import Refusal
+
+__all__ = ["Action", "ActionRefused", "classify", "Executor", "CALC"]
+
+CALC = "calc"
+
+
+class ActionRefused(ValueError):
+    """A command the tutor will not even classify (shell syntax the lexer refuses, empty)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    command: str  # as the player wrote it (whitespace trimmed)
+    mode: str  # "read" | "write": the tutor's decision
+    call: ToolCall
+    why: str  # why this mode, in words
+
+    @property
+    def display(self) -> str:
+        """The command as rules match it when the tool box reports none (calc)."""
+        if self.call.tool == "operator":
+            return shlex.join([CALC, self.call.args["expr"]])
+        return self.command
+
+
+def _programs(stages: Any) -> list:
+    out = []
+    for words in stages:
+        if not words:
+            continue
+        out.append(str(words[0]))
+        if words[0] == "xargs":  # its target runs too: the first word that is not an option
+            rest = [w for w in words[1:] if not str(w).startswith("-") and not str(w).isdigit()]
+            if rest:
+                out.append(str(rest[0]))
+    return out
+
+
+def classify(command: str) -> Action:
+    """The action a command stands for, with the tutor's read/write decision."""
+    text = " ".join(str(command or "").split()) if "\n" in str(command or "") else str(command or "").strip()
+    if not text:
+        raise ActionRefused("empty command")
+    if text == CALC or text.startswith(CALC + " "):
+        expr = text[len(CALC):].strip().strip("'\"")
+        if not expr:
+            raise ActionRefused("calc needs an expression, e.g. calc 4*6")
+        return Action(text, "read", ToolCall("operator", {"op": "evaluate", "expr": expr}),
+                      "calc runs the operator tool, which computes and writes nothing")
+    try:
+        stages = split_pipeline(text)
+    except Refusal as exc:
+        raise ActionRefused(exc.reason) from None
+    writers = [p for p in _programs(stages) if p not in READ_TOOLS]
+    if writers:
+        return Action(text, "write", ToolCall("shell", {"command": text}),
+                      f"{', '.join(sorted(set(writers)))} is not a read-only tool")
+    return Action(text, "read", ToolCall("shell", {"command": text}), "every program in it only reads")
+
+
+class Executor:
+    """Runs actions in the confined tool boxes; never raises (a ToolResult says what happened)."""
+
+    def __init__(self, read_box: Any, write_box: Optional[Any] = None) -> None:
+        self.read_box = read_box
+        self.write_box = write_box
+
+    @property
+    def writes_possible(self) -> bool:
+        return self.write_box is not None
+
+    def run(self, action: Action) -> ToolResult:
+        box = self.read_box if action.mode == "read" else self.write_box
+        if box is None:
+            return ToolResult(tool=action.call.tool, returncode=126, refused=True, command=action.command,
+                              error="refused: this run has no write access (profile or --yes)")
+        result = box.run(action.call)
+        if action.call.tool == "operator":
+            result.command = action.display
+        return result

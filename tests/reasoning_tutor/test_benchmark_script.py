@@ -1,0 +1,41 @@
+"""benchmarks/tutor_games.py end to end with a scripted player: runs, judges, summarises, prints one table."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from benchmarks import tutor_games as bench  # noqa: E402
+from tests.reasoning_v30.test_agent_fns import ScriptedLLM  # noqa: E402
+
+from ragix_core.config import load_config  # noqa: E402
+
+
+def test_one_task_two_strategies_gives_the_metrics_side_by_side():
+    tasks = [t for t in bench.load_tasks() if t.scenario.id == "search-error-lines"]
+    llm = ScriptedLLM([
+        # tutor: a refuted claim, then evidence, then the answer
+        {"move": "ASSERT", "claim": {"predicate": "match_count", "args": ["logs/service.log", "ERROR", "2"]}},
+        {"move": "PROPOSE", "intent": "count", "command": "grep -c ERROR logs/service.log", "mode": "read"},
+        {"move": "RESPOND", "answer": "There are 3 ERROR lines.",
+         "claims": [{"predicate": "match_count", "args": ["logs/service.log", "ERROR", "3"]}]},
+        # s0: one command, then a wrong answer it reports as a success
+        {"command": "grep -c ERROR logs/service.log"}, "There are 4 ERROR lines.",
+    ])
+    config = load_config(bench.CONFIG, cwd=bench.FIXTURE)
+    runs = bench.run_all(tasks, ["tutor", "s0"], config=config, model=None, max_turns=5,
+                         client_factory=lambda s: llm, log=lambda line: None)
+    tutor, s0 = bench.summarize(runs, "tutor"), bench.summarize(runs, "s0")
+    assert tutor["correct"] == 1 and tutor["won"] == 1 and tutor["wrong_as_success"] == 0
+    assert tutor["correct_without_success"] == 0 and tutor["won_with_draft"] == 0  # its own words
+    # ASSERT(2) was held undecidable and then refuted by the count: one claim of two not validated when made.
+    assert tutor["hallucination_rate"] == 0.5 and tutor["turns_mean"] == 3
+    assert s0["correct"] == 0 and s0["wrong_as_success"] == 1 and "won" not in s0
+    table = bench.markdown({"tutor": tutor, "s0": s0}, {"command": "x", "date": "d", "commit": "c", "model": "m",
+                                                       "tasks": 1, "max_turns": 5, "machine": "here"})
+    assert "| tutor | 1 | 1/1 |" in table and "| s0 | 1 | 0/1 |" in table and "search" in table
+
+
+def test_bad_selection_is_a_usage_error(capsys):
+    assert bench.main(["--only", "no-such-task"]) == 2
+    assert "no task selected" in capsys.readouterr().err
