@@ -83,7 +83,12 @@ class ChatEngine:
         from .nodes import DEPS_KEY
         from .state import new_state
 
-        setup = chat_setup(self.ctx)
+        try:
+            setup = chat_setup(self.ctx)
+        except ValueError as exc:  # a search provider that cannot be built: named, never raised from run()
+            state.stop_reason, state.final_answer = "chat_setup_failed", f"The chat agent cannot start: {exc}"
+            state.meta["error"] = str(exc)
+            return state
         thread_id = "t-" + uuid.uuid4().hex[:12]
         chat = new_state(state.session_id, thread_id, state.goal)
         chat = run_thread(chat, {"configurable": {DEPS_KEY: setup.deps}}, bus=self.ctx.bus,

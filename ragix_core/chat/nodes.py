@@ -133,6 +133,7 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     extra: Dict[str, Any] = {}
     try:
         completion = ask_text(deps.writer, writer_messages(messages, state.get("history") or [],
+                                                          tools=deps.tools.names, max_steps=deps.max_reasoning_steps,
                                                           history_turns=deps.history_turns),
                               max_tokens=deps.writer_max_tokens)
         text = bounded(completion.text.strip(), ANSWER_CHARS)

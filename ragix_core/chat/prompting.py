@@ -1,29 +1,36 @@
 """Model inputs built at call time from the state (spec 003 v2: never stored in it).
 
-Order for llama.cpp's prefix cache: the fixed system text, then the session's
-history (the same for every call of a thread), then the question, then this
-thread's steps (which only grow). Roles strictly alternate user/assistant after
-the system message, which every chat template accepts.
+One transcript serves both models: the fixed system text, then the session's
+history and the question, then this thread's steps (each decision as the JSON
+the orchestrator wrote, each tool result as a user turn labelled [n]). The
+orchestrator's call ends with "next step" after a thought; the writer's call is
+the same transcript plus its instruction. So on llama.cpp the writer (and every
+later step) reuses the cached prefix and processes only the new tail — on 2
+shared cores a cold 500-token prefix costs tens of seconds to minutes.
+
+Roles strictly alternate user/assistant after the system message (consecutive
+user parts are joined), which every chat template accepts.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, List, Mapping, Sequence, Tuple
 
 from ragix_core import prompts
 from ragix_core.core.text import bounded, one_line
 from ragix_core.llm.base import Message
 
-from .messages import REASONING, ChatMessage, question, reasoning_count
+from .messages import REASONING, ChatMessage, question
 
-__all__ = ["history_block", "tools_text", "orchestrator_messages", "writer_messages", "direct_messages",
-           "tool_labels", "decision_json", "HISTORY_ANSWER_CHARS", "QUESTION_CHARS"]
+__all__ = ["history_block", "tools_text", "transcript", "orchestrator_messages", "writer_messages",
+           "direct_messages", "tool_labels", "decision_json", "HISTORY_ANSWER_CHARS", "QUESTION_CHARS",
+           "TOOL_OUTPUT_CHARS"]
 
 HISTORY_ANSWER_CHARS = 800
 QUESTION_CHARS = 4000
+TOOL_OUTPUT_CHARS = 4000  # of each tool output in the transcript
 _INPUT_CHARS = 300  # of a tool input, in a result's header
-_WRITER_OUTPUT_CHARS = 2000  # of each tool output given to the writer
 
 
 def _recent(history: Sequence[Tuple[str, str]], turns: int) -> List[Tuple[str, str]]:
@@ -54,9 +61,9 @@ def decision_json(message: ChatMessage) -> str:
                       ensure_ascii=False)
 
 
-def tool_labels(messages: Sequence[ChatMessage]) -> Dict[str, int]:
+def tool_labels(messages: Sequence[ChatMessage]) -> dict:
     """Tool message id -> its citation label (1, 2, ...), in thread order."""
-    labels: Dict[str, int] = {}
+    labels = {}
     for m in messages:
         if m.kind == "tool":
             labels[m.id] = len(labels) + 1
@@ -67,48 +74,64 @@ def _input_text(tool_input: Mapping[str, Any]) -> str:
     return one_line(json.dumps(dict(tool_input), ensure_ascii=False), _INPUT_CHARS)
 
 
-def tool_result_text(message: ChatMessage, label: int, output_chars: int) -> str:
+def tool_result_text(message: ChatMessage, label: int) -> str:
     meta = message.meta
     values = {"label": label, "tool": meta.get("tool", "?"), "input": _input_text(meta.get("input") or {}),
-              "output": bounded(meta.get("output") or "", output_chars)}
+              "output": bounded(meta.get("output") or "", TOOL_OUTPUT_CHARS)}
     if meta.get("error"):
         return prompts.render("chat_tool_error", error=one_line(meta["error"], 800), **values).rstrip()
     return prompts.render("chat_tool_result", **values).rstrip()
 
 
-def orchestrator_messages(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
-                          tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+def _add(out: List[Message], role: str, content: str) -> None:
+    if out and out[-1]["role"] == role == "user":
+        out[-1] = {"role": "user", "content": out[-1]["content"] + "\n\n" + content}
+    else:
+        out.append({"role": role, "content": content})
+
+
+def _next_step(step: int, max_steps: int) -> str:
+    return prompts.render("chat_next_step", step=step, max_steps=max_steps).strip()
+
+
+def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
+               tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+    """System text, history and question, then every step and tool result of the thread (a step that
+    follows a thought gets the "next step" turn the orchestrator was given)."""
     out: List[Message] = [
         {"role": "system", "content": prompts.render("chat_orchestrator", tools=tools_text(tools))},
         {"role": "user", "content": prompts.render("chat_orchestrator_question",
                                                    history=history_block(history, history_turns),
-                                                   question=bounded(question(messages), QUESTION_CHARS))},
+                                                   question=bounded(question(messages), QUESTION_CHARS)).rstrip()},
     ]
     labels = tool_labels(messages)
     step = 0
     for m in messages:
-        if m.kind == "ai" and m.type == REASONING:
+        if m.kind == "ai" and m.type == REASONING and not m.meta.get("error"):
             step += 1
-            out.append({"role": "assistant", "content": decision_json(m)})
-            if not m.meta.get("tool_name"):  # a thought: the next call needs a user turn to answer
-                out.append({"role": "user", "content": prompts.render(
-                    "chat_next_step", step=step + 1, max_steps=max_steps).strip()})
+            if out[-1]["role"] == "assistant":
+                _add(out, "user", _next_step(step, max_steps))
+            _add(out, "assistant", decision_json(m))
         elif m.kind == "tool":
-            out.append({"role": "user", "content": tool_result_text(m, labels[m.id], 4000)})
+            _add(out, "user", tool_result_text(m, labels[m.id]))
+    return out
+
+
+def orchestrator_messages(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
+                          tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns)
+    if out[-1]["role"] == "assistant":  # after a thought, the next step needs a user turn to answer
+        steps = sum(1 for m in messages if m.kind == "ai" and m.type == REASONING)
+        _add(out, "user", _next_step(steps + 1, max_steps))
     return out
 
 
 def writer_messages(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
-                    history_turns: int) -> List[Message]:
-    labels = tool_labels(messages)
-    steps = [prompts.render("chat_step_note", num=i, thinking=one_line(m.content, 600)).rstrip()
-             for i, m in enumerate((m for m in messages if m.kind == "ai" and m.type == REASONING), 1)
-             if m.content.strip()]
-    results = [tool_result_text(m, labels[m.id], _WRITER_OUTPUT_CHARS) for m in messages if m.kind == "tool"]
-    user = prompts.render("chat_writer_input", history=history_block(history, history_turns),
-                          question=bounded(question(messages), QUESTION_CHARS),
-                          steps="\n".join(steps) or "(none)", results="\n\n".join(results) or "(none)")
-    return [{"role": "system", "content": prompts.render("chat_writer")}, {"role": "user", "content": user}]
+                    tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+    """The orchestrator's transcript (its cached prefix) plus the writer's instruction."""
+    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns)
+    _add(out, "user", prompts.render("chat_writer").strip())
+    return out
 
 
 def direct_messages(history: Sequence[Tuple[str, str]], text: str, *, history_turns: int) -> List[Message]:
@@ -119,7 +142,3 @@ def direct_messages(history: Sequence[Tuple[str, str]], text: str, *, history_tu
         out.append({"role": "assistant", "content": bounded(a, HISTORY_ANSWER_CHARS, marker=False)})
     out.append({"role": "user", "content": bounded(text, QUESTION_CHARS)})
     return out
-
-
-def step_count(messages: Sequence[ChatMessage]) -> int:
-    return reasoning_count(messages)

@@ -55,11 +55,11 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
                "spec 001 graph: REFLECT writes the new plan and returns to EXECUTE", _SHELL_ROLES),
     EngineSpec("loop_v1", "ragix_core.reasoning:loop_v1",
                "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
+    EngineSpec("s0", "ragix_core.baseline_s0:s0",
+               "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
     EngineSpec("chat", "ragix_core.chat.build:build",
                "spec 003 chat agent: orchestrator thinks and calls repl/operator/search, writer answers",
                ("planner", "worker"), classifies=False),
-    EngineSpec("s0", "ragix_core.baseline_s0:s0",
-               "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

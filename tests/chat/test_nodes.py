@@ -33,7 +33,7 @@ def test_system_prompt_and_history_are_added_at_call_time_only():
     state = new_state("s", "t", "and in feet?", [("How far is 3 km in miles?", "3 km is 1.864 miles.")])
     partial = orchestrate(state, config_for(deps))
     sent = deps.orchestrator.calls[0]["messages"]
-    assert sent[0]["role"] == "system" and "thinking step" in sent[0]["content"]
+    assert sent[0]["role"] == "system" and "thinks before it answers" in sent[0]["content"]
     assert "1.864 miles" in sent[1]["content"] and "and in feet?" in sent[1]["content"]
     assert all(m.kind != "system" for m in merge(state, partial)["messages"])
     assert not any("1.864" in m.content for m in merge(state, partial)["messages"])
@@ -104,8 +104,22 @@ def test_a_tool_step_goes_to_the_tools_then_back_to_the_orchestrator():
     final = write(state, config)["messages"][0]
     assert final.meta["citations"] == [{"label": 1, "tool": "operator", "tool_message_id": tool_msg.id,
                                         "by": "writer"}]
-    writer_prompt = deps.writer.calls[0]["messages"][1]["content"]
-    assert "Result [1] of operator" in writer_prompt and "10063" in writer_prompt
+    writer_prompt = deps.writer.calls[0]["messages"]
+    assert "Result [1] of operator" in writer_prompt[3]["content"] and "10063" in writer_prompt[3]["content"]
+    assert "Now write the reply" in writer_prompt[-1]["content"]
+
+
+def test_the_writer_extends_the_orchestrators_prompt_so_the_prefix_cache_holds():
+    """llama.cpp reuses a cached prefix: the writer's call must start with the last orchestrator call's
+    messages (all but that call's closing turn), or it re-processes the whole system prompt."""
+    deps = deps_with([decision("search", query="zephyr port"), decision("think", "7421 it is"),
+                      decision("answer", "done")], ["Port 7421 [1]."], tools=FakeTools(outputs={"search": "7421"}))
+    run_thread(new_state("s", "t", "Zephyr port?", [("hi", "hello")]), config_for(deps))
+    last_orchestrator = deps.orchestrator.calls[-1]["messages"]
+    writer = deps.writer.calls[0]["messages"]
+    assert writer[:len(last_orchestrator) - 1] == last_orchestrator[:-1]
+    assert [m["role"] for m in writer] == ["system", "user", "assistant", "user", "assistant", "user",
+                                           "assistant", "user"]
 
 
 def test_a_tool_failure_is_a_message_the_orchestrator_reacts_to():
