@@ -20,7 +20,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded, one_line
@@ -134,7 +134,7 @@ def operator_args(tool_input: Mapping[str, str]) -> Dict[str, Any]:
     if operation not in _OPERATIONS:
         raise ValueError(f"unknown operation {operation!r}; operations: {', '.join(_OPERATIONS)}")
     if not expression:
-        raise ValueError("operator needs tool_input.expression (e.g. \"347*29\" or \"26.2 mile\")")
+        raise ValueError("operator needs tool_input.expression (e.g. \"(12.5*8 + 3)/2\" or \"5 kg\")")
     if operation == "convert":
         if not to:
             raise ValueError("convert needs tool_input.to, the target unit (e.g. \"km\")")
@@ -232,5 +232,3 @@ class ChatTools:
             return ToolOutcome("", f"internal error in {name}: {type(exc).__name__}: {one_line(exc, 300)}",
                                time.perf_counter() - started)
 
-
-Runner = Callable[[str, Mapping[str, str], Sequence[ChatMessage]], ToolOutcome]
