@@ -91,9 +91,14 @@ def run_turn(store: ChatStore, session_id: str, question: str, *, cwd: Path, con
     from .nodes import DEPS_KEY
     from .state import new_state
 
+    from ragix_core.memory.traces import validate_session_id
+
+    validate_session_id(session_id)  # InvalidSessionId (a ValueError) naming what is wrong
     question = question.strip()
     if not question:
         raise ValueError("the message is empty")
+    if docs is not None and not Path(docs).expanduser().is_dir():
+        raise ValueError(f"document directory not found or not a directory: {docs}")
     started = time.perf_counter()
     with store.lock(session_id, timeout=lock_timeout, on_wait=on_wait):
         session = store.ensure_session(session_id, docs=str(Path(docs).expanduser().resolve()) if docs else None)

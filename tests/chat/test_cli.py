@@ -141,3 +141,8 @@ def test_safe_profile_offers_no_process_tools(monkeypatch, home, project):
     out = json.loads(res.stdout)
     assert any("repl, operator: profile 'safe' starts no process" in n for n in out["notes"])
     assert llm.calls[0]["schema"]["properties"]["action"]["enum"] == ["think", "search", "answer"]
+
+
+def test_an_empty_message_is_a_usage_error(model, project):
+    res = chat(project, "   ")
+    assert res.exit_code == 2 and "the message is empty" in res.output
