@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -53,12 +54,24 @@ def load_conversations(path: Path = CONVERSATIONS) -> List[Dict[str, Any]]:
         for turn in conv["turns"]:
             if turn["expect"] not in ("calc", "search", "none"):
                 raise ValueError(f"{conv['id']}: expect must be calc, search or none, not {turn['expect']!r}")
-            if not (turn.get("answer_any") or turn.get("answer_all")):
+            if not (turn.get("answer_any") or turn.get("answer_all") or "value" in turn):
                 raise ValueError(f"{conv['id']}: turn {turn['q']!r} has no answer pattern")
     return data
 
 
+_NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
+
+
+def numbers_in(text: str) -> List[float]:
+    """Every number written in ``text`` ("138,336" is one number; "v8" and "8th" are none)."""
+    return [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text or "")]
+
+
 def answer_ok(turn: Dict[str, Any], answer: str) -> bool:
+    if "value" in turn:
+        want, tol = float(turn["value"]), float(turn.get("rel_tol", 0.0))
+        if not any(abs(got - want) <= tol * abs(want) for got in numbers_in(answer)):
+            return False
     if turn.get("answer_all") and not all(pattern_matches(p, answer) for p in turn["answer_all"]):
         return False
     return not turn.get("answer_any") or any(pattern_matches(p, answer) for p in turn["answer_any"])
@@ -193,6 +206,24 @@ def table(summary: Dict[str, Dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def rescore(path: Path, out: Any = None) -> int:
+    """The recorded answers judged again (after a change to the checks): the same table, no model run."""
+    run = json.loads(path.read_text(encoding="utf-8"))
+    turns = {(c["id"], i): t for c in load_conversations() for i, t in enumerate(c["turns"], 1)}
+    for row in run["turns"]:
+        row["answer_ok"] = answer_ok(turns[(row["conversation"], row["turn"])], row["answer"])
+    systems = {"agent": "chat agent", "direct": "direct + history"}
+    summary = {label: summarise([r for r in run["turns"] if r["system"] == key])
+               for key, label in systems.items() if any(r["system"] == key for r in run["turns"])}
+    run["summary"] = summary
+    run["meta"]["rescored_utc"] = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    print(table(summary))
+    print(json.dumps({"meta": run["meta"], "summary": summary}, indent=1))
+    if out:
+        Path(out).write_text(json.dumps(run, indent=1, ensure_ascii=False))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conversations", type=int, default=None, help="run only the first N conversations")
@@ -203,7 +234,11 @@ def main() -> int:
     ap.add_argument("--model", default=None, help="model for both systems (default: the embedded default)")
     ap.add_argument("--skip-direct", action="store_true", help="run only the agent")
     ap.add_argument("--json", type=Path, default=None, help="write every turn and the summary here")
+    ap.add_argument("--rescore", type=Path, default=None,
+                    help="judge the answers of an earlier --json file again with the current checks (no model)")
     args = ap.parse_args()
+    if args.rescore:
+        return rescore(args.rescore, args.json)
 
     from ragix_core.config import parse_config
 

@@ -24,7 +24,9 @@ def test_every_conversation_is_checkable_and_covers_each_kind():
 @pytest.mark.parametrize("conv_id,turn,good,bad", [
     ("arithmetic", 0, "347 × 29 = 10,063.", "It is 10062 or 100630."),
     ("distance-units", 0, "26.2 miles is about 42.16 km.", "26.2 miles is 16.3 km."),
+    ("distance-units", 0, "There are 42.164708 kilometres in 26.2 miles.", "That is 42 km."),
     ("distance-units", 1, "That is 138,336 feet.", "That is 138 feet."),
+    ("temperature", 0, "100 °F is 37.78 °C.", "100 °F is 38 °C."),
     ("cluster-docs", 0, "Orion has 48 nodes with 64 GB each.", "Orion has 48 nodes."),
     ("train-speed", 1, "It needs 4 hours.", "It needs 4.5 hours."),
     ("temperature", 1, "That is 310.93 K.", "That is 37.78 K."),
@@ -64,3 +66,21 @@ def test_summary_and_table():
     assert s["answer_accuracy_ci95"][0] < 2 / 3 < s["answer_accuracy_ci95"][1]
     text = bench.table({"chat agent": s})
     assert text.splitlines()[2].startswith("| chat agent | 3 | 2/3 = 0.667 [")
+
+
+def test_numbers_in_text():
+    assert bench.numbers_in("138,336 feet, 42.16 km, v8, 8th, -3") == [138336.0, 42.16, -3.0]
+
+
+def test_rescore_judges_recorded_answers_again(tmp_path, capsys):
+    run = {"meta": {"commit": "x"}, "summary": {}, "turns": [
+        {"system": "agent", "conversation": "distance-units", "turn": 1, "expect": "calc", "question": "q",
+         "answer": "There are 42.164708 kilometres.", "stop_reason": "success", "answer_ok": False,
+         "tools": ["operator"], "tool_choice_ok": True, "tool_errors": 0, "steps": 2, "llm_calls": 3,
+         "prompt_tokens": 10, "completion_tokens": 5, "wall_time": 1.0}]}
+    src = tmp_path / "run.json"
+    src.write_text(__import__("json").dumps(run))
+    assert bench.rescore(src, tmp_path / "out.json") == 0
+    again = __import__("json").loads((tmp_path / "out.json").read_text())
+    assert again["turns"][0]["answer_ok"] is True and again["summary"]["chat agent"]["answers_correct"] == 1
+    assert "rescored_utc" in again["meta"]
