@@ -20,7 +20,8 @@ LAYERS = [
     ("base", {"prompts", "llm", "tools", "memory", "evidence", "sampling"}),
     ("config", {"config", "profiles", "trust"}),
     ("runtime", {"runtime"}),
-    ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor"}),
+    ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor",
+                 "chat"}),
     ("front", {"eval", "cli"}),
 ]
 # Spec module paths that only re-export a lower layer's objects (spec 000 names them).

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ragix_core.core.home import ragix_home
 from ragix_core.llm.config import LLMConfig
 from ragix_core.config.reasoning import ReasoningConfig
+from ragix_core.config.chat import ChatSection
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
 
@@ -41,6 +42,7 @@ class RagixConfig(BaseModel):
     profile: Literal["safe", "dev", "sovereign"] = "dev"
     reasoning: ReasoningConfig = Field(default_factory=ReasoningConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    chat: ChatSection = Field(default_factory=ChatSection)
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 

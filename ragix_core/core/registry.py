@@ -63,6 +63,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("tutor", "ragix_core.reasoning_tutor.game:tutor",
                "spec 002 §3.4 Interpreter-Tutor: the model moves, a deterministic tutor validates against evidence",
                ("worker",), classifies=False),
+    EngineSpec("chat", "ragix_core.chat.build:build",
+               "spec 003 chat agent: orchestrator thinks and calls repl/operator/search, writer answers",
+               ("planner", "worker"), classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

@@ -212,6 +212,8 @@ class EmbeddedClient:
             for key in ("usage", "timings"):
                 if chunk.get(key):
                     final[key] = chunk[key]
+            if state.get("cancelled"):
+                return True
             if time.monotonic() > deadline:
                 state["timed_out"] = True
                 return True
@@ -226,7 +228,13 @@ class EmbeddedClient:
                 done.set()
 
         threading.Thread(target=work, name="ragix-embedded-call", daemon=True).start()
-        finished = done.wait(max(0.0, deadline - time.monotonic()) + 0.05)
+        try:
+            finished = done.wait(max(0.0, deadline - time.monotonic()) + 0.05)
+        except KeyboardInterrupt:
+            # Ctrl-C: the caller stops waiting at once, and the generation stops at its next token
+            # instead of holding the model's slot until the deadline (the next question would queue).
+            state["cancelled"] = True
+            raise
         if state["timed_out"] or not finished:
             raise LLMTimeout(f"{where}: no complete reply within {timeout:g}s (generation stopped)")
         if state["exc"] is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import sys
 from typing import Any, Dict
 
@@ -90,6 +91,38 @@ def _symbol(req: Dict[str, Any], key: str = "var") -> Any:
     return sympy.Symbol(name)
 
 
+_NUMBER_THEN_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*)$")
+
+
+def _quantity(ureg: Any, text: str) -> Any:
+    """pint's own parser; "100 degF" (an offset unit, which it refuses to multiply) as number + unit."""
+    import pint
+
+    try:
+        return ureg.Quantity(text)
+    except pint.errors.OffsetUnitCalculusError:
+        match = _NUMBER_THEN_UNIT.match(text)
+        if not match:
+            raise
+        return ureg.Quantity(float(match.group(1)), match.group(2).strip())
+
+
+def _quantity_text(q: Any) -> str:
+    """Float noise cut ("37.77777777777783 degree_Celsius" -> "37.7777777778 degree_Celsius");
+    short magnitudes keep pint's own form ("3000.0 meter")."""
+    magnitude = q.magnitude
+    if isinstance(magnitude, float) and len(repr(magnitude).lstrip("-").replace(".", "")) > 12:
+        return f"{magnitude:.12g} {q.units}"
+    return str(q)
+
+
+def _trim(number: str) -> str:
+    """"12.5000000000000" -> "12.5"; exponents and non-numbers unchanged."""
+    if re.fullmatch(r"-?\d+\.\d*", number):
+        number = number.rstrip("0").rstrip(".") if "." in number else number
+    return number
+
+
 def compute(req: Dict[str, Any]) -> str:
     import sympy
 
@@ -104,7 +137,7 @@ def compute(req: Dict[str, Any]) -> str:
             raise OperatorError("convert needs 'quantity' (e.g. '3 km') and 'to' (e.g. 'mile')")
         ureg = pint.UnitRegistry()
         try:
-            return str(ureg.Quantity(qty).to(unit))
+            return _quantity_text(_quantity(ureg, qty).to(unit))
         except Exception as exc:  # pint raises many types; all are user errors here
             raise OperatorError(f"cannot convert: {exc}") from None
     if op in ("logic_simplify", "satisfiable"):
@@ -115,7 +148,9 @@ def compute(req: Dict[str, Any]) -> str:
         return str(model if model is False else {str(k): bool(v) for k, v in model.items()})
     expr = _to_sympy(req.get("expr"))
     if op == "evaluate":
-        return str(sympy.N(expr, int(req.get("digits", 15))))
+        if expr.is_Integer:  # exact: "10063", not "10063.0000000000"
+            return str(expr)
+        return _trim(str(sympy.N(expr, int(req.get("digits", 15)))))
     if op in ("simplify", "expand", "factor"):
         return str(getattr(sympy, op)(expr))
     var = _symbol(req)

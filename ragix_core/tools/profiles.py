@@ -4,6 +4,7 @@ safe       no process is ever started; cloud models only
 reflect    read-only allowlist inside the project (the REFLECT node's tools)
 dev        read + write inside the project; writes need approval or --yes
 sovereign  any command, confined by the OS layer to the project; local models only
+repl       python and operator only: read-only project, no network, no approval (the chat agent's REPL)
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ PROFILES: Dict[str, Profile] = {
                    network=False, approval=True),
     "sovereign": Profile("sovereign", READ_TOOLS + WRITE_TOOLS, ("operator", "python", "write_file"), writes=True,
                          any_command=True, network=True, approval=False),
+    # Not an agent profile: the chat engine's REPL (spec 003) runs model-written Python under the same
+    # OS sandbox as `python` in dev, but may neither write the project nor reach the network.
+    "repl": Profile("repl", (), ("python", "operator"), writes=False, any_command=False, network=False,
+                    approval=False),
 }
 
 def get_profile(name: str) -> Profile:

@@ -1,0 +1,37 @@
+"""The conversational agent of spec 003: thinking in visible steps, then answering.
+
+    orchestrator (planner role) ─ think / repl / operator / search / answer ─► writer (worker role)
+
+Modules: ``messages`` (the thread's messages, the single source of truth),
+``state`` (the state and its reducer), ``decision`` (the orchestrator's JSON),
+``nodes`` (pure ``(state, config) -> partial state`` nodes and routes), ``graph``
+(ragix's runner and the LangGraph builder), ``tools`` / ``search`` /
+``docs_index`` / ``repl_driver`` (repl, operator, search), ``store`` (sessions in
+SQLite), ``session`` (one stored turn), ``build`` (deps from a RunContext; the
+registry's engine). Names load lazily: importing the package costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "ChatMessage": "messages", "ChatState": "state", "merge": "state", "new_state": "state",
+    "Decision": "decision", "ChatDeps": "nodes", "orchestrate": "nodes", "run_tools": "nodes", "write": "nodes",
+    "run_thread": "graph", "build_state_graph": "graph", "langgraph_config": "graph",
+    "ChatTools": "tools", "ReplTool": "tools", "OperatorTool": "tools", "SearchTool": "tools",
+    "SearchHit": "search", "SearchProvider": "search", "ChatStore": "store", "run_turn": "session",
+    "TurnResult": "session", "chat_setup": "build",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

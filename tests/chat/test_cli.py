@@ -1,0 +1,148 @@
+"""`ragix chat` end to end through the real command, with scripted model replies."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ragix_core.chat.store import ChatStore
+from ragix_core.cli import app
+from tests.chat.conftest import Scripted as ScriptedLLM
+from tests.chat.conftest import decision
+
+
+@pytest.fixture()
+def model(monkeypatch, home):
+    """Every role's client is this scripted model (the real backends are never built)."""
+    llm = ScriptedLLM([])
+    monkeypatch.setattr("ragix_core.llm.roles.build_client", lambda settings: llm)
+    return llm
+
+
+@pytest.fixture()
+def project(tmp_path):
+    p = tmp_path / "proj"
+    p.mkdir()
+    return p
+
+
+def chat(project, *args, input=None):
+    return CliRunner().invoke(app, ["chat", "--cwd", str(project), *map(str, args)], input=input)
+
+
+def test_one_message_as_json_then_a_follow_up_in_another_invocation(model, project, home):
+    model.replies += [decision("answer", "A greeting needs no tool."), "Hello! How can I help?"]
+    first = chat(project, "--session", "s1", "--json", "hi there")
+    assert first.exit_code == 0, first.output
+    out = json.loads(first.stdout)
+    assert {"session_id", "thread_id", "final_answer", "reasoning", "tool_calls"} <= set(out)
+    assert out["session_id"] == "s1" and out["final_answer"] == "Hello! How can I help?"
+    assert out["reasoning"] == [{"step": 1, "thinking": "A greeting needs no tool.", "action": "answer",
+                                 "confidence": 80, "missing_info": []}]
+    assert out["tool_calls"] == [] and out["stop_reason"] == "success"
+
+    model.replies += [decision("answer", "They greeted me before."), "You said hi."]
+    second = chat(project, "--session", "s1", "--json", "what did I say first?")
+    assert second.exit_code == 0, second.output
+    prompt = model.calls[2]["messages"][1]["content"]  # the orchestrator's question turn, built from the store
+    assert "User: hi there" in prompt and "Assistant: Hello! How can I help?" in prompt
+    assert json.loads(second.stdout)["thread_id"] != out["thread_id"]
+    assert ChatStore(home / "chat" / "sessions.sqlite").history("s1") == [
+        ("hi there", "Hello! How can I help?"), ("what did I say first?", "You said hi.")]
+
+
+def test_tool_calls_in_the_json_output(model, project, repl_box):
+    model.replies += [decision("operator", "multiply exactly", expression="347*29"),
+                      decision("answer", "the tool gave 10063"), "347 × 29 = 10063 [1]."]
+    res = chat(project, "--json", "What is 347 times 29?")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    (call,) = out["tool_calls"]
+    assert call["tool"] == "operator" and call["input"] == {"expression": "347*29"}
+    assert call["output"] == "10063" and call["error"] is None and call["step"] == 1
+    assert out["citations"][0]["label"] == 1 and out["session_id"].startswith("chat-")
+
+
+def test_list_show_delete(model, project):
+    model.replies += [decision("answer"), "Paris."]
+    assert chat(project, "--session", "geo", "Capital of France?").exit_code == 0
+    listed = chat(project, "--list", "--json")
+    assert [s["session_id"] for s in json.loads(listed.stdout)] == ["geo"]
+    shown = chat(project, "--show", "geo")
+    assert shown.exit_code == 0 and "Capital of France?" in shown.stdout and "Paris." in shown.stdout
+    shown_json = json.loads(chat(project, "--show", "geo", "--json").stdout)
+    assert shown_json["threads"][0]["final_answer"] == "Paris."
+    assert chat(project, "--delete", "geo").exit_code == 0
+    assert chat(project, "--show", "geo").exit_code == 2
+    gone = chat(project, "--delete", "geo")
+    assert gone.exit_code == 2 and "no chat session 'geo'" in gone.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--list", "hello"], "go alone"),
+    (["--list", "--show", "x"], "go alone"),
+    (["--json"], "--json needs a message"),
+    (["--session", "../etc", "hi"], "contains '/'"),
+    (["--docs", "/no/such/dir", "hi"], "is not a directory"),
+    (["--profile", "root", "hi"], "unknown profile 'root'"),
+])
+def test_usage_errors_exit_2_with_a_message(model, project, args, message):
+    res = chat(project, *args)
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
+
+
+def test_a_bad_config_exits_2_naming_the_key(model, project):
+    (project / "ragix.yaml").write_text("chat:\n  max_reasoning_step: 3\n")
+    res = chat(project, "hi")
+    assert res.exit_code == 2 and "chat.max_reasoning_step" in res.output
+
+
+def test_a_run_that_does_not_succeed_exits_1(model, project):
+    from ragix_core.llm.base import LLMUnavailable
+
+    model.replies += [LLMUnavailable("down"), LLMUnavailable("down")]
+    res = chat(project, "--json", "hi")
+    assert res.exit_code == 1
+    out = json.loads(res.stdout)
+    assert out["stop_reason"] == "llm_unavailable" and out["final_answer"].startswith("No answer could be written")
+
+
+def test_ctrl_c_in_one_message_mode_keeps_the_question_as_aborted(model, project, home):
+    model.replies += [KeyboardInterrupt()]
+    res = chat(project, "--session", "s", "a long question")
+    assert res.exit_code == 130
+    (thread,) = ChatStore(home / "chat" / "sessions.sqlite").threads("s")
+    assert thread.stop_reason == "user_abort" and thread.question == "a long question"
+
+
+def test_interactive_session_commands_and_ctrl_c(model, project, home):
+    model.replies += [decision("answer"), "Hi!", KeyboardInterrupt(), decision("answer"), "Still here."]
+    res = chat(project, "--session", "live", input="hello\n/steps\ninterrupt me\nare you there?\n/history\n"
+                                                       "/bogus\n/new\n/quit\n")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Hi!" in out and "interrupted" in out and "Still here." in out
+    assert "unknown command /bogus" in out and "new conversation: session chat-" in out
+    store = ChatStore(home / "chat" / "sessions.sqlite")
+    assert [t.stop_reason for t in store.threads("live")] == ["success", "user_abort", "success"]
+    # The interrupted question is not history: the next question saw only the first exchange.
+    assert "interrupt me" not in model.calls[-2]["messages"][1]["content"]
+
+
+def test_safe_profile_offers_no_process_tools(monkeypatch, home, project):
+    llm = ScriptedLLM([decision("answer"), "ok"])
+    monkeypatch.setattr("ragix_core.llm.roles.build_client", lambda settings: llm)
+    (home / "ragix.yaml").write_text(
+        "profile: safe\nllm:\n  default: {backend: openai, model: m, base_url: 'https://api.example.com/v1'}\n")
+    res = chat(project, "--json", "hi")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert any("repl, operator: profile 'safe' starts no process" in n for n in out["notes"])
+    assert llm.calls[0]["schema"]["properties"]["action"]["enum"] == ["think", "search", "answer"]
+
+
+def test_an_empty_message_is_a_usage_error(model, project):
+    res = chat(project, "   ")
+    assert res.exit_code == 2 and "the message is empty" in res.output

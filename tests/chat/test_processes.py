@@ -1,0 +1,96 @@
+"""A conversation continued by separate `ragix chat --session` processes.
+
+Non-slow: the model's replies are cassettes recorded from the real default model
+(Qwen2.5-Coder-1.5B-Instruct Q4_K_M) and replayed, so every process really
+rebuilds the conversation from the SQLite store: a follow-up prompt that did not
+carry the first answer would miss its cassette and fail.
+Slow: the same two processes on the live model.
+
+Re-record after changing a chat prompt, the decision schema or the tool set:
+    RAGIX_RECORD=1 .venv/bin/python -m pytest tests/chat/test_processes.py -k replayed
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragix_core.llm.models import DEFAULT_MODEL, models_dir
+from ragix_core.llm.replay import RECORD_ENV
+from ragix_core.tools.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+CASSETTES = Path(__file__).resolve().parent / "cassettes"
+QUESTIONS = ("What is 1234 times 56?", "And if you subtract 104 from that?")
+
+
+def _needs_sandbox():
+    if not Sandbox("/", "auto").confining:
+        pytest.skip("no OS sandbox: the repl is left out, so the recorded prompts (tool list) would differ")
+
+
+def _ask(project: Path, home: Path, session: str, question: str) -> dict:
+    env = dict(os.environ, RAGIX_HOME=str(home), RAGIX_MODELS=str(models_dir()), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "ragix_core.cli", "chat", "--cwd", str(project), "--session",
+                           session, "--json", question], capture_output=True, text=True, env=env, timeout=1500)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def _conversation(project: Path, home: Path):
+    first = _ask(project, home, "arith", QUESTIONS[0])
+    second = _ask(project, home, "arith", QUESTIONS[1])
+    return first, second
+
+
+def _check(first: dict, second: dict) -> None:
+    assert first["session_id"] == second["session_id"] == "arith" and first["thread_id"] != second["thread_id"]
+    for turn, expected in ((first, "69104"), (second, "69000")):
+        assert turn["stop_reason"] == "success"
+        calls = [c for c in turn["tool_calls"] if c["tool"] in ("repl", "operator") and not c["error"]]
+        assert calls, f"no arithmetic tool call in {turn['tool_calls']}"
+        assert any(expected in (c["output"] or "").replace(",", "") for c in calls), turn["tool_calls"]
+        assert expected in turn["final_answer"].replace(",", ""), turn["final_answer"]
+        assert turn["reasoning"] and all(r["thinking"] is not None for r in turn["reasoning"])
+
+
+def test_separate_processes_continue_the_conversation_replayed(tmp_path):
+    _needs_sandbox()
+    project, home = tmp_path / "proj", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    record = "record_backend: embedded, threads: 1, timeout: 900" if os.environ.get(RECORD_ENV) == "1" else ""
+    # The user's own config: a project's ragix.yaml may not name a backend until trusted.
+    (home / "ragix.yaml").write_text(
+        f"llm:\n  default: {{backend: replay, model: {DEFAULT_MODEL}, cassette_dir: '{CASSETTES}'"
+        + (f", {record}" if record else "") + "}\n")
+    first, second = _conversation(project, home)
+    _check(first, second)
+
+
+@pytest.mark.slow
+def test_separate_processes_continue_the_conversation_live(tmp_path, qwen_model):
+    _needs_sandbox()
+    project, home = tmp_path / "proj", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    (home / "ragix.yaml").write_text("llm:\n  default: {timeout: 600}\n")  # a loaded machine is slow, not wrong
+    first, second = _conversation(project, home)
+    _check(first, second)
+
+
+@pytest.fixture()
+def qwen_model():
+    from ragix_core.llm.base import LLMUnavailable
+    from ragix_core.llm.models import resolve_model_path
+
+    pytest.importorskip("xllamacpp")
+    try:
+        return resolve_model_path(DEFAULT_MODEL)
+    except LLMUnavailable as exc:
+        pytest.skip(f"model not installed: {exc}")
