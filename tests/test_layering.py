@@ -20,7 +20,7 @@ LAYERS = [
     ("base", {"prompts", "llm", "tools", "memory", "evidence", "sampling"}),
     ("config", {"config", "profiles"}),
     ("runtime", {"runtime"}),
-    ("engines", {"reasoning_v30", "reasoning", "baseline_s0"}),
+    ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "research"}),
     ("front", {"eval", "cli"}),
 ]
 # Spec module paths that only re-export a lower layer's objects (spec 000 names them).

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ragix_core.core.home import ragix_home
 from ragix_core.llm.config import LLMConfig
 from ragix_core.config.reasoning import ReasoningConfig
+from ragix_core.config.research import ResearchSection
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
 
@@ -36,6 +37,7 @@ class RagixConfig(BaseModel):
     profile: Literal["safe", "dev", "sovereign"] = "dev"
     reasoning: ReasoningConfig = Field(default_factory=ReasoningConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    research: ResearchSection = Field(default_factory=ResearchSection)  # spec 004, `ragix research`
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 

@@ -39,6 +39,9 @@ class EventKind(str, Enum):
     TOOL_CALL = "tool_call"
     CHECKPOINT = "checkpoint"
     RUN_END = "run_end"
+    # the research engine (spec 004): an index search (the first one or a gap search), an agent's turn
+    RESEARCH_SEARCH = "research_search"
+    RESEARCH_AGENT = "research_agent"
 
 
 @dataclass

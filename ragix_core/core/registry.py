@@ -55,6 +55,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
                "spec 001 graph: REFLECT writes the new plan and returns to EXECUTE", _SHELL_ROLES),
     EngineSpec("loop_v1", "ragix_core.reasoning:loop_v1",
                "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
+    EngineSpec("research", "ragix_core.research.engine:build",
+               "spec 004 deep research over the directory's documents: analyst, critic, writer",
+               ("planner", "verifier", "worker"), classifies=False),
     EngineSpec("s0", "ragix_core.baseline_s0:s0",
                "baseline: one model-written command, one answer from its output", ("worker",), classifies=False),
 )}
