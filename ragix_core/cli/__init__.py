@@ -23,6 +23,7 @@ from ragix_core.cli import corpus_cmd, run_cmd, trace_cmd  # noqa: E402,F401
 from ragix_core.cli import exec_cmd  # noqa: E402,F401
 from ragix_core.cli import doctor_cmd  # noqa: E402,F401
 from ragix_core.cli import eval_cmd  # noqa: E402,F401
+from ragix_core.cli import research_cmd  # noqa: E402,F401
 
 
 def main() -> None:

@@ -50,6 +50,10 @@ def event_line(event: Event) -> Optional[str]:
                 f"in {float(d.get('latency') or 0):.1f}s" + ("" if d.get("ok", True) else f" ERROR {d.get('error')}"))
     if k == EventKind.NODE_ERROR:
         return f"error in {d.get('node')}: {_short(d.get('message'), 200)}"
+    if k in (EventKind.RESEARCH_SEARCH, EventKind.RESEARCH_AGENT):
+        from ragix_core.cli.research_cmd import research_line
+
+        return research_line(event)
     return None
 
 

@@ -38,6 +38,11 @@ def fold(text: str) -> str:
     return " ".join(text.split()).strip(" .,;:!?\"'")
 
 
+def _wordline(text: str) -> str:
+    """The words of ``text``, folded, between single spaces: punctuation and quote styles ignored."""
+    return " " + " ".join(w for w, _, _ in _words(unicodedata.normalize("NFKC", text))) + " "
+
+
 def _words(text: str) -> List[Tuple[str, int, int]]:
     return [(m.group().casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
@@ -45,8 +50,8 @@ def _words(text: str) -> List[Tuple[str, int, int]]:
 def support(quote: str, claim: str, chunk_text: str) -> Tuple[str, str]:
     """("exact" | "close" | "none", the supporting text as it stands in the chunk)."""
     if quote.strip():
-        q = fold(quote)
-        if q and q in fold(chunk_text):
+        q = _wordline(quote)
+        if q.strip() and q in _wordline(chunk_text):
             return "exact", _original_span(chunk_text, quote) or quote.strip()
         qw = [w for w, _, _ in _words(quote)]
         cw = _words(chunk_text)
@@ -91,26 +96,36 @@ def _original_span(text: str, quote: str) -> Optional[str]:
     return text[m.start():m.end()] if m else None
 
 
+_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
 def answer_terms(answer: str, question: str) -> List[str]:
     """Numbers and capitalised names the answer states that the question does not."""
     asked = {w for w, _, _ in _words(question)}
+    asked_numbers = {_number(n) for n in _NUMBER.findall(question)}
     out = []
     for sentence in re.split(r"(?<=[.!?:])\s+", answer):
-        tokens = re.findall(r"[^\W_][\w'-]*", sentence)
+        for n in _NUMBER.findall(sentence):
+            if _number(n) not in asked_numbers:
+                out.append(n)
+        tokens = re.findall(r"[^\W\d_][\w'-]*", sentence)
         for i, tok in enumerate(tokens):
             low = tok.casefold()
-            is_number = any(ch.isdigit() for ch in tok)
-            is_name = i > 0 and tok[0].isupper() and low not in _STOP
-            if (is_number or is_name) and low not in asked and low.rstrip("s") not in asked:
+            if i > 0 and tok[0].isupper() and low not in _STOP and low not in asked and low.rstrip("s") not in asked:
                 out.append(tok)
     return list(dict.fromkeys(out))
 
 
+def _number(text: str) -> str:
+    """"4,000" and "4000" are the same number; "3.50" and "3.5" too."""
+    t = text.replace(",", "")
+    return t.rstrip("0").rstrip(".") if "." in t else t
+
+
 def _term_in(term: str, texts: List[str]) -> bool:
+    if term[0].isdigit():
+        return any(_number(term) == _number(n) for x in texts for n in _NUMBER.findall(x))
     t = fold(term)
-    if any(ch.isdigit() for ch in t):  # "4,000" vs "4000"
-        digits = re.sub(r"[,\s]", "", t)
-        return any(digits in re.sub(r"[,\s]", "", fold(x)) for x in texts)
     stem = t[:-1] if t.endswith("s") and len(t) > 3 else t
     return any(re.search(r"\b" + re.escape(stem), fold(x)) for x in texts)
 

@@ -178,9 +178,9 @@ def _html(text: str, fallback_title: str) -> Document:
             iters.pop()
             tag = closers.pop()
             if tag in _BLOCKS:
+                flush()
                 if tag == "pre":
                     preformatted[0] -= 1
-                flush()
             continue
         tag = child.tag
         if tag == "-text":

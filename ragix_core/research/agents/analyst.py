@@ -19,24 +19,23 @@ from .base import BaseReasoningAgent
 __all__ = ["AnalystAgent", "analyst_schema"]
 
 _CLAIM = {"type": "object", "additionalProperties": False,
-          "properties": {"text": {"type": "string", "maxLength": 300},
-                         "source": {"type": "string", "maxLength": 12},
-                         "quote": {"type": "string", "maxLength": 300}},
+          "properties": {"text": {"type": "string", "maxLength": 200},
+                         "source": {"type": "string", "maxLength": 8},
+                         "quote": {"type": "string", "maxLength": 200}},
           "required": ["text", "source", "quote"]}
 
 
 def analyst_schema(monitor: bool, can_search: bool) -> Dict[str, Any]:
     props: Dict[str, Any] = {
-        "claims": {"type": "array", "items": _CLAIM, "maxItems": 3},
-        "answer": {"type": "string", "maxLength": 300},
+        "claims": {"type": "array", "items": _CLAIM, "maxItems": 2},
+        "answer": {"type": "string", "maxLength": 200},
     }
     if monitor:
         props["other_claims"] = {"type": "array", "items": _CLAIM, "maxItems": 2}
-        props["other_answer"] = {"type": "string", "maxLength": 300}
+        props["other_answer"] = {"type": "string", "maxLength": 200}
     props["status"] = {"type": "string", "enum": ["DRAFT_READY", "SEARCH_REQUIRED"] if can_search else ["DRAFT_READY"]}
     props["new_queries"] = {"type": "array", "items": {"type": "string", "maxLength": 120},
                             "maxItems": 2 if can_search else 0}
-    props["reasoning_chain"] = {"type": "string", "maxLength": 300}
     return {"type": "object", "additionalProperties": False, "properties": props, "required": list(props)}
 
 
@@ -80,7 +79,7 @@ class AnalystAgent(BaseReasoningAgent):
                             {"sources": self._format_context(context), "question": self._query,
                              "temporal": temporal, "feedback": feedback, "round": round_line},
                             AnalystReply, system_vars={"mode_rules": prompts.load(f"research_mode_{self._mode}").strip()},
-                            schema=analyst_schema(monitor, can_search), max_tokens=700)
+                            schema=analyst_schema(monitor, can_search), max_tokens=600)
         draft = Draft.from_reply(reply)
         status = reply.status if can_search else "DRAFT_READY"
         queries = [q.strip() for q in reply.new_queries if q.strip()][:2] if status == "SEARCH_REQUIRED" else []

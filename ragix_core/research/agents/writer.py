@@ -53,7 +53,12 @@ def token_f1(a: str, b: str) -> float:
 
 
 def answers_differ(a: str, b: str) -> bool:
-    """Two short answers disagree when they share less than half their words (token F1 < 0.5)."""
+    """Two short answers disagree when they state different numbers, or share less than half
+    their words (token F1 < 0.5)."""
+    na = {n.replace(",", "") for n in re.findall(r"\d[\d,.]*", a)}
+    nb = {n.replace(",", "") for n in re.findall(r"\d[\d,.]*", b)}
+    if na and nb:
+        return na != nb
     return token_f1(a, b) < 0.5
 
 
