@@ -9,7 +9,8 @@ For every claim of a draft:
   to the chunk sentence that shares most of its words;
 - **tier compliance**: in strict mode every cited source is of a known tier <= max_tier.
 And for the answer: every number and every capitalised name it states (beyond the question's
-own words) must occur in a cited chunk; an answer with no supported citation is unsupported.
+own words; every content word of a short answer) must occur in a cited chunk; an answer with
+no supported citation is unsupported.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _TRANSLATE = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
                             "\u2014": "-", "\u00a0": " "})
 _STOP = frozenset("a an and are as at be by for from has have in into is it its of on or that the this to was "
-                  "were will with what which who whom when where why how does do did yes no not".split())
+                  "were will with what which who whom when where why how does do did yes no not about around "
+                  "approximately roughly nearly some they there their located based called named".split())
 
 
 def fold(text: str) -> str:
@@ -99,10 +101,20 @@ def _original_span(text: str, quote: str) -> Optional[str]:
 _NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
 
 
+SHORT_ANSWER_WORDS = 6
+
+
 def answer_terms(answer: str, question: str) -> List[str]:
-    """Numbers and capitalised names the answer states that the question does not."""
+    """What the answer states that the question does not: its numbers and capitalised names; and,
+    for a short answer (<= 6 words: a name, a number, "copper wire"), every content word."""
     asked = {w for w, _, _ in _words(question)}
     asked_numbers = {_number(n) for n in _NUMBER.findall(question)}
+    words = [w for w, _, _ in _words(answer)]
+    if len(words) <= SHORT_ANSWER_WORDS:
+        out = [n for n in _NUMBER.findall(answer) if _number(n) not in asked_numbers]
+        out += [w for w in re.findall(r"[^\W\d_][\w'-]*", answer)
+                if w.casefold() not in _STOP and w.casefold() not in asked and w.casefold().rstrip("s") not in asked]
+        return list(dict.fromkeys(out))
     out = []
     for sentence in re.split(r"(?<=[.!?:])\s+", answer):
         for n in _NUMBER.findall(sentence):
