@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-__all__ = ["Block", "Document", "Unreadable", "read_document", "KINDS", "kind_of", "decode_text"]
+__all__ = ["Block", "Document", "Unreadable", "MissingParser", "read_document", "KINDS", "kind_of", "decode_text"]
 
 KINDS: Dict[str, str] = {
     ".md": "markdown", ".markdown": "markdown",
@@ -28,6 +28,13 @@ _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 class Unreadable(Exception):
     """The file is not a readable document of its kind; the message says why."""
+
+
+class MissingParser(RuntimeError):
+    """The library that reads this kind of file is not installed (every such file would fail)."""
+
+    def __init__(self, kind: str, package: str) -> None:
+        super().__init__(f"reading {kind} files needs {package}: pip install 'ragix[research]'")
 
 
 @dataclass
@@ -93,7 +100,10 @@ _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 
 
 def _markdown(text: str, fallback_title: str) -> Document:
-    from markdown_it import MarkdownIt
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        raise MissingParser("Markdown", "markdown-it-py") from None
 
     date = None
     title = ""
@@ -139,7 +149,10 @@ _BLOCKS = {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "pre", "blockquote", 
 
 
 def _html(text: str, fallback_title: str) -> Document:
-    from selectolax.lexbor import LexborHTMLParser
+    try:
+        from selectolax.lexbor import LexborHTMLParser
+    except ImportError:
+        raise MissingParser("HTML", "selectolax") from None
 
     try:
         tree = LexborHTMLParser(text)
@@ -210,7 +223,7 @@ def _pdf(path: Path, fallback_title: str) -> Document:
     try:
         from pypdf import PdfReader
     except ImportError:
-        raise Unreadable("PDF support needs pypdf: pip install 'ragix[research]'") from None
+        raise MissingParser("PDF", "pypdf") from None
     try:
         reader = PdfReader(str(path))
         if reader.is_encrypted:

@@ -30,7 +30,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ragix_core.memory.fts_query import match_expression, query_terms
 
 from .chunking import chunk_blocks
-from .documents import Unreadable, kind_of, read_document
+from .documents import MissingParser, Unreadable, kind_of, read_document
 
 __all__ = ["DocumentIndex", "Hit", "IndexStats", "IndexError_", "index_location", "INDEX_FILE"]
 
@@ -286,6 +286,8 @@ class DocumentIndex:
         for rel, path, st, data, digest in batch:
             try:
                 doc = read_document(path, data)
+            except MissingParser as exc:
+                raise IndexError_(f"{rel}: {exc}") from None
             except Unreadable as exc:
                 self._record_skip(rel, st, str(exc), stats)
                 continue
