@@ -35,7 +35,7 @@ from .documents import MissingParser, Unreadable, kind_of, read_document
 __all__ = ["DocumentIndex", "Hit", "IndexStats", "IndexError_", "index_location", "INDEX_FILE"]
 
 INDEX_FILE = "research_index.sqlite"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _BATCH = 100  # files per transaction
 _WEIGHTS = (3.0, 2.0, 1.0)  # bm25 weights of title, heading, text
 
@@ -49,8 +49,7 @@ CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL, or
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path, ord);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(title, heading, text, content='chunks',
   content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts(rowid, title, heading, text) VALUES (new.id, new.title, new.heading, new.text); END;
+DROP TRIGGER IF EXISTS chunks_ai;
 CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text)
   VALUES ('delete', old.id, old.title, old.heading, old.text); END;
@@ -302,6 +301,8 @@ class DocumentIndex:
         if not parsed:
             return
         with self._tx():
+            # New chunks reach the FTS table in one INSERT ... SELECT per batch, not a trigger per row.
+            first_new = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
             for rel, st, digest, doc, chunks, kind in parsed:
                 self.db.execute("DELETE FROM chunks WHERE path = ?", (rel,))
                 self.db.execute("DELETE FROM skipped WHERE path = ?", (rel,))
@@ -311,6 +312,8 @@ class DocumentIndex:
                 self.db.executemany("INSERT INTO chunks(path, ord, title, heading, text) VALUES(?,?,?,?,?)",
                                     [(rel, c.ord, doc.title, c.heading, c.text) for c in chunks])
                 stats.indexed += 1
+            self.db.execute("INSERT INTO chunks_fts(rowid, title, heading, text) "
+                            "SELECT id, title, heading, text FROM chunks WHERE id >= ?", (first_new,))
 
     # -- reading -------------------------------------------------------------------------
 
