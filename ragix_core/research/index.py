@@ -301,11 +301,13 @@ class DocumentIndex:
         if not parsed:
             return
         with self._tx():
-            # New chunks reach the FTS table in one INSERT ... SELECT per batch, not a trigger per row.
-            first_new = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
-            for rel, st, digest, doc, chunks, kind in parsed:
+            for rel, *_ in parsed:
                 self.db.execute("DELETE FROM chunks WHERE path = ?", (rel,))
                 self.db.execute("DELETE FROM skipped WHERE path = ?", (rel,))
+            # New chunks reach the FTS table in one INSERT ... SELECT per batch, not a trigger per row;
+            # every id from here on is new (the deletes above came first).
+            first_new = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
+            for rel, st, digest, doc, chunks, kind in parsed:
                 self.db.execute("INSERT OR REPLACE INTO docs(path, sha256, size, mtime_ns, kind, title, date, n_chunks) "
                                 "VALUES(?,?,?,?,?,?,?,?)", (rel, digest, st.st_size, st.st_mtime_ns, kind, doc.title,
                                                             doc.date or _iso_mtime(st.st_mtime_ns), len(chunks)))
