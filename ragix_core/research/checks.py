@@ -40,11 +40,6 @@ def fold(text: str) -> str:
     return " ".join(text.split()).strip(" .,;:!?\"'")
 
 
-def _wordline(text: str) -> str:
-    """The words of ``text``, folded, between single spaces: punctuation and quote styles ignored."""
-    return " " + " ".join(w for w, _, _ in _words(unicodedata.normalize("NFKC", text))) + " "
-
-
 def _words(text: str) -> List[Tuple[str, int, int]]:
     return [(m.group().casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
@@ -52,11 +47,12 @@ def _words(text: str) -> List[Tuple[str, int, int]]:
 def support(quote: str, claim: str, chunk_text: str) -> Tuple[str, str]:
     """("exact" | "close" | "none", the supporting text as it stands in the chunk)."""
     if quote.strip():
-        q = _wordline(quote)
-        if q.strip() and q in _wordline(chunk_text):
-            return "exact", _original_span(chunk_text, quote) or quote.strip()
-        qw = [w for w, _, _ in _words(quote)]
+        qw = [w for w, _, _ in _words(unicodedata.normalize("NFKC", quote))]
         cw = _words(chunk_text)
+        n = len(qw)
+        for start in range(0, len(cw) - n + 1) if n else ():
+            if [w for w, _, _ in cw[start:start + n]] == qw:  # the chunk's own characters are quoted
+                return "exact", chunk_text[cw[start][1]:cw[start + n - 1][2]]
         if qw and cw:
             n = len(qw)
             best, best_at = 0, 0
@@ -87,15 +83,6 @@ def _in_order(needle: List[str], hay: List[str]) -> int:
     from collections import Counter
 
     return sum((Counter(needle) & Counter(hay)).values())
-
-
-def _original_span(text: str, quote: str) -> Optional[str]:
-    """The chunk's own characters for a quote found after folding (whitespace/case may differ)."""
-    words = [re.escape(w) for w, _, _ in _words(quote)]
-    if not words:
-        return None
-    m = re.search(r"\W+".join(words), text, re.I | re.S)
-    return text[m.start():m.end()] if m else None
 
 
 _NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
