@@ -296,6 +296,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
     ap.add_argument("--work", type=Path, default=None, help="keep the generated collection here")
     ap.add_argument("--skip-model", action="store_true", help="index speed only")
+    ap.add_argument("--max-minutes", type=float, default=None,
+                    help="start no new question after this many minutes (the report says how many ran)")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="ragix-research-bench-"))
     report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seed": args.seed,
@@ -326,7 +328,12 @@ def main() -> int:
     by_id = {q.id: q for q in questions}
     smap, tf = SourceMap(s), SourceTierFilter(s.source_tiers, s.mode_configs)
     records = []
+    began = time.monotonic()
+    ran: List[Question] = []
     for q in chosen:
+        if args.max_minutes is not None and time.monotonic() - began > args.max_minutes * 60:
+            break
+        ran.append(q)
         for system in SYSTEMS:
             counter = Counting(client)
             t = time.perf_counter()
@@ -342,10 +349,12 @@ def main() -> int:
             records.append(out)
             print(json.dumps({k: out.get(k) for k in ("id", "system", "answer", "verdict", "seconds", "calls")}),
                   flush=True)
+    report["questions_run"] = [q.id for q in ran]
+    report["questions_chosen"] = len(chosen)
     report["systems"] = {name: summarize(records, name, by_id) for name in SYSTEMS}
     # the critic on planted errors
     planted = []
-    answerable = [q for q in chosen if q.kind in ("single", "multi")][: args.planted]
+    answerable = [q for q in ran if q.kind in ("single", "multi")][: args.planted]
     for q in answerable:
         for kind, (draft, mode) in planted_drafts(q, index, questions).items():
             ctx = Context()

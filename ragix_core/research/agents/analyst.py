@@ -19,22 +19,24 @@ from .base import BaseReasoningAgent
 __all__ = ["AnalystAgent", "analyst_schema"]
 
 _CLAIM = {"type": "object", "additionalProperties": False,
-          "properties": {"text": {"type": "string", "maxLength": 200},
-                         "source": {"type": "string", "maxLength": 8},
-                         "quote": {"type": "string", "maxLength": 200}},
+          "properties": {"text": {"type": "string"},
+                         "source": {"type": "string"},
+                         "quote": {"type": "string"}},
           "required": ["text", "source", "quote"]}
 
 
 def analyst_schema(monitor: bool, can_search: bool) -> Dict[str, Any]:
+    """No ``maxLength``: llama.cpp expands it into nested optional rules and constrained sampling
+    slowed to a few tokens a minute; ``max_tokens`` and the pydantic model bound the strings."""
     props: Dict[str, Any] = {
         "claims": {"type": "array", "items": _CLAIM, "maxItems": 2},
-        "answer": {"type": "string", "maxLength": 200},
+        "answer": {"type": "string"},
     }
     if monitor:
         props["other_claims"] = {"type": "array", "items": _CLAIM, "maxItems": 2}
-        props["other_answer"] = {"type": "string", "maxLength": 200}
+        props["other_answer"] = {"type": "string"}
     props["status"] = {"type": "string", "enum": ["DRAFT_READY", "SEARCH_REQUIRED"] if can_search else ["DRAFT_READY"]}
-    props["new_queries"] = {"type": "array", "items": {"type": "string", "maxLength": 120},
+    props["new_queries"] = {"type": "array", "items": {"type": "string"},
                             "maxItems": 2 if can_search else 0}
     return {"type": "object", "additionalProperties": False, "properties": props, "required": list(props)}
 

@@ -23,7 +23,7 @@ __all__ = ["ClarificationAgent"]
 
 _QUALIFIED = re.compile(r"^\s*(?P<name>[^()]{2,80}?)\s*\((?P<qual>[^()]{1,60})\)\s*$")
 _SCHEMA = {"type": "object", "additionalProperties": False,
-           "properties": {"question": {"type": "string", "maxLength": 250}}, "required": ["question"]}
+           "properties": {"question": {"type": "string"}}, "required": ["question"]}
 
 
 class _Reply(BaseModel):

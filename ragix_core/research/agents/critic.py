@@ -31,9 +31,9 @@ class CriticReply(BaseModel):
 
 _SCHEMA = {"type": "object", "additionalProperties": False,
            "properties": {"status": {"type": "string", "enum": ["PASS", "WARN", "REJECT"]},
-                          "critique": {"type": "string", "maxLength": 300},
-                          "suggestions": {"type": "array", "items": {"type": "string", "maxLength": 150}, "maxItems": 2},
-                          "logical_gaps": {"type": "array", "items": {"type": "string", "maxLength": 150}, "maxItems": 2}},
+                          "critique": {"type": "string"},
+                          "suggestions": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+                          "logical_gaps": {"type": "array", "items": {"type": "string"}, "maxItems": 2}},
            "required": ["status", "critique", "suggestions", "logical_gaps"]}
 
 

@@ -27,7 +27,7 @@ __all__ = ["WriterAgent", "answers_differ", "token_f1"]
 
 _LABEL_REF = re.compile(r"\[\s*(S\d{1,3})\s*\]")
 _SCHEMA = {"type": "object", "additionalProperties": False,
-           "properties": {"final_report": {"type": "string", "maxLength": 1200}}, "required": ["final_report"]}
+           "properties": {"final_report": {"type": "string"}}, "required": ["final_report"]}
 
 
 class WriterReply(BaseModel):
