@@ -307,7 +307,7 @@ def main() -> int:
     s = load_settings(None, work / "collection" / "sources.yaml")
     s.reasoning.writer_llm = False  # the report's prose is not scored; the answer and citations are
     # a shared 2-core machine can be several times slower than idle: a timeout would measure the load
-    s.reasoning.analyst_timeout = s.reasoning.critic_timeout = s.reasoning.writer_timeout = 900
+    s.reasoning.analyst_timeout = s.reasoning.critic_timeout = s.reasoning.writer_timeout = 1800
     index = DocumentIndex.open(work / "collection" / "docs", work / "collection-index")
     st = index.update()
     report["collection"] = {"documents": st.documents, "chunks": st.chunks, "seconds": round(st.seconds, 2),
