@@ -43,7 +43,8 @@ class _AskByDefault(TyperGroup):
 
 
 research_app = typer.Typer(cls=_AskByDefault, no_args_is_help=True,
-                           help="Deep research over local documents: cited answers, source tiers, three modes.")
+                           help="Deep research over local documents: cited answers, source tiers, three modes. "
+                                "`ragix research QUESTION --docs DIR ...` is short for `ragix research ask ...`.")
 app.add_typer(research_app, name="research")
 
 

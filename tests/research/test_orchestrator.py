@@ -231,3 +231,13 @@ def test_async_signature(index, settings):
     llm = ScriptedLLM(replies)
     items = asyncio.run(orch(index, settings, llm).arun_research("Who founded Zorblat?", "discovery"))
     assert items[0]["schema_object"]["status"] == "NOT_FOUND"
+
+
+def test_temporal_context_limits_the_documents_and_is_told_to_the_analyst(index, settings):
+    llm = ScriptedLLM([analyst("NOT FOUND")])
+    items = orch(index, settings, llm).run_research("Zorblat Vantoria capital", "discovery",
+                                                    temporal_context={"since": "2024-01-01", "until": "2024-12-31"})
+    prompt = llm.calls[0]["messages"][-1]["content"]
+    assert "official/zorblat.md" in prompt and "official/vantoria.html" not in prompt
+    assert "dated from 2024-01-01 to 2024-12-31" in prompt
+    assert items[0]["schema_object"]["status"] == "NOT_FOUND"
