@@ -296,6 +296,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
     ap.add_argument("--work", type=Path, default=None, help="keep the generated collection here")
     ap.add_argument("--skip-model", action="store_true", help="index speed only")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="question kinds to run, comma-separated, in order")
     ap.add_argument("--max-minutes", type=float, default=None,
                     help="start no new question after this many minutes (the report says how many ran)")
     args = ap.parse_args()
@@ -322,7 +323,9 @@ def main() -> int:
     report["model"] = getattr(client, "model", "?")
     rng = random.Random(args.seed)
     chosen: List[Question] = []
-    for kind in KINDS:
+    for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
+        if kind not in KINDS:
+            ap.error(f"--kinds: unknown kind {kind!r}; kinds are {', '.join(KINDS)}")
         pool = [q for q in questions if q.kind == kind]
         chosen += rng.sample(pool, min(args.per_kind, len(pool)))
     by_id = {q.id: q for q in questions}
