@@ -21,7 +21,7 @@ LAYERS = [
     ("config", {"config", "profiles", "trust"}),
     ("runtime", {"runtime"}),
     ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor",
-                 "chat"}),
+                 "chat", "research"}),
     ("front", {"eval", "cli"}),
 ]
 # Spec module paths that only re-export a lower layer's objects (spec 000 names them).

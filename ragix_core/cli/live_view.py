@@ -56,6 +56,10 @@ def event_line(event: Event) -> Optional[str]:
         v = d.get("verdict") or {}
         return (f"  → {str(v.get('status', '')).upper()} ({v.get('kind')}, {v.get('points', 0):+d}, "
                 f"score {v.get('score')}): {_short(v.get('reason'), 300)}")
+    if k in (EventKind.RESEARCH_SEARCH, EventKind.RESEARCH_AGENT):
+        from ragix_core.cli.research_cmd import research_line
+
+        return research_line(event)
     return None
 
 

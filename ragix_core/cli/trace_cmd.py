@@ -22,7 +22,8 @@ app.add_typer(trace_app, name="trace")
 
 @trace_app.command("show")
 def show(
-    session: str = typer.Argument(..., help="Session id (printed at the end of `ragix run`), or a trace file path."),
+    session: str = typer.Argument(..., help="Session id (printed at the end of `ragix run`), a trace file path, "
+                                  "or a `ragix research` log folder."),
     cwd: Path = typer.Option(Path("."), "--cwd", help="Project directory whose .ragix/reasoning_traces to search."),
     as_json: bool = typer.Option(False, "--json", help="Print the raw trace records as a JSON list."),
 ) -> None:
@@ -30,6 +31,12 @@ def show(
     from ragix_core.memory.traces import InvalidSessionId, default_trace_dirs, find_trace, read_trace
 
     err = Console(stderr=True)
+    research_logs = Path(session) if Path(session).is_dir() else cwd / ".ragix" / "research" / session
+    if (research_logs / "session_summary.json").is_file() or list(research_logs.glob("iteration_*.json")):
+        from ragix_core.cli.research_cmd import show_research_logs
+
+        show_research_logs(research_logs, as_json)  # `ragix research` logs: one file per agent turn
+        return
     path: Optional[Path] = Path(session) if session.endswith(".jsonl") and Path(session).is_file() else None
     if path is None:
         try:

@@ -42,6 +42,9 @@ class EventKind(str, Enum):
     MOVE = "move"  # a proof-game move, as the player made it (reasoning_tutor)
     VERDICT = "verdict"  # the tutor's judgement of that move: status, reason, points, score
     RUN_END = "run_end"
+    # the research engine (spec 004): an index search (the first one or a gap search), an agent's turn
+    RESEARCH_SEARCH = "research_search"
+    RESEARCH_AGENT = "research_agent"
 
 
 @dataclass

@@ -39,14 +39,16 @@ def _describe(exc: Exception) -> str:
     return bounded(exc, 500, marker=False)
 
 
-def _sampling(temperature: Optional[float], seed: Optional[int]) -> Dict[str, Any]:
+def _sampling(temperature: Optional[float], seed: Optional[int], timeout: Optional[float] = None) -> Dict[str, Any]:
     """Only what the caller fixed: the role's client fills in its configured temperature (and the
-    run's seed), so ``llm.<role>.temperature`` in ragix.yaml takes effect."""
+    run's seed, and its timeout), so ``llm.<role>.temperature`` in ragix.yaml takes effect."""
     out: Dict[str, Any] = {}
     if temperature is not None:
         out["temperature"] = temperature
     if seed is not None:
         out["seed"] = seed
+    if timeout is not None:
+        out["timeout"] = timeout
     return out
 
 
@@ -58,9 +60,11 @@ def backend_stop(exc: LLMError) -> StopRun:
 
 def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop_reason: str,
              schema: Optional[Dict[str, Any]] = None, max_tokens: int = 512,
-             temperature: Optional[float] = None, seed: Optional[int] = None) -> Tuple[M, Completion]:
+             temperature: Optional[float] = None, seed: Optional[int] = None,
+             timeout: Optional[float] = None) -> Tuple[M, Completion]:
     """Return the reply validated as ``model``; ``StopRun(stop_reason)`` after one failed repair.
-    ``temperature``/``seed`` None: the role's configured temperature and the run's seed sequence."""
+    ``temperature``/``seed``/``timeout`` None: the role's configured values and the run's seed sequence
+    (``timeout`` applies to each call, the repair included)."""
     schema = schema or model.model_json_schema()
     convo = list(messages)
     last_error = ""
@@ -68,7 +72,7 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
         completion: Optional[Completion] = None
         try:
             completion = client.complete(convo, schema=schema, max_tokens=max_tokens,
-                                         **_sampling(temperature, seed))
+                                         **_sampling(temperature, seed, timeout))
             data = completion.data
             if data is None:  # a backend that returned text only: the same parser the backends use
                 data = parse_json(completion.text, f"{getattr(client, 'backend', 'llm')} reply")
@@ -87,9 +91,10 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
 
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,
-             temperature: Optional[float] = None, seed: Optional[int] = None) -> Completion:
+             temperature: Optional[float] = None, seed: Optional[int] = None,
+             timeout: Optional[float] = None) -> Completion:
     """A free-text reply; a backend failure becomes the named stop."""
     try:
-        return client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed))
+        return client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed, timeout))
     except LLMError as exc:
         raise backend_stop(exc) from None

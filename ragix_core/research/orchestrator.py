@@ -1,0 +1,291 @@
+"""The actor-critic loop of spec 004 §5 over a local document index.
+
+    search the index (the mode's tiers, the dates asked)  ->  SourceTierFilter  ->  context
+    ambiguous?  ->  ClarificationAgent: an Item with the options, no guess
+    round 1..max_iterations:
+        analyst.research (or .revise after a REJECT)
+        SEARCH_REQUIRED -> the gap search: its new_queries run against the index, new chunks
+                           appended to the context (bounded), next round
+        DRAFT_READY     -> critic.review: checks, then the model; PASS/WARN ends the loop
+    writer.compose  ->  one NLWeb Item (report, clarification or error), validated
+
+Every agent turn is logged (IterationLogger) and published on the bus (RESEARCH_AGENT,
+RESEARCH_SEARCH), and every failure becomes an error Item naming it — never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+from urllib.parse import quote as urlquote
+
+from ragix_core.config.research import MODES, ResearchSection
+from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.stop import StopRun
+from ragix_core.core.text import one_line
+
+from .agents import AnalystAgent, ClarificationAgent, CriticAgent, WriterAgent
+from .checks import Resolver
+from .context import Context, item_of
+from .filters import NoValidSourcesError, SourceTierFilter
+from .index import DocumentIndex, Hit
+from .items import validate_items
+from .settings import SourceMap
+from .utils import IterationLogger
+
+__all__ = ["DeepResearchOrchestrator", "MAX_QUERY_CHARS", "AGENT_ROLES"]
+
+MAX_QUERY_CHARS = 2000
+# Which configured LLM role each agent uses (spec 004: the writer may use a cheaper model).
+AGENT_ROLES = {"analyst": "planner", "critic": "verifier", "writer": "worker", "clarification": "planner"}
+SITE = "ragix research"
+_SCORES = {"High": 90, "Medium": 70, "Low": 40}
+
+
+def _new_id() -> str:
+    from ragix_core.runtime.context import new_session_id
+
+    return new_session_id()
+
+
+class DeepResearchOrchestrator:
+    def __init__(self, index: DocumentIndex, *, settings: Optional[ResearchSection] = None, roles: Any = None,
+                 client: Any = None, bus: Optional[EventBus] = None, session_id: Optional[str] = None,
+                 log_dir: "Path | str | None" = None) -> None:
+        """``roles``: the run's ``llm.roles.Roles`` (each agent asks through its role, see AGENT_ROLES);
+        or ``client``: one LLMClient for every agent (tests, benchmarks). ``log_dir``: where the
+        per-query logs go (default: the index's folder ``/research``)."""
+        if roles is None and client is None:
+            raise ValueError("DeepResearchOrchestrator needs roles or a client")
+        self.index = index
+        self.settings = settings or ResearchSection()
+        self.roles = roles
+        self.client = client
+        self.bus = bus or EventBus()
+        self.session_id = session_id
+        self.log_dir = Path(log_dir) if log_dir else Path(index.location) / "research"
+        self.source_map = SourceMap(self.settings)
+        self.source_filter = SourceTierFilter(self.settings.source_tiers, self.settings.mode_configs)
+        self.last_run: Dict[str, Any] = {}
+
+    @classmethod
+    def from_context(cls, ctx: Any, index: DocumentIndex, settings: Optional[ResearchSection] = None,
+                     log_dir: "Path | str | None" = None) -> "DeepResearchOrchestrator":
+        """Inside the one runtime: the RunContext's roles, bus and session id."""
+        return cls(index, settings=settings or ctx.config.research, roles=ctx.roles, bus=ctx.bus,
+                   session_id=ctx.session_id, log_dir=log_dir)
+
+    def _client(self, agent: str) -> Any:
+        return self.roles.get(AGENT_ROLES[agent]) if self.roles is not None else self.client
+
+    def _publish(self, kind: EventKind, **data: Any) -> None:
+        self.bus.publish(kind, self.session_id or "", **data)
+
+    # -- the run ------------------------------------------------------------------------
+
+    async def arun_research(self, query: str, mode: Optional[str] = None, items: Optional[List[Any]] = None,
+                            temporal_context: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+        """``run_research`` for async callers (the spec's signature); runs in a worker thread."""
+        return await asyncio.to_thread(self.run_research, query, mode, items, temporal_context)
+
+    def run_research(self, query: str, mode: Optional[str] = None, items: Optional[List[Any]] = None,
+                     temporal_context: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+        """A list with one NLWeb Item: the report, a clarification request, or an error."""
+        mode = mode or self.settings.default_mode
+        query_id = self.session_id or _new_id()
+        logger = IterationLogger(query_id, self.log_dir)
+        self.last_run = {"query_id": query_id, "mode": mode, "rounds": [], "log_dir": str(logger.dir)}
+        start = time.perf_counter()
+        try:
+            if not isinstance(query, str) or not query.strip():
+                raise ValueError("the question is empty")
+            if len(query) > MAX_QUERY_CHARS:
+                raise ValueError(f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}")
+            if mode not in MODES:
+                raise ValueError(f"unknown mode {mode!r}; modes are: {', '.join(MODES)}")
+            result = self._run(query.strip(), mode, items, temporal_context or {}, logger)
+        except NoValidSourcesError as exc:
+            result = self._format_error_result(query, str(exc), "no_valid_sources", mode)
+        except StopRun as exc:
+            result = self._format_error_result(query, exc.message, exc.reason, mode)
+        except ValueError as exc:
+            result = self._format_error_result(query, str(exc), "bad_input", mode)
+        except Exception as exc:  # the contract: an error is an Item, never a traceback
+            logger.log_agent_output(0, "error", None, traceback.format_exc(limit=8))
+            result = self._format_error_result(query, f"{type(exc).__name__}: {exc}", "internal_error", mode)
+        schema = result[0]["schema_object"]
+        self.last_run.update(seconds=round(time.perf_counter() - start, 3), status=schema.get("status"),
+                             stop_reason=schema.get("stop_reason"))
+        logger.log_summary(schema.get("iterations", 0), schema.get("status", "ERROR"), mode,
+                           {"query": query, "stop_reason": schema.get("stop_reason"),
+                            "seconds": self.last_run["seconds"], "usage": self._usage(),
+                            "citations": schema.get("citations", []), "answer": schema.get("answer"),
+                            "rounds": self.last_run.get("rounds", [])})
+        return result
+
+    def _search(self, query: str, k: int, mode: str, temporal: Dict[str, str]) -> List[Hit]:
+        return self.index.search(query, k, accept=lambda p: self.source_filter.allows(self.source_map.source_of(p), mode),
+                                 since=temporal.get("since"), until=temporal.get("until"))
+
+    def _items(self, hits: List[Hit]) -> List[Dict[str, Any]]:
+        return [item_of(h, self.source_map.source_of(h.path)) for h in hits]
+
+    def _initial_items(self, query: str, mode: str, temporal: Dict[str, str]) -> List[Dict[str, Any]]:
+        r = self.settings.retrieval
+        hits = self._search(query, r.k, mode, temporal)
+        if mode == "monitor":  # both sides of the comparison must be in the context
+            hi, lo = self.settings.mode_configs["monitor"].compare_tiers or [1, 5]
+            for side in (lambda t: t is not None and t <= hi, lambda t: t is None or t >= lo):
+                extra = self.index.search(query, max(2, r.k // 2),
+                                          accept=lambda p, side=side: side(self.source_map.info(p).tier),
+                                          since=temporal.get("since"), until=temporal.get("until"))
+                hits += [h for h in extra if h.chunk not in {x.chunk for x in hits}]
+        if not hits and mode == "strict":
+            # Nothing allowed matched: let the filter say why (NoValidSourcesError) when others did.
+            unfiltered = self.index.search(query, r.k, since=temporal.get("since"), until=temporal.get("until"))
+            self.source_filter.filter_and_enrich(self._items(unfiltered), mode)
+        return self._items(hits)
+
+    def _run(self, query: str, mode: str, items: Optional[List[Any]], temporal: Dict[str, str],
+             logger: IterationLogger) -> List[Dict[str, Any]]:
+        rs, r = self.settings.reasoning, self.settings.retrieval
+        if not self.index.counts()[0]:
+            raise ValueError(f"the index of {self.index.docs_dir} holds no document: run `ragix research index` "
+                             "and check the skipped files it reports")
+        if items is None:
+            items = self._initial_items(query, mode, temporal)
+        else:
+            items = [it.to_dict() if isinstance(it, Hit) else dict(it) for it in items]
+            for it in items:
+                if "site" not in it and "source" not in it and it.get("path"):
+                    it["site"] = self.source_map.source_of(str(it["path"]))
+        context = Context(r.max_context_chunks, r.max_context_chars)
+        context.add(self.source_filter.filter_and_enrich(items, mode))
+        self._publish(EventKind.RESEARCH_SEARCH, iteration=0, query=query, hits=len(items), added=len(context))
+        logger.log_agent_output(0, "search", {"query": query, "mode": mode, "temporal": temporal},
+                                {"chunks": [i["chunk"] for i in context]})
+        self.last_run["rounds"].append({"round": 0, "chunks": [i["chunk"] for i in context]})
+
+        clarifier = ClarificationAgent(self._client("clarification"), self.index, rs.analyst_timeout)
+        ambiguity = clarifier.detect(query, [Hit(i["path"], i["chunk"], "", 0.0, i.get("name", "")) for i in context])
+        if ambiguity:
+            options = clarifier.generate_options(query, ambiguity)
+            self._log_turn(logger, 0, clarifier, options)
+            return self._format_clarification(query, mode, options)
+
+        resolver = Resolver(context, self.index, self.index.docs_dir, self.source_map, self.source_filter)
+        compare = self.settings.mode_configs["monitor"].compare_tiers or [1, 5]
+        analyst = AnalystAgent(self._client("analyst"), rs.analyst_timeout, compare_tiers=(compare[0], compare[1]),
+                               max_rounds=rs.max_iterations)
+        critic = CriticAgent(self._client("critic"), resolver, rs.critic_timeout, use_llm=rs.critic_llm)
+        writer = WriterAgent(self._client("writer"), rs.writer_timeout, use_llm=rs.writer_llm)
+
+        draft, review = None, None
+        iteration = 0
+        searched: set = {query.casefold()}
+        exhausted = False  # a gap search found nothing new: the next round must draft
+        while iteration < rs.max_iterations:
+            iteration += 1
+            final = iteration == rs.max_iterations or exhausted
+            if review is not None and review["status"] == "REJECT" and draft is not None:
+                response = analyst.revise(draft, review, context, final=final)
+            else:
+                response = analyst.research(query, context, mode, temporal, final=final)
+            self._log_turn(logger, iteration, analyst, {k: v for k, v in response.items() if k != "draft"},
+                           status=response["status"], queries=response["new_queries"])
+            if response["status"] == "SEARCH_REQUIRED":
+                exhausted = not self._gap_search(response["new_queries"], searched, mode, temporal, context,
+                                                 iteration, logger)
+                continue  # the next round drafts from the new evidence (or from what there is)
+            draft = response["draft"]
+            review = critic.review(draft, query, mode)
+            self._log_turn(logger, iteration, critic, review, status=review["status"],
+                           failures=len(review.get("failures") or []))
+            self.last_run["rounds"].append({"round": iteration, "chunks": [i["chunk"] for i in context],
+                                            "answer": draft.answer, "verdict": review["status"]})
+            if review["status"] in ("PASS", "WARN"):
+                break
+        assert draft is not None and review is not None  # the last round's schema allows only DRAFT_READY
+        final_report = writer.compose(draft, review, context, mode, query=query)
+        self._log_turn(logger, iteration, writer, final_report, status=final_report["status"])
+        self.last_run.update(iterations=iteration, draft=draft.to_dict(), review=review,
+                             context_chunks=[i["chunk"] for i in context])
+        return self._format_result(query, mode, final_report, iteration, list(context), review)
+
+    def _gap_search(self, queries: List[str], searched: set, mode: str, temporal: Dict[str, str],
+                    context: Context, iteration: int, logger: IterationLogger) -> List[str]:
+        """Run the analyst's new queries against the index (``max_gap_queries`` per round, each once
+        per run); returns the labels of the chunks added to the context."""
+        r = self.settings.retrieval
+        added: List[str] = []
+        ran = []
+        for q in queries:
+            if len(ran) >= r.max_gap_queries or q.casefold() in searched:
+                continue
+            searched.add(q.casefold())
+            hits = self._search(q, r.gap_k, mode, temporal)
+            new = context.add(self.source_filter.filter_and_enrich(self._items(hits), mode)) if hits else []
+            added += new
+            ran.append({"query": q, "hits": [h.chunk for h in hits], "added": new})
+            self._publish(EventKind.RESEARCH_SEARCH, iteration=iteration, query=q, hits=len(hits), added=len(new))
+        logger.log_agent_output(iteration, "search", {"queries": queries}, {"ran": ran})
+        self.last_run["rounds"].append({"round": iteration, "chunks": [i["chunk"] for i in context],
+                                        "gap_queries": [x["query"] for x in ran]})
+        return added
+
+    def _log_turn(self, logger: IterationLogger, iteration: int, agent: Any, output: Any, **summary: Any) -> None:
+        logger.log_agent_output(iteration, agent.agent_name, agent.last_messages, output,
+                                {"usage": agent.last_usage, "reply": agent.last_reply})
+        self._publish(EventKind.RESEARCH_AGENT, iteration=iteration, agent=agent.agent_name, **summary)
+
+    def _usage(self) -> Dict[str, int]:
+        if self.roles is not None:
+            return self.roles.summary()
+        return {}
+
+    # -- results ------------------------------------------------------------------------
+
+    def _base_item(self, query: str, mode: str, name: str, score: int, description: str,
+                   schema_object: Dict[str, Any]) -> List[Dict[str, Any]]:
+        site_url = self.index.docs_dir.as_uri()
+        log_dir = self.last_run.get("log_dir")
+        url = Path(log_dir).resolve().as_uri() if log_dir else f"{site_url}#{urlquote(query[:50])}"
+        schema_object.setdefault("query_id", self.last_run.get("query_id"))
+        schema_object.setdefault("mode", mode)
+        return validate_items([{"@type": "Item", "url": url, "name": name, "site": SITE, "siteUrl": site_url,
+                                "score": score, "description": description, "schema_object": schema_object}])
+
+    def _format_result(self, query: str, mode: str, final_report: Dict[str, Any], iterations: int,
+                       context: List[Any], review: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
+        citations = [c for c in final_report.get("citations", []) if (self.index.docs_dir / c["path"]).is_file()]
+        status = final_report.get("status", "ANSWERED")
+        confidence = final_report.get("confidence_level", "Medium")
+        schema = {"@type": "ResearchReport", "mode": mode, "iterations": iterations, "status": status,
+                  "answer": final_report.get("answer", ""), "sources_used": final_report.get("sources_used", []),
+                  "confidence": confidence, "total_sources_analyzed": len(context), "citations": citations,
+                  "critic": {k: (review or {}).get(k) for k in ("status", "critique", "mode_compliance", "logical_gaps")},
+                  "stop_reason": "success" if status == "ANSWERED" else status.lower()}
+        if final_report.get("conflict"):
+            schema["conflict"] = final_report["conflict"]
+        return self._base_item(query, mode, f"Research report: {one_line(query, 120)}",
+                               _SCORES.get(confidence, 40) if status == "ANSWERED" else 20,
+                               final_report.get("final_report", ""), schema)
+
+    def _format_clarification(self, query: str, mode: str, options: Dict[str, Any]) -> List[Dict[str, Any]]:
+        lines = [options["question"], ""] + [f"- {o['label']} ({o['path']}): ask \"{o['query']}\"" for o in options["options"]]
+        schema = {"@type": "ResearchClarification", "status": "CLARIFICATION_NEEDED", "iterations": 0,
+                  "ambiguity_type": options["ambiguity_type"], "question": options["question"],
+                  "options": options["options"], "citations": [], "answer": "",
+                  "stop_reason": "clarification_needed"}
+        return self._base_item(query, mode, f"Clarification needed: {one_line(query, 120)}", 0, "\n".join(lines), schema)
+
+    def _format_error_result(self, query: Any, error_message: str, stop_reason: str = "error",
+                             mode: str = "") -> List[Dict[str, Any]]:
+        text = one_line(query, 120) if isinstance(query, str) and query.strip() else "(no question)"
+        schema = {"@type": "ResearchError", "status": "ERROR", "error": error_message, "stop_reason": stop_reason,
+                  "iterations": 0, "citations": [], "answer": ""}
+        return self._base_item(text, mode or self.settings.default_mode, f"Research failed: {text}", 0,
+                               f"**Research failed** ({stop_reason}): {error_message}", schema)

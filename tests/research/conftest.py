@@ -1,0 +1,118 @@
+"""A small fictional collection (so no model could know it), its tiers, and a scripted model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+from ragix_core.config.research import ResearchSection
+from ragix_core.llm.base import Completion, LLMBadOutput, Usage
+from ragix_core.research import DocumentIndex
+
+TIERS = {
+    "sources": {"official/**": "Registry", "news/**": "Gazette", "forum/**": "Forum"},
+    "source_tiers": {"Registry": {"tier": 1, "type": "official"}, "Gazette": {"tier": 2, "type": "news"},
+                     "Forum": {"tier": 5, "type": "social"}},
+}
+
+FILES = {
+    "official/zorblat.md": "---\ndate: 2024-03-05\n---\n# Zorblat Industries\n\nZorblat Industries is headquartered "
+                           "in Vantoria. It makes quantum teapots.\n\n## Staff\n\nZorblat Industries employs 412 people.\n",
+    "official/vantoria.html": "<html><head><title>Vantoria</title><meta name=\"date\" content=\"2023-01-10\"></head>"
+                              "<body><nav>menu</nav><h1>Vantoria</h1><p>The capital of Vantoria is "
+                              "<b>Quellmere</b>.</p><h2>Economy</h2><p>Vantoria exports glass.</p></body></html>",
+    "news/teapots.txt": "Teapot market\n\nThe Gazette reports that quantum teapots sold 9,000 units in 2023.\n",
+    "forum/rumours.md": "# Rumours about Zorblat\n\nA forum user claims Zorblat Industries employs 5000 people.\n",
+    "official/orion_db.md": "# Orion (database)\n\nOrion is a database engine released in 2019.\n",
+    "official/orion_sat.md": "# Orion (satellite)\n\nOrion is a weather satellite launched in 2011.\n",
+}
+
+
+def write_collection(root: Path) -> Path:
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def docs(tmp_path) -> Path:
+    return write_collection(tmp_path / "docs")
+
+
+@pytest.fixture
+def index(docs) -> DocumentIndex:
+    idx = DocumentIndex.open(docs)
+    idx.update()
+    yield idx
+    idx.close()
+
+
+@pytest.fixture
+def settings() -> ResearchSection:
+    s = ResearchSection.model_validate(TIERS)
+    return s
+
+
+class ScriptedLLM:
+    """Replies in order; records every call (messages, schema). An Exception reply is raised."""
+
+    backend = "scripted"
+    model = "scripted"
+
+    def __init__(self, replies: List[Any]):
+        self.replies = list(replies)
+        self.calls: List[dict] = []
+
+    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
+        self.calls.append({"messages": messages, "schema": schema, "timeout": timeout})
+        if not self.replies:
+            raise AssertionError("the scripted model was asked more often than scripted: "
+                                 + messages[-1]["content"][-200:])
+        reply = self.replies.pop(0)
+        if callable(reply):  # a reply computed from the prompt (e.g. the label a path got)
+            reply = reply(messages)
+        if isinstance(reply, Exception):
+            raise reply
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        data = None
+        if schema is not None:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                raise LLMBadOutput(f"not JSON: {text[:40]}")
+        return Completion(text=text, data=data, usage=Usage(100, 20), model="scripted", backend="scripted")
+
+    def prompts_of(self, word: str) -> List[str]:
+        return [c["messages"][-1]["content"] for c in self.calls if word in c["messages"][0]["content"]]
+
+
+def label(messages, path: str) -> str:
+    """The context label (S1, S2...) that ``path`` got in this prompt."""
+    import re
+
+    m = re.search(r"\[(S\d+)\] " + re.escape(path) + " ", messages[-1]["content"])
+    if not m:
+        raise AssertionError(f"{path} is not in the prompt's sources")
+    return m.group(1)
+
+
+def analyst(answer: str, claims=(), status="DRAFT_READY", queries=(), other_answer=None, other_claims=()):
+    out = {"claims": [{"text": t, "source": s, "quote": q} for t, s, q in claims], "answer": answer,
+           "status": status, "new_queries": list(queries), "reasoning_chain": "scripted"}
+    if other_answer is not None:
+        out["other_answer"] = other_answer
+        out["other_claims"] = [{"text": t, "source": s, "quote": q} for t, s, q in other_claims]
+    return out
+
+
+def critic(status="PASS", gaps=()):
+    return {"status": status, "critique": "scripted critique", "suggestions": [], "logical_gaps": list(gaps)}
+
+
+def writer(text):
+    return {"final_report": text}
