@@ -1,7 +1,7 @@
 """The `research:` section of ragix.yaml, and the shape of a `--sources FILE` (spec 004 Phase 1).
 
     research:
-      reasoning: {max_iterations: 3, analyst_timeout: 180, critic_timeout: 120, writer_timeout: 120}
+      reasoning: {max_iterations: 3, analyst_timeout: 240, critic_timeout: 180, writer_timeout: 180}   # the defaults
       sources: {"docs/**": "Vendor docs", "forum/**": "Forum"}        # path glob -> source name
       source_tiers: {"Vendor docs": {tier: 1, type: official}, "Forum": {tier: 5, type: social}}
       mode_configs: {strict: {max_tier: 2}, discovery: {max_tier: 5}, monitor: {compare_tiers: [1, 5]}}
