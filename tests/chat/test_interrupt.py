@@ -28,8 +28,16 @@ class SlowServer:
             time.sleep(0.01)
 
 
+@pytest.fixture()
+def ctrl_c_raises():
+    """A process started in the background inherits SIGINT ignored (CI may start pytest so); Ctrl-C must raise."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals go to the main thread")
-def test_ctrl_c_stops_the_generation_at_its_next_token():
+def test_ctrl_c_stops_the_generation_at_its_next_token(ctrl_c_raises):
     server = SlowServer()
     client = EmbeddedClient("m")
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
