@@ -149,3 +149,37 @@ def test_drafted_answer_sentences_read_exactly_as_before(predicate):
 def test_drafted_sentences_join_with_one_space():
     claims = [make_claim("setting", ["config/app.ini", "workers", "4"]), make_claim("value", ["4*6", "24"])]
     assert draft(claims) == "config/app.ini sets workers to 4. 4*6 = 24."
+
+
+def test_every_part_of_the_hint_prompt_is_used_and_every_predicate_has_a_sentence():
+    from pathlib import Path
+
+    from ragix_core import prompts
+    from ragix_core.reasoning_tutor import hints as hints_module
+    from ragix_core.reasoning_tutor.claims import PREDICATES
+
+    parts = prompts.sections(hints_module.PROMPT)
+    code = "".join(Path(hints_module.__file__).with_name(f).read_text() for f in ("hints.py", "suggest.py"))
+    sentences = {k for k in parts if k.startswith("sentence_")}
+    assert sentences == {f"sentence_{p}" for p in PREDICATES}
+    unused = [k for k in parts if k not in sentences and f'"{k}"' not in code]
+    assert not unused, f"parts of {hints_module.PROMPT}.md no code renders: {unused}"
+    assert all("\n" not in text for text in parts.values()), "each hint is one line of the state prompt"
+
+
+def test_no_player_facing_prose_is_left_in_the_hint_and_suggestion_code():
+    """Prompts live in files: besides docstrings, these modules hold only keys, predicates and commands."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from ragix_core.reasoning_tutor import hints as hints_module
+
+    for name in ("hints.py", "suggest.py"):
+        tree = ast.parse(Path(hints_module.__file__).with_name(name).read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                      and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        prose = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and id(n) not in docstrings and sum(bool(re.search("[A-Za-z]{2}", w)) for w in n.value.split()) >= 3]
+        assert not prose, f"{name}: {prose}"
