@@ -11,9 +11,20 @@ strategy runs through ragix's runtime and is judged by ragix eval's judge (expec
 
 Reported per strategy: correct answers (with a Wilson 95 % interval; those from runs that did not end in
 success are also counted apart), wrong answers the engine reported as a success, and for the tutor the games won (the tutor accepted the answer), the score, the illegal-move rate
-(moves rejected / moves), the hallucination rate (claims not validated when made / claims made, ASSERT,
-REFORMULATE and claims inside RESPOND), turns, and how many wins used an answer the tutor drafted from the
-facts (the player chose it among the suggested moves); for all, LLM calls, tokens and wall time.
+(moves rejected / moves), turns, how many wins used an answer the tutor drafted from the facts (the player
+chose it among the suggested moves), and two measures of hallucination:
+
+- ``assert_rejection_rate``, issue 14's definition: ASSERT moves whose verdict is ``rejected`` / ASSERT
+  moves, with a Wilson 95 % interval (``assert_rejection_ci95``). Rejected: ill-typed, refuted, a repetition
+  (also of a claim already validated), or an ASSERT made while another claim is held. A held (undecidable)
+  ASSERT is not counted, even when the action that follows refutes it or leaves it unproven; nor are
+  REFORMULATE or the claims inside RESPOND.
+- ``hallucination_rate``, the broader one: claims not validated when made / claims made, over ASSERT,
+  REFORMULATE and the claims inside RESPOND; a held claim counts unless its action validates it. No interval.
+
+Both are summed over all games before dividing (a long game weighs more); the interval treats the ASSERT
+moves as independent, which moves of one game are not, so it is likely too narrow.
+For all strategies, LLM calls, tokens and wall time.
 """
 
 from __future__ import annotations
@@ -138,6 +149,8 @@ def summarize(runs: List[Run], strategy: str) -> Dict[str, Any]:
     if games:
         moves = sum(g["tally"]["moves"] for g in games)
         claims = sum(g["tally"]["claims"] for g in games)
+        asserts = sum(g["tally"]["asserts"] for g in games)
+        asserts_rejected = sum(g["tally"]["asserts_rejected"] for g in games)
         out.update({
             "won": sum(bool(g.get("won")) for g in games),
             "won_and_correct": sum(bool(r.tutor.get("won")) and r.result.passed for r in rs),
@@ -146,9 +159,14 @@ def summarize(runs: List[Run], strategy: str) -> Dict[str, Any]:
             "score_mean": round(sum(g["score"] for g in games) / len(games), 2),
             "illegal_move_rate": _rate(sum(g["tally"]["illegal"] for g in games), moves),
             "hallucination_rate": _rate(sum(g["tally"]["claims_rejected"] for g in games), claims),
+            # issue 14's hallucination rate: ASSERT moves the tutor rejected / ASSERT moves (held ones are not)
+            "assert_rejection_rate": _rate(asserts_rejected, asserts),
+            "assert_rejection_ci95": wilson(asserts_rejected, asserts),
             "turns_mean": round(sum(g["turns"] for g in games) / len(games), 2),
             "moves": moves,
             "claims": claims,
+            "asserts": asserts,
+            "asserts_rejected": asserts_rejected,
         })
     return out
 
@@ -166,7 +184,8 @@ def markdown(summaries: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
             ("wrong_as_success", "wrong, reported as success"),
             ("won", "won (tutor-verified)"), ("won_and_correct", "won and correct"),
             ("won_with_draft", "won with a drafted answer"), ("score_mean", "mean score"), ("illegal_move_rate", "illegal-move rate"),
-            ("hallucination_rate", "hallucination rate"), ("turns_mean", "mean turns"), ("llm_calls", "LLM calls"),
+            ("hallucination_rate", "hallucination rate"), ("assert_rejection_rate", "ASSERT rejection rate"),
+            ("assert_rejection_ci95", "its 95 % CI"), ("turns_mean", "mean turns"), ("llm_calls", "LLM calls"),
             ("tokens", "tokens"), ("wall_time", "wall time (s)")]
     lines = [f"Command: `{meta['command']}`  ", f"Date: {meta['date']} · commit {meta['commit']} · model "
              f"{meta['model']} · {meta['tasks']} tasks × {len(summaries)} strategies, one run each · "

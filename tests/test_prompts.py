@@ -41,3 +41,26 @@ def test_the_fixed_text_comes_before_every_placeholder(name):
     last_per_run = max((i for i, n in enumerate(names) if n not in PER_CALL | FIXED), default=-1)
     first_per_call = min((i for i, n in enumerate(names) if n in PER_CALL), default=len(names))
     assert last_per_run < first_per_call, f"{name}: a per-call value comes before a per-run one: {names}"
+
+
+def test_a_file_of_several_parts_gives_each_part_without_its_surrounding_newlines(tmp_path, monkeypatch):
+    (tmp_path / "parts.md").write_text("What this file is (never sent).\n\n## first\nHello {{name}}.\n\n"
+                                       "## second_one  \n  two lines,\nkept as written  \n\n\n")
+    monkeypatch.setenv(prompts.OVERRIDE_ENV, str(tmp_path))
+    assert prompts.sections("parts") == {"first": "Hello {{name}}.", "second_one": "  two lines,\nkept as written  "}
+    # A placeholder may be called name or key: the file and the part are positional-only.
+    assert prompts.section("parts", "first", name="you", key="k") == "Hello you."
+    with pytest.raises(prompts.PromptError, match="third"):
+        prompts.section("parts", "third")
+    with pytest.raises(prompts.PromptError, match="name"):
+        prompts.section("parts", "first")
+
+
+def test_a_part_named_twice_or_a_file_without_parts_is_an_error(tmp_path, monkeypatch):
+    (tmp_path / "twice.md").write_text("## a\nx\n## a\ny\n")
+    (tmp_path / "none.md").write_text("no parts here\n")
+    monkeypatch.setenv(prompts.OVERRIDE_ENV, str(tmp_path))
+    with pytest.raises(prompts.PromptError, match="two parts named 'a'"):
+        prompts.sections("twice")
+    with pytest.raises(prompts.PromptError, match="no '## key' parts"):
+        prompts.sections("none")

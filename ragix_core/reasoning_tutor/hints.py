@@ -3,7 +3,8 @@
 Deterministic, computed from the tutor's state only. They name what is missing
 and the kind of command whose output the rules can use; they never contain a
 value the player has not observed (a hint that leaked an answer would make the
-game prove nothing).
+game prove nothing). Their wording is the prompt file ``tutor_hints.md`` (one
+part per hint); this module decides which hints apply and fills in their values.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
+from ragix_core import prompts
 from ragix_core.reasoning_tutor.checker import suggest_command, unify
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, Pattern, Var
 from ragix_core.reasoning_tutor.respond import match_obligations
 
-__all__ = ["hints", "pattern_command", "candidates", "incomplete"]
+__all__ = ["hints", "pattern_command", "candidates", "incomplete", "PROMPT"]
+
+PROMPT = "tutor_hints"  # the wording of the hints and of the tutor's suggestions (suggest.py)
 
 # With its file known and its text unknown, these are settled by reading the file.
 _READ_FILE = ("contains", "line", "complete")
@@ -51,6 +55,10 @@ def candidates(pattern: Pattern, evidence: Any) -> List[Tuple[str, Claim]]:
     return out
 
 
+def _say(key: str, /, **values: Any) -> str:
+    return prompts.section(PROMPT, key, **values)
+
+
 def hints(tutor: "object") -> List[str]:
     """Hints for the player's next move (the tutor's state after the last verdict)."""
     t = tutor
@@ -59,36 +67,30 @@ def hints(tutor: "object") -> List[str]:
     if t.pending:
         node = t.graph.nodes[t.pending]
         claim = Claim(node.data["predicate"], tuple(node.data["args"]))
-        out.append(f"{node.id} is undecidable. Your next move must be PROPOSE (e.g. `{suggest_command(claim)}`) "
-                   f"or REFORMULATE {node.id}.")
+        out.append(_say("pending", claim_id=node.id, command=suggest_command(claim)))
     if not t.evidence.all_facts() and not t.pending:
-        out.append("You have no evidence yet: PROPOSE a read command whose output answers the goal.")
+        out.append(_say("no_evidence"))
     truths = t.truths()
     obligations = match_obligations(t.settings.accept, truths)
     unmet = [ob for ob in obligations if ob.truth is None]
     for ob in unmet:
         facts = candidates(ob.pattern, t.evidence)
         if facts and ob.pattern.predicate == "contains" and facts[-1][1].predicate == "line":
-            out.append(f"Obligation {ob.pattern.text()}: the line facts of {facts[-1][1].args[0]} can prove it. "
-                       "Claim contains(file, TEXT) with TEXT copied from the line that answers the goal.")
+            out.append(_say("obligation_lines", obligation=ob.pattern.text(), path=facts[-1][1].args[0]))
         elif facts:
             n, c = facts[-1]
-            out.append(f"Fact {n} {c.text()} meets obligation {ob.pattern.text()}: claim it (ASSERT, or inside "
-                       "RESPOND's claims).")
+            out.append(_say("obligation_fact", fact_id=n, fact=c.text(), obligation=ob.pattern.text()))
         else:
-            out.append(f"Nothing proves {ob.pattern.text()} yet: PROPOSE a command such as "
-                       f"`{pattern_command(ob.pattern)}`.")
+            out.append(_say("obligation_unproven", obligation=ob.pattern.text(), command=pattern_command(ob.pattern)))
     if t.settings.accept and not unmet:
-        out.append("Every obligation is met by a validated truth: RESPOND now. State the values of your truths; "
-                   "state no number or name that they do not contain.")
+        out.append(_say("all_met"))
     elif not t.settings.accept and truths:
-        out.append("You have validated truths: RESPOND when they answer the goal, citing them as claims.")
+        out.append(_say("truths_without_obligations"))
     if last is not None and last.kind == "repetition":
-        out.append("You repeated a move. Do something different.")
+        out.append(_say("repetition"))
     if last is not None and last.move == "RESPOND" and last.status == "rejected":
-        out.append("Your answer was rejected; fix exactly what the verdict names.")
+        out.append(_say("answer_rejected"))
     if t.idle_turns >= t.settings.stall_turns:
         left = 2 * t.settings.stall_turns - t.idle_turns
-        out.append(f"No progress for {t.idle_turns} turns ({left} more and the game ends). Try another command "
-                   "or claim a fact from the list.")
+        out.append(_say("stall", idle_turns=t.idle_turns, turns_left=left))
     return out

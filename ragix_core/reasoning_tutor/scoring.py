@@ -1,8 +1,8 @@
 """Scoring: evidence-backed truths earn points, illegal moves and policy violations cost them.
 
 The weights are part of the game's definition (docs/TUTOR.md lists them); the
-tallies behind the benchmark's rates (illegal-move rate, hallucination rate) are
-kept here too, so every report counts the same way.
+tallies behind the benchmark's rates (illegal-move rate, hallucination rate, ASSERT
+rejection rate) are kept here too, so every report counts the same way.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ class Tally:
     policy: int = 0
     claims: int = 0  # claims asserted (ASSERT, REFORMULATE, claims inside RESPOND)
     claims_rejected: int = 0  # of those, not validated when made (refuted, undecidable, ill-typed)
+    asserts: int = 0  # ASSERT moves
+    asserts_rejected: int = 0  # of those, the ones whose own verdict is 'rejected' (held ones are not)
     truths: int = 0
     by_move: Dict[str, int] = field(default_factory=dict)
 
@@ -48,8 +50,14 @@ class Tally:
     def hallucination_rate(self) -> float:
         return self.claims_rejected / self.claims if self.claims else 0.0
 
+    @property
+    def assert_rejection_rate(self) -> float:
+        """Issue 14's hallucination rate: the share of ASSERT moves the tutor rejects."""
+        return self.asserts_rejected / self.asserts if self.asserts else 0.0
+
     def to_dict(self) -> Dict[str, object]:
         out: Dict[str, object] = asdict(self)
         out["illegal_rate"] = round(self.illegal_rate, 4)
         out["hallucination_rate"] = round(self.hallucination_rate, 4)
+        out["assert_rejection_rate"] = round(self.assert_rejection_rate, 4)
         return out

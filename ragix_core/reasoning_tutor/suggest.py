@@ -6,7 +6,8 @@ argument known, or a RESPOND whose claims are facts the player's own actions pro
 is those facts written as sentences (``draft``) — or, when the move needs content only the player can
 supply (the arithmetic to compute, the file to list), a sentence saying what to do. When several facts
 could meet an obligation (the lines of a file), each becomes its own RESPOND: choosing the one that
-answers the goal is the player's job. Nothing here fills in a value that no observation showed.
+answers the goal is the player's job. Nothing here fills in a value that no observation showed. The
+wording (instructions, intents, the sentence for each predicate) is the prompt file ``tutor_hints.md``.
 """
 
 from __future__ import annotations
@@ -15,23 +16,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Sequence
 
+from ragix_core import prompts
 from ragix_core.reasoning_tutor.checker import suggest_command
-from ragix_core.reasoning_tutor.claims import Claim, MAX_TEXT, make_claim
-from ragix_core.reasoning_tutor.hints import candidates, incomplete, pattern_command
+from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, MAX_TEXT, make_claim
+from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pattern_command
 from ragix_core.reasoning_tutor.respond import match_obligations
 
 __all__ = ["Suggestion", "suggest", "draft", "MAX_OPTIONS"]
 
 MAX_OPTIONS = 6
 _BACKGROUND = ("exists", "listed", "complete", "line")
-_SENTENCE = {
-    "contains": '{0} says: "{1}"', "line": '{0} has the line: "{1}"', "line_count": "{0} has {1} lines.",
-    "match_count": '{2} lines of {0} contain "{1}".', "file_count": "{2} files match {1} under {0}.",
-    "setting": "{0} sets {1} to {2}.", "defines": "{0} defines {1}.", "imports": "{0} imports {1}.",
-    "exists": "{0} exists.", "missing": "{0} does not exist.", "no_match": 'No line under {0} contains "{1}".',
-    "value": "{0} = {1}.", "output": 'The output of {0} contains "{1}".', "listed": "{0} was listed.",
-    "complete": "{0} was read in full.",
-}
+
+
+def _say(key: str, /, **values: Any) -> str:
+    return prompts.section(PROMPT, key, **values)
 
 
 @dataclass
@@ -42,7 +40,7 @@ class Suggestion:
     def render(self) -> str:
         lines = [json.dumps(m, ensure_ascii=False) for m in self.moves]
         if len(self.moves) > 1:
-            lines.insert(0, "(several facts fit: copy the one move that answers the goal)")
+            lines.insert(0, _say("suggest_several"))
         if self.note:
             lines.append(self.note)
         return "\n".join(lines) or "(none)"
@@ -52,8 +50,10 @@ class Suggestion:
 
 
 def draft(claims: Sequence[Claim]) -> str:
-    """The claims written as sentences: an answer that states exactly what they state."""
-    return " ".join(_SENTENCE[c.predicate].format(*c.args) for c in claims)
+    """The claims written as sentences: an answer that states exactly what they state. A predicate's sentence
+    (part ``sentence_PREDICATE``) names its arguments as the predicate's signature does (path, text, int...)."""
+    return " ".join(_say(f"sentence_{c.predicate}", **dict(zip(PREDICATES[c.predicate].args, c.args)))
+                    for c in claims)
 
 
 def _propose(command: str, intent: str) -> Dict[str, Any]:
@@ -84,16 +84,15 @@ def suggest(tutor: Any) -> Suggestion:
         claim = Claim(node.data["predicate"], tuple(node.data["args"]))
         command = suggest_command(claim)
         if incomplete(command, claim.args):
-            return Suggestion(note=f"PROPOSE a command whose output settles {node.id} (for example {command}, with "
-                                   "the uppercase part replaced), or REFORMULATE it.")
-        return Suggestion([_propose(command, f"test {node.id}")])
+            return Suggestion(note=_say("suggest_pending_incomplete", claim_id=node.id, command=command))
+        return Suggestion([_propose(command, _say("intent_test", claim_id=node.id))])
     truths = t.truths()
     patterns = list(t.settings.accept)
     if not patterns:
         facts = [c for _, c in t.evidence.all_facts() if c.predicate not in _BACKGROUND]
         chosen = [c for _, c in truths][-MAX_OPTIONS:] or facts[-4:]
         if not chosen:
-            return Suggestion(note="PROPOSE a read command whose output answers the goal.")
+            return Suggestion(note=_say("suggest_no_facts"))
         return Suggestion([_respond([c]) for c in chosen])
     per_obligation: List[List[Claim]] = []
     for ob in match_obligations(patterns, truths):
@@ -106,14 +105,9 @@ def suggest(tutor: Any) -> Suggestion:
             continue
         command = pattern_command(ob.pattern)
         if incomplete(command, [a for a in ob.pattern.args if isinstance(a, str)]):
-            if ob.pattern.predicate == "value":
-                note = ("Nothing proves " + ob.pattern.text() + " yet: write the arithmetic yourself from the numbers "
-                        "in your facts and PROPOSE it as the command: calc followed by the expression.")
-            else:
-                note = (f"Nothing proves {ob.pattern.text()} yet: PROPOSE a command whose output shows it (for "
-                        f"example {command}, with the uppercase part replaced by what the goal and facts name).")
-            return Suggestion(note=note)
-        return Suggestion([_propose(command, f"evidence for {ob.pattern.text()}")])
+            key = "suggest_value_unproven" if ob.pattern.predicate == "value" else "suggest_unproven_incomplete"
+            return Suggestion(note=_say(key, obligation=ob.pattern.text(), command=command))
+        return Suggestion([_propose(command, _say("intent_evidence", obligation=ob.pattern.text()))])
     varying = next((i for i, opts in enumerate(per_obligation) if len(opts) > 1), None)
     base = [opts[-1] for opts in per_obligation]
     if varying is None:

@@ -129,6 +129,9 @@ class Tutor:
         if verdict.status == REJECTED:
             self.tally.illegal += 1
             self.tally.policy += verdict.kind == "policy"
+        if isinstance(move, Assert):  # any rejection of the move itself: ill-typed, refuted, repetition, blocked
+            self.tally.asserts += 1
+            self.tally.asserts_rejected += verdict.status == REJECTED
         progress = self._progress_marker() != before or verdict.status == WON
         self.idle_turns = 0 if progress else self.idle_turns + 1
         self.score += verdict.points

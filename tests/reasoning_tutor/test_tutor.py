@@ -40,6 +40,29 @@ def test_refuted_and_ill_typed_claims_are_rejected_with_reasons(project):
     assert t.judge(assert_("setting", "config/app.ini", "port", "8080")).kind == "repetition"
 
 
+def test_the_assert_tally_counts_asserts_whose_own_verdict_is_rejected(project):
+    """Issue 14's hallucination rate: rejected ASSERT moves / ASSERT moves. Held ASSERTs, REFORMULATE and
+    RESPOND's claims are not in it (they are in the broader claims tally)."""
+    t = make_tutor(project)
+    assert t.judge(assert_("line_count", "README.md", "3")).status == HELD  # 1 held
+    assert t.judge(assert_("exists", "README.md")).status == REJECTED  # 2 blocked while C1 is held
+    t.judge(propose("wc -l README.md"))  # C1 validated
+    assert t.judge(assert_("line_count", "README.md", "3")).kind == "repetition"  # 3 already validated
+    t.judge(propose("cat config/app.ini"))
+    assert t.judge(assert_("setting", "config/app.ini", "port", "9090")).kind == "refuted"  # 4
+    assert t.judge(assert_("line_count", "README.md", "three")).kind == "ill_typed"  # 5
+    assert t.judge(assert_("setting", "config/app.ini", "port", "8080")).status == ACCEPTED  # 6
+    assert t.judge(assert_("line_count", "src/app.py", "7")).status == HELD  # 7 held ...
+    t.judge(propose("wc -l src/app.py"))  # ... then refuted by its action: still not a rejected ASSERT
+    assert t.judge(move(move="REFORMULATE", target="C9", claim={"predicate": "exists", "args": ["x"]})).status == REJECTED
+    assert t.judge(respond("README.md has 4 lines.", ("line_count", "README.md", "4"))).status == REJECTED
+    assert (t.tally.asserts, t.tally.asserts_rejected) == (7, 4) == (t.tally.by_move["ASSERT"], 4)
+    assert t.tally.to_dict()["assert_rejection_rate"] == round(4 / 7, 4)
+    # The broader tally: the refuted, the ill-typed, the held one refuted later and RESPOND's claim, over the
+    # claims of 6 ASSERTs (the blocked one made none) and RESPOND's one.
+    assert (t.tally.claims_rejected, t.tally.claims) == (4, 7)
+
+
 def test_reformulate_replaces_an_undecidable_claim(project):
     t = make_tutor(project)
     t.judge(assert_("contains", "README.md", "demo"))
