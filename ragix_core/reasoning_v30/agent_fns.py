@@ -167,6 +167,7 @@ class AgentFunctions:
                            k_max=v.k_max, quorum=v.quorum).vote(goal)
         meta = {"vote": {"drawn": vote.run.draws if vote.run else 0, "ran": len(vote.steps), "usable": vote.usable,
                          "agreed": vote.agreed, "entropy": round(vote.run.entropy, 3) if vote.run else None,
+                         "found_nothing": vote.found_nothing,
                          "commands": [s.tool_call.args.get("command") for s in vote.steps if s.tool_call]}}
         winner = vote.winner
         disputed = vote.usable >= 2 and vote.agreed < 2
@@ -178,7 +179,7 @@ class AgentFunctions:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
             return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
         answer = self.compose_for(goal, [winner])
-        if vote.usable > vote.agreed:
+        if vote.needs_caveat:
             answer = f"{answer.rstrip()}\n\n(ragix: {vote.summary()}.)"
         return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": [winner], "meta": meta}
 

@@ -7,6 +7,11 @@ output they printed (``sampling.normalize_output``); sampling stops as soon as
 ``quorum`` outputs agree. A command the worker repeats is a vote for its
 output, not a second run. The winner is the first command of the largest
 cluster; the agreement becomes the run's confidence.
+
+Outputs that show nothing (a search without a match, an empty listing) are empty
+evidence: they never make the quorum, any command that found something wins over
+them, and a vote where every command found nothing has its confidence halved and
+says so in the answer.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
 
-__all__ = ["CommandVote", "VoteOutcome", "output_key"]
+__all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
+
+NO_MATCHES = "(no matches)"
 
 # A backend that is down or too slow ends the run; any other named stop (an invalid reply) is one
 # failed draw among several.
@@ -33,7 +40,12 @@ def output_key(step: PlanStep) -> str:
     r = step.result
     if r is None:
         return ""
-    return "(no matches)" if r.no_match and not (r.stdout or "").strip() else normalize_output(r.stdout or "")
+    return NO_MATCHES if r.no_match and not (r.stdout or "").strip() else normalize_output(r.stdout or "")
+
+
+def found_nothing(step: PlanStep) -> bool:
+    """The command ran but printed no evidence: no match, or an empty output."""
+    return output_key(step) in (NO_MATCHES, "")
 
 
 def _same_command(command: str) -> str:
@@ -58,14 +70,28 @@ class VoteOutcome:
     def agreed(self) -> int:
         return self.run.best.size if self.run and self.run.best else 0
 
+    @property
+    def found_nothing(self) -> bool:
+        """Every command that ran found nothing: the answer rests on an absence."""
+        return bool(self.run and self.run.best_is_empty)
+
     def confidence(self, quorum: int) -> float:
-        """Agreement, scaled down when fewer usable samples than the quorum were seen."""
+        """Agreement, scaled down when fewer usable samples than the quorum were seen, and halved
+        when the agreement is on finding nothing."""
         if not self.usable:
             return 0.0
-        return round(self.run.agreement * min(1.0, self.usable / max(quorum, 1)), 3)
+        c = self.run.agreement * min(1.0, self.usable / max(quorum, 1))
+        return round(c / 2 if self.found_nothing else c, 3)
+
+    @property
+    def needs_caveat(self) -> bool:
+        """The answer should say how the vote went: the commands disagreed, or none found anything."""
+        return self.usable > self.agreed or self.found_nothing
 
     def summary(self) -> str:
-        """"3 commands ran, 2 agreed on this output" — for the answer when there was disagreement."""
+        """"3 commands ran, 2 agreed on this output" — for the answer when the vote is weak."""
+        if self.found_nothing:
+            return f"{self.usable} command{'s' if self.usable != 1 else ''} ran, none found anything"
         return f"{self.usable} commands ran, {self.agreed} agreed on this output"
 
 
@@ -108,7 +134,7 @@ class CommandVote:
                             "Return a different, valid command.")
             return None
 
-        outcome.run = adaptive_sample(draw, output_key, k_max=self.k_max, quorum=self.quorum)
+        outcome.run = adaptive_sample(draw, output_key, k_max=self.k_max, quorum=self.quorum, empty=found_nothing)
         if not outcome.steps and outcome.no_command:
             raise StopRun("command_generation_failed", outcome.no_command[-1])
         return outcome

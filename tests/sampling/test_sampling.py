@@ -71,3 +71,32 @@ def test_similarity_clustering_groups_paraphrases_and_splits_different_answers()
     clusters = cluster_by_similarity(answers, str, token_jaccard, threshold=0.8)
     assert [c.size for c in clusters] == [2, 1]
     assert token_jaccard("", "") == 1.0 and token_jaccard("a b", "c d") == 0.0
+
+
+def test_empty_samples_never_make_the_quorum_and_rank_below_any_evidence():
+    # Two searches that found nothing and one that found a line: the line wins, and sampling did not
+    # stop at the two empty ones.
+    outputs = ["", "", "a.py:3: import store", "a.py:3: import store"]
+    run = adaptive_sample(lambda i: outputs[i], key=str, k_max=4, quorum=2, empty=lambda s: s == "")
+    assert run.draws == 4 and run.stopped == "agreed"
+    assert run.best.key == "a.py:3: import store" and not run.best_is_empty
+    assert [c.key for c in run.clusters] == ["a.py:3: import store", ""]
+
+
+def test_a_single_finding_outranks_a_larger_empty_cluster():
+    outputs = ["", "x", ""]
+    run = adaptive_sample(lambda i: outputs[i], key=str, k_max=3, quorum=2, empty=lambda s: s == "")
+    assert run.stopped == "budget" and run.best.key == "x" and run.best.size == 1
+
+
+def test_all_empty_samples_go_to_k_max_and_say_so():
+    run = adaptive_sample(lambda i: "", key=str, k_max=3, quorum=2, empty=lambda s: s == "")
+    assert run.draws == 3 and run.stopped == "budget" and run.best_is_empty and run.best.size == 3
+    # without the marker the same samples agree at once
+    plain = adaptive_sample(lambda i: "", key=str, k_max=3, quorum=2)
+    assert plain.draws == 2 and plain.stopped == "agreed" and not plain.best_is_empty
+
+
+def test_empty_and_group_are_not_combined():
+    with pytest.raises(ValueError, match="empty"):
+        adaptive_sample(lambda i: "", key=str, k_max=2, group=lambda xs: cluster(xs, str), empty=lambda s: True)
