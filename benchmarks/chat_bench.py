@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -89,7 +89,7 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def run_agent(convs: List[Dict[str, Any]], config: Any, workdir: Path, max_steps: int) -> List[Dict[str, Any]]:
+def run_agent(convs: List[Dict[str, Any]], config: Any, workdir: Path, max_steps: Optional[int]) -> List[Dict[str, Any]]:
     from ragix_core.chat.messages import tool_messages
     from ragix_core.chat.session import run_turn
     from ragix_core.chat.store import ChatStore
@@ -228,7 +228,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conversations", type=int, default=None, help="run only the first N conversations")
     ap.add_argument("--only", nargs="*", default=None, help="conversation ids to run")
-    ap.add_argument("--max-steps", type=int, default=10, help="the agent's max_reasoning_steps (default 10)")
+    ap.add_argument("--max-steps", type=int, default=None,
+                    help="the agent's max_reasoning_steps per question (default: the product's, chat.max_reasoning_steps)")
     ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: every core we may use)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per model call (default: config)")
     ap.add_argument("--model", default=None, help="model for both systems (default: the embedded default)")
@@ -269,7 +270,7 @@ def main() -> int:
     settings = config.llm.for_role("worker")
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "commit": commit, "model": settings.model,
             "backend": settings.backend, "threads": settings.threads, "temperature": settings.temperature,
-            "max_reasoning_steps": args.max_steps, "conversations": len(convs),
+            "max_reasoning_steps": args.max_steps or config.chat.max_reasoning_steps, "conversations": len(convs),
             "turns": sum(len(c["turns"]) for c in convs), "command": " ".join(sys.argv)}
     print(json.dumps(meta), file=sys.stderr, flush=True)
     loads = {"agent_start": _load()}
