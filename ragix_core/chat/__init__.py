@@ -5,9 +5,9 @@
 Modules: ``messages`` (the thread's messages, the single source of truth),
 ``state`` (the state and its reducer), ``decision`` (the orchestrator's JSON),
 ``nodes`` (pure ``(state, config) -> partial state`` nodes and routes), ``graph``
-(ragix's runner and the LangGraph builder), ``tools`` / ``search`` /
-``docs_index`` / ``repl_driver`` (repl, operator, search), ``store`` (sessions in
-SQLite), ``session`` (one stored turn), ``build`` (deps from a RunContext; the
+(ragix's runner and the LangGraph builder), ``tools`` / ``search`` / ``repl_driver``
+(repl, operator, search; documents are searched through the research engine's
+index), ``store`` (sessions in SQLite), ``session`` (one stored turn), ``build`` (deps from a RunContext; the
 registry's engine). Names load lazily: importing the package costs nothing.
 """
 

@@ -59,19 +59,27 @@ class ProviderSettings:
 
 
 class DocsProvider:
+    """The local document collection, through the research engine's index: ``ragix research index DIR``
+    and ``ragix chat --docs DIR`` build and read the same one (``<DIR>/.ragix/``, else a per-user cache).
+    Each search first catches up with the directory, so an edit is found by the next question."""
+
     name = "docs"
 
-    def __init__(self, directory: str, db_path: Optional[str] = None) -> None:
-        from .docs_index import DocsIndex, DocsIndexError
+    def __init__(self, directory: str, index_dir: Optional[str] = None) -> None:
+        from ragix_core.research.index import DocumentIndex, IndexError_
 
         try:
-            self.index = DocsIndex(directory, db_path)
-        except DocsIndexError as exc:
+            self.index = DocumentIndex.open(directory, index_dir)
+        except IndexError_ as exc:
             raise ProviderError(str(exc)) from None
 
     def search(self, query: str, top_k: int) -> List[SearchHit]:
-        return [SearchHit(self.name, h.title, h.text, ref=h.path, score=h.score)
-                for h in self.index.search(query, top_k)]
+        self.index.update()  # unchanged files cost a stat each; a missing parser raises, named
+        hits = []
+        for h in self.index.search(query, top_k):
+            title = " — ".join(dict.fromkeys(t for t in (h.title, h.heading) if t)) or h.path
+            hits.append(SearchHit(self.name, title, h.text, ref=h.path, score=h.score))
+        return hits
 
 
 class ExperienceProvider:

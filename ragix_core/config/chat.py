@@ -8,7 +8,8 @@
       store: null                  # sessions database; null = $RAGIX_HOME/chat/sessions.sqlite
       search:
         providers: [docs, experience]   # or "package.module:factory" for another provider (a web search)
-        docs: null                 # the document directory searched by `docs` (ragix chat --docs DIR)
+        docs: null                 # the document directory searched by `docs` (ragix chat --docs DIR),
+                                   # through the same index as `ragix research index DIR`
         top_k: 4
 
 Lives with the config loader (like ``reasoning:``) because the loader must not

@@ -10,7 +10,6 @@ import types
 import pytest
 
 from ragix_core.chat import messages as M
-from ragix_core.chat.docs_index import DocsIndex, passages
 from ragix_core.chat.search import (DocsProvider, ExperienceProvider, ProviderError, ProviderSettings, SearchHit,
                                     build_providers, search_all)
 from ragix_core.chat.tools import ChatTools, OperatorTool, ReplTool, SearchTool, operator_args
@@ -134,31 +133,36 @@ def docs(tmp_path):
     return d
 
 
-def test_docs_index_finds_the_passage_and_follows_edits(docs, tmp_path):
-    index = DocsIndex(docs, tmp_path / "idx.sqlite")
-    hits = index.search("which port does zephyr listen on", 3)
-    assert hits[0].path == os.path.join("services", "zephyr.md") and "7421" in hits[0].text
-    assert hits[0].title == "Zephyr ingest"
-    assert all(".hidden" not in h.path and h.path != "blob.bin" for h in hits)
+def test_docs_search_finds_the_passage_and_follows_edits(docs, tmp_path):
+    provider = DocsProvider(str(docs), str(tmp_path / "idx"))
+    hits = provider.search("which port does zephyr listen on", 3)
+    assert hits[0].ref == "services/zephyr.md" and "7421" in hits[0].text
+    assert hits[0].title.startswith("Zephyr ingest") and hits[0].source == "docs"
+    assert all(".hidden" not in h.ref and h.ref != "blob.bin" for h in hits)
     (docs / "orion.txt").write_text("The Orion cluster now has 96 nodes.\n")
     os.utime(docs / "orion.txt", ns=(time.time_ns(), time.time_ns() + 10_000_000))
-    assert "96" in index.search("orion nodes", 1)[0].text
+    assert "96" in provider.search("orion nodes", 1)[0].text
     (docs / "services" / "zephyr.md").unlink()
-    assert index.refresh() == {"added": 0, "updated": 0, "removed": 1}
-    assert index.search("zephyr port", 3) == []
+    assert provider.search("zephyr port", 3) == []
 
 
-def test_docs_index_survives_query_syntax(docs, tmp_path):
-    index = DocsIndex(docs, tmp_path / "idx.sqlite")
+def test_docs_search_shares_the_research_index(docs, tmp_path):
+    # `ragix research index DIR --index I` and `ragix chat --docs DIR` read one index: what one built,
+    # the other finds without indexing again.
+    from ragix_core.research.index import DocumentIndex
+
+    built = DocumentIndex.open(docs, tmp_path / "shared")
+    assert built.update().indexed == 2
+    built.close()
+    provider = DocsProvider(str(docs), str(tmp_path / "shared"))
+    assert provider.index.update().indexed == 0
+    assert "48 nodes" in provider.search("orion cluster nodes", 1)[0].text
+
+
+def test_docs_search_survives_query_syntax(docs, tmp_path):
+    provider = DocsProvider(str(docs), str(tmp_path / "idx"))
     for query in ['zephyr" OR (', "NEAR(a b)", "*", "port:7421", ""]:
-        index.search(query, 2)  # FTS5 syntax in a query is text, never an error
-
-
-def test_passages_split_long_text():
-    text = "\n\n".join(f"paragraph {i} " + "word " * 50 for i in range(10))
-    parts = passages(text, limit=400)
-    assert all(len(p) <= 400 for p in parts) and len(parts) > 3
-    assert "paragraph 0" in parts[0] and "paragraph 9" in parts[-1]
+        provider.search(query, 2)  # FTS5 syntax in a query is text, never an error
 
 
 def test_docs_provider_needs_a_directory(tmp_path):
@@ -217,7 +221,7 @@ def test_a_failing_or_hanging_provider_does_not_hide_the_others():
 
 
 def test_search_tool_formats_hits_and_records_sources(docs, tmp_path):
-    tool = SearchTool([DocsProvider(str(docs), str(tmp_path / "i.sqlite"))], 2, 5.0)
+    tool = SearchTool([DocsProvider(str(docs), str(tmp_path / "idx"))], 2, 5.0)
     out = tool.run({"query": "Kestrel team owner"}, [])
     assert out.error is None and out.output.startswith("1. Zephyr ingest (docs: services/zephyr.md)")
     assert out.meta["sources"][0]["ref"] == "services/zephyr.md"
