@@ -9,52 +9,26 @@ command names a missing file. Before, `ragix run` exited 0 with stop_reason
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import pytest
 from typer.testing import CliRunner
 
 from ragix_core.cli import app
+from tests.scripted_openai import response_schema, scripted_openai_server
 
 COMMAND = {"command": "cat missing-notes.txt"}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Answers chat completions by the schema asked for; free text gets the command's JSON text."""
-
-    def log_message(self, *args):  # keep test output clean
-        pass
-
-    def _send(self, body: dict) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        self._send({"object": "list", "data": [{"id": "scripted", "object": "model", "owned_by": "test"}]})
-
-    def do_POST(self):
-        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        schema = json.dumps((request.get("response_format") or {}).get("json_schema") or {})
-        reply = {"complexity": "SIMPLE"} if "complexity" in schema else COMMAND
-        self._send({"id": "x", "object": "chat.completion", "created": 0, "model": "scripted",
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": json.dumps(reply)}}],
-                    "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}})
+def _answer(request: dict) -> str:
+    """Classify says SIMPLE; every other call (a command draw) names the missing file."""
+    return json.dumps({"complexity": "SIMPLE"} if "complexity" in json.dumps(response_schema(request)) else COMMAND)
 
 
 @pytest.fixture()
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
+    with scripted_openai_server(_answer, usage=(11, 7)) as s:
+        yield s.url
 
 
 def test_all_commands_failing_is_no_evidence_and_exit_1(tmp_path, server, monkeypatch):

@@ -51,7 +51,8 @@ def chat(
     show: Optional[str] = typer.Option(None, "--show", metavar="SESSION", help="Show a stored session."),
     delete: Optional[str] = typer.Option(None, "--delete", metavar="SESSION", help="Delete a stored session."),
     docs: Optional[Path] = typer.Option(None, "--docs", help="Directory of documents the search tool reads "
-                                                            "(remembered by the session)."),
+                                        "(Markdown, text, HTML, PDF; through the index `ragix research index` "
+                                        "builds; remembered by the session)."),
     cwd: Path = typer.Option(Path("."), "--cwd", help="Directory the REPL may read (read-only)."),
     profile: Optional[str] = typer.Option(None, "--profile", help="safe | dev | sovereign (default: config)."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for every role: a GGUF path or a server "

@@ -11,7 +11,7 @@ import pytest
 from ragix_core.chat.nodes import DEPS_KEY, ChatDeps
 from ragix_core.chat.tools import ChatTools, OperatorTool, ReplTool
 from ragix_core.tools import Limits, ToolBox
-from tests.reasoning_v30.test_agent_fns import ScriptedLLM
+from tests.scripted_llm import ScriptedLLM
 
 
 def decision(action: str, thinking: str = "step", **tool_input: str) -> Dict[str, Any]:
@@ -47,18 +47,11 @@ class FakeTools:
         return ToolOutcome(out, None, 0.01)
 
 
-class Scripted(ScriptedLLM):
-    """ScriptedLLM that also raises BaseExceptions (KeyboardInterrupt: Ctrl-C during a model call)."""
-
-    def complete(self, messages, **kw):
-        if self.replies and isinstance(self.replies[0], BaseException) and not isinstance(self.replies[0], Exception):
-            self.calls.append({"messages": messages, "schema": kw.get("schema")})
-            raise self.replies.pop(0)
-        return super().complete(messages, **kw)
+Scripted = ScriptedLLM  # raises a KeyboardInterrupt reply too: Ctrl-C during a model call
 
 
 def scripted(replies) -> ScriptedLLM:
-    return Scripted(list(replies))
+    return ScriptedLLM(list(replies))
 
 
 def deps_with(orchestrator_replies, writer_replies=("The answer.",), tools=None, **kw) -> ChatDeps:

@@ -7,60 +7,31 @@ to the same question (tests/llm/cassettes/smollm2).
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
 from ragix_core.llm import LLMBadOutput
 from ragix_core.llm.openai_compat import OpenAICompatClient
+from tests.scripted_openai import scripted_openai_server
 
 from .conformance import ADD, ANSWER_SCHEMA
 
 RECORDED_TEXT = '{\n  "answer": 2\n}'  # SmolLM2 is fast, not good at sums
 
 
-def _stub(reply_text: str):
-    seen = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):  # keep test output clean
-            pass
-
-        def _send(self, code, body):
-            data = json.dumps(body).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self):
-            self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
-
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            seen.append(body)
-            if body.get("response_format", {}).get("type") == "json_schema":
-                self._send(400, {"error": {"message": "response_format json_schema is not supported", "type": "invalid_request_error"}})
-                return
-            self._send(200, {
-                "id": "x", "object": "chat.completion", "created": 0, "model": "stub",
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply_text}}],
-                "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39},
-            })
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+def _no_json_schema(reply_text: str):
+    """A server that rejects response_format json_schema with HTTP 400, as some do."""
+    def answer(request: dict):
+        if request.get("response_format", {}).get("type") == "json_schema":
+            return 400, {"error": {"message": "response_format json_schema is not supported",
+                                   "type": "invalid_request_error"}}
+        return reply_text
+    return answer
 
 
 @pytest.fixture
 def stub():
-    server, seen = _stub(RECORDED_TEXT)
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
-    server.shutdown()
+    with scripted_openai_server(_no_json_schema(RECORDED_TEXT), model="stub", usage=(30, 9)) as server:
+        yield server.url, server.requests
 
 
 def test_falls_back_to_json_object_and_remembers(stub):
@@ -76,10 +47,7 @@ def test_falls_back_to_json_object_and_remembers(stub):
 
 
 def test_fallback_reply_is_still_checked_against_the_schema():
-    server, _ = _stub('{"answer": "five"}')
-    try:
-        client = OpenAICompatClient("stub", base_url=f"http://127.0.0.1:{server.server_address[1]}/v1")
+    with scripted_openai_server(_no_json_schema('{"answer": "five"}'), model="stub") as server:
+        client = OpenAICompatClient("stub", base_url=server.url)
         with pytest.raises(LLMBadOutput, match="expected integer"):
             client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=24)
-    finally:
-        server.shutdown()

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -15,55 +12,31 @@ from typer.testing import CliRunner
 
 from ragix_core.cli import app
 from tests.reasoning_slim.fakes import ScriptedClient
+from tests.scripted_openai import response_schema, scripted_openai_server
 from tests.reasoning_slim.test_engine import OFF, Q, S1, S2, split_client
 
 pytest.importorskip("openai")
 
 
-def serve(script: ScriptedClient) -> ThreadingHTTPServer:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def _send(self, body: dict) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self):
-            self._send({"object": "list", "data": [{"id": "scripted", "object": "model", "owned_by": "t"}]})
-
-        def do_POST(self):
-            req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            schema = ((req.get("response_format") or {}).get("json_schema") or {}).get("schema")
-            reply = script.complete(req["messages"], schema=schema, temperature=req.get("temperature", 0.0))
-            self._send({"id": "x", "object": "chat.completion", "created": 0, "model": "scripted",
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": reply.text}}],
-                        "usage": {"prompt_tokens": 30, "completion_tokens": 12, "total_tokens": 42}})
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
+def _answer_from(script: ScriptedClient):
+    def answer(request: dict) -> str:
+        schema = response_schema(request) or None
+        return script.complete(request["messages"], schema=schema, temperature=request.get("temperature", 0.0)).text
+    return answer
 
 
 @pytest.fixture()
 def project(tmp_path, monkeypatch) -> Iterator[tuple]:
     script = split_client()
-    httpd = serve(script)
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     root = tmp_path / "project"
     root.mkdir()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    # The user's own config ($RAGIX_HOME/ragix.yaml): a project's file may not name an endpoint.
-    (tmp_path / "home").mkdir()
-    (tmp_path / "home" / "ragix.yaml").write_text(
-        f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{url}\"}}\n")
-    yield root, script
-    httpd.shutdown()
+    with scripted_openai_server(_answer_from(script), usage=(30, 12)) as server:
+        # The user's own config ($RAGIX_HOME/ragix.yaml): a project's file may not name an endpoint.
+        (tmp_path / "home").mkdir()
+        (tmp_path / "home" / "ragix.yaml").write_text(
+            f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server.url}\"}}\n")
+        yield root, script
 
 
 def test_reason_json_has_answer_tree_metrics_and_exports(project, tmp_path):

@@ -6,43 +6,20 @@ the real model runs in tests/reasoning_v30/test_run_real_model.py.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Any, List
 
 import pytest
 
-from ragix_core.llm.base import Completion, LLMBadOutput, LLMTimeout, LLMUnavailable, Usage
+from ragix_core.llm.base import LLMTimeout, LLMUnavailable
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions
 from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
 from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
 from ragix_core.reasoning_v30.graph import StopRun
 from ragix_core.llm.structured import ask_json
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
-
-
-class ScriptedLLM:
-    backend = "scripted"
-    model = "scripted"
-
-    def __init__(self, replies: List[Any]):
-        self.replies = list(replies)
-        self.calls: List[dict] = []
-
-    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
-        self.calls.append({"messages": messages, "schema": schema, "temperature": temperature, "seed": seed})
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        text = reply if isinstance(reply, str) else json.dumps(reply)
-        data = None
-        if schema is not None:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                raise LLMBadOutput(f"not JSON: {text[:40]}")
-        return Completion(text=text, data=data, usage=Usage(10, 5), model="scripted", backend="scripted")
+from tests.scripted_llm import ScriptedLLM  # noqa: F401 - other test modules import it from here too
 
 
 class FakeToolBox:

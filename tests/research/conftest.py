@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, List
 
 import pytest
 
 from ragix_core.config.research import ResearchSection
-from ragix_core.llm.base import Completion, LLMBadOutput, Usage
 from ragix_core.research import DocumentIndex
+from tests.scripted_llm import ScriptedLLM as BaseScriptedLLM
 
 TIERS = {
     "sources": {"official/**": "Registry", "news/**": "Gazette", "forum/**": "Forum"},
@@ -58,37 +57,11 @@ def settings() -> ResearchSection:
     return s
 
 
-class ScriptedLLM:
-    """Replies in order; records every call (messages, schema). An Exception reply is raised."""
-
-    backend = "scripted"
-    model = "scripted"
+class ScriptedLLM(BaseScriptedLLM):
+    """The shared scripted model, reporting research-sized prompts (100 + 20 tokens a call)."""
 
     def __init__(self, replies: List[Any]):
-        self.replies = list(replies)
-        self.calls: List[dict] = []
-
-    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
-        self.calls.append({"messages": messages, "schema": schema, "timeout": timeout})
-        if not self.replies:
-            raise AssertionError("the scripted model was asked more often than scripted: "
-                                 + messages[-1]["content"][-200:])
-        reply = self.replies.pop(0)
-        if callable(reply):  # a reply computed from the prompt (e.g. the label a path got)
-            reply = reply(messages)
-        if isinstance(reply, Exception):
-            raise reply
-        text = reply if isinstance(reply, str) else json.dumps(reply)
-        data = None
-        if schema is not None:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                raise LLMBadOutput(f"not JSON: {text[:40]}")
-        return Completion(text=text, data=data, usage=Usage(100, 20), model="scripted", backend="scripted")
-
-    def prompts_of(self, word: str) -> List[str]:
-        return [c["messages"][-1]["content"] for c in self.calls if word in c["messages"][0]["content"]]
+        super().__init__(replies, usage=(100, 20))
 
 
 def label(messages, path: str) -> str:
