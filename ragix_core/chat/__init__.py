@@ -13,8 +13,7 @@ registry's engine). Names load lazily: importing the package costs nothing.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ragix_core.core.lazy import lazy_exports
 
 _EXPORTS = {
     "ChatMessage": "messages", "ChatState": "state", "merge": "state", "new_state": "state",
@@ -26,12 +25,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)

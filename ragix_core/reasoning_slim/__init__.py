@@ -10,12 +10,9 @@ docs/CONTRACTIVE.md describes the state machine, the entropy formulas and the pr
 
 from __future__ import annotations
 
-from typing import Any
+from ragix_core.core.lazy import lazy_exports
 
-__all__ = ["ContractiveReasoner", "ContractiveResult", "ContractiveParams", "Metrics", "Node", "NodeState",
-           "PRESETS", "preset", "preset_names", "ChatSession"]
-
-_WHERE = {
+_EXPORTS = {
     "ContractiveReasoner": "engine",
     "ContractiveResult": "result",
     "Metrics": "result",
@@ -28,11 +25,5 @@ _WHERE = {
     "ChatSession": "chat",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ragix_core.reasoning_slim' has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f"ragix_core.reasoning_slim.{module}"), name)
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

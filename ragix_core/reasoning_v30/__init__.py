@@ -8,8 +8,7 @@ the package stays cheap (no pydantic, sqlite or model runtime at import).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ragix_core.core.lazy import lazy_exports
 
 _EXPORTS = {
     "TaskComplexity": "types", "StepStatus": "types", "ToolCall": "types", "ToolResult": "types",
@@ -23,12 +22,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
