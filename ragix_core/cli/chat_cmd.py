@@ -12,7 +12,6 @@ continue one conversation. Exit codes: 0 answered, 1 finished without success
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -25,6 +24,7 @@ from rich.text import Text
 
 from ragix_core.cli import app
 from ragix_core.cli.chat_view import ChatView, answer_panel, plain_line, steps_renderable
+from ragix_core.cli.live_view import follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
 
@@ -138,15 +138,7 @@ class _Turn:
         view = ChatView()
         live: Optional[Live] = None
         if show_progress:
-            if self.err.is_terminal:
-                bus.subscribe(view)
-                live = Live(view, console=self.err, refresh_per_second=4, transient=True)
-            else:
-                def plain(event: Any) -> None:
-                    line = plain_line(event)
-                    if line:
-                        print(line, file=sys.stderr, flush=True)
-                bus.subscribe(plain)
+            live = follow_run(bus, self.err, view, plain_line, transient=True)
         waiting = lambda: self.err.print(f"[dim]waiting: another ragix chat is answering in session "  # noqa: E731
                                          f"{session_id}[/dim]")
         try:

@@ -27,6 +27,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from ragix_core.cli import app
+from ragix_core.cli.live_view import follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import Event, EventBus, EventKind
 
@@ -216,11 +217,7 @@ def ask(
     view = _View(question)
     live: Optional[Live] = None
     if not as_json:
-        if err.is_terminal:
-            bus.subscribe(view)
-            live = Live(view, console=err, refresh_per_second=4, transient=False)
-        else:
-            bus.subscribe(lambda ev: print(research_line(ev), file=sys.stderr, flush=True) if research_line(ev) else None)
+        live = follow_run(bus, err, view, research_line)
     try:
         ctx = RunContext.open(cwd=docs.resolve(), config=run_config, profile=get_profile(run_config.profile),
                               engine=get_engine("research"), events=bus)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -14,7 +13,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import RunView, event_line
+from ragix_core.cli.live_view import RunView, event_line, follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
 from ragix_core.core.registry import engine_names
@@ -59,15 +58,7 @@ def run(
     view = RunView(goal)
     live: Optional[Live] = None
     if not (as_json or quiet):
-        if err.is_terminal:
-            bus.subscribe(view)
-            live = Live(view, console=err, refresh_per_second=4, transient=False)
-        else:
-            def plain(event):
-                line = event_line(event)
-                if line:
-                    print(line, file=sys.stderr, flush=True)
-            bus.subscribe(plain)
+        live = follow_run(bus, err, view, event_line)
     try:
         if live:
             live.start()

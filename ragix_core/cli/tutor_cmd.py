@@ -10,7 +10,6 @@ configuration error (a bad --accept pattern, a bad rule file, a missing director
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import event_line
+from ragix_core.cli.live_view import event_line, follow_run
 from ragix_core.core.events import Event, EventKind
 
 __all__ = ["tutor_command", "TutorView", "tutor_line"]
@@ -136,8 +135,6 @@ def tutor_command(
 ) -> None:
     """Play the proof game on GOAL: every claim needs evidence from a confined command, and the answer may
     state only what the tutor validated."""
-    from rich.live import Live
-
     from ragix_core.config import ConfigError, load_config
     from ragix_core.core.events import EventBus
     from ragix_core.profiles import ProfileError
@@ -162,16 +159,7 @@ def tutor_command(
     bus = EventBus()
     live = None
     if not (as_json or quiet):
-        if err.is_terminal:
-            view = TutorView(goal, max_turns)
-            bus.subscribe(view)
-            live = Live(view, console=err, refresh_per_second=4, transient=False)
-        else:
-            def plain(event: Event) -> None:
-                line = tutor_line(event)
-                if line:
-                    print(line, file=sys.stderr, flush=True)
-            bus.subscribe(plain)
+        live = follow_run(bus, err, TutorView(goal, max_turns), tutor_line)
     meta = {"tutor": {"accept": list(accept), "max_turns": max_turns, "truths_before_write": truths_before_write,
                       "rules": [str(p) for p in rules]}}
     try:
