@@ -6,10 +6,11 @@ ancestors. A call is refused (``BudgetExhausted``) when its branch or any ancest
 already spent its limit; tokens are known only after a call, so a branch can overshoot
 its limit by at most one call's tokens.
 
-``MeteredClient`` wraps a role's client (which still counts the run's usage and publishes
-the LLM_CALL events): it checks the budget before a call, charges the node and its ledger
-after, passes the per-call timeout, and holds one of ``max_concurrent_branches`` slots for
-the duration of the call.
+``MeteredClient`` wraps a role's client (``llm/roles.TracedClient``, which counts the run's
+usage per role and publishes the LLM_CALL events): it checks the budget before a call,
+charges the node and its ledger after, passes the per-call timeout, and holds one of
+``max_concurrent_branches`` slots for the duration of the call. What it counts is per
+node only (the tree's display and its metrics sum the nodes).
 """
 
 from __future__ import annotations
@@ -63,13 +64,12 @@ class MeteredClient:
     """An ``LLMClient`` for one node's calls: budget check, per-call timeout, slot, accounting."""
 
     def __init__(self, inner: LLMClient, node: Any, ledger: Ledger, *, timeout: float,
-                 slots: threading.BoundedSemaphore, counters: Dict[str, int]):
+                 slots: threading.BoundedSemaphore):
         self.inner = inner
         self.node = node
         self.ledger = ledger
         self.timeout = timeout
         self.slots = slots
-        self.counters = counters  # run-wide {"llm_calls", "tokens"} shared by every node
         self._lock = ledger._lock
 
     @property
@@ -88,7 +88,6 @@ class MeteredClient:
             raise BudgetExhausted(spent)
         with self._lock:  # a call counts even if it fails (its tokens, unknown then, do not)
             self.node.llm_calls += 1
-            self.counters["llm_calls"] = self.counters.get("llm_calls", 0) + 1
         with self.slots:
             result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
                                          timeout=timeout if timeout is not None else self.timeout)
@@ -96,5 +95,4 @@ class MeteredClient:
         self.ledger.charge(used)
         with self._lock:
             self.node.tokens += used
-            self.counters["tokens"] = self.counters.get("tokens", 0) + used
         return result

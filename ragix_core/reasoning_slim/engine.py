@@ -65,7 +65,6 @@ class _Solve:
     index: RelevanceIndex
     ledger: Ledger
     ids: Any = field(default_factory=lambda: itertools.count(0))
-    counters: Dict[str, int] = field(default_factory=dict)
     loops: int = 0
     rebranches: int = 0
     peer_calls: int = 0
@@ -168,8 +167,7 @@ class ContractiveReasoner:
     # -- the state machine ------------------------------------------------------------------
 
     def _client(self, role: str, run: _Solve, node: Node, ledger: Ledger) -> MeteredClient:
-        return MeteredClient(self.roles.get(role), node, ledger, timeout=self.params.timeout_sec, slots=self._slots,
-                             counters=run.counters)
+        return MeteredClient(self.roles.get(role), node, ledger, timeout=self.params.timeout_sec, slots=self._slots)
 
     async def _node(self, run: _Solve, node: Node, ledger: Ledger) -> None:
         p = self.params
@@ -331,11 +329,12 @@ class ContractiveReasoner:
     def _metrics(self, run: _Solve, root: Node, duration: float) -> Metrics:
         nodes = list(walk(root))
         reached = [n.depth for n in nodes if n.state is not NodeState.PRUNED]
-        return Metrics(total_tokens=run.counters.get("tokens", 0), duration=duration, nodes=len(nodes),
+        # Every model call of the tree is charged to one node (MeteredClient): the run's totals are their sum.
+        return Metrics(total_tokens=sum(n.tokens for n in nodes), duration=duration, nodes=len(nodes),
                        max_depth_reached=max(reached, default=0), decomposed=root.decomposed,
                        decompositions=sum(n.decomposed for n in nodes), loops=run.loops, rebranches=run.rebranches,
                        pruned=sum(n.state is NodeState.PRUNED for n in nodes),
-                       llm_calls=run.counters.get("llm_calls", 0), peer_reviewed=run.peer_reviewed,
+                       llm_calls=sum(n.llm_calls for n in nodes), peer_reviewed=run.peer_reviewed,
                        peer_approved=run.peer_approved)
 
     def _models(self) -> Dict[str, str]:
