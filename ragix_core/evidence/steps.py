@@ -18,7 +18,8 @@ from ragix_core.tools.policy import is_wc_total_line
 from .excerpt import excerpt
 from .path_hints import diagnose
 
-__all__ = ["step_output", "run_command_step", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES"]
+__all__ = ["step_output", "found_nothing", "run_command_step", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS",
+           "NO_MATCHES"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
@@ -37,6 +38,20 @@ def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
     if not text and not r.ok:
         text = (r.stderr or r.error or "").strip()
     return bounded(text, limit)
+
+
+def found_nothing(step: PlanStep) -> bool:
+    """The step ran but shows no evidence: a search without a match, an empty output, or a pipeline
+    that counted nothing (``grep ... | wc -l`` printing 0). Such outputs agree with each other
+    whether the pattern was right or wrong, so they confirm nothing on their own."""
+    r = step.result
+    if r is None or step.status != StepStatus.SUCCESS:
+        return False
+    text = (r.stdout or "").strip()
+    if not text:
+        return True
+    command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
+    return text == "0" and "|" in command
 
 
 def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Tuple[str, str]]:

@@ -22,7 +22,7 @@ from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
-from ragix_core.evidence.steps import evidence_block, run_command_step, step_output
+from ragix_core.evidence.steps import evidence_block, found_nothing, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
@@ -75,6 +75,9 @@ class AgentFunctions:
         self.max_context_chars = max_context_chars
         self.voting = voting or VotingSection(k_max=2, quorum=1)
         self.may_escalate = may_escalate
+        # The graph's reflection budget by complexity (set by build_graph): VERIFY sends an all-empty
+        # result to REFLECT only when a reflection is left to spend.
+        self.reflection_budget: Dict[TaskComplexity, int] = {}
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.diagnose_shell = diagnose_shell
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
@@ -326,10 +329,19 @@ class AgentFunctions:
             # Nothing to judge from: fail on the evidence, without asking a model.
             return {"verdict": "fail", "issues": "no step produced output to support an answer",
                     "answer": state.final_answer or "No evidence was gathered.", "confidence": 0.1}
+        succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
+        may_reflect = state.reflection_count < self.reflection_budget.get(state.complexity, 0)
+        if may_reflect and state.reflection_count == 0 and all(found_nothing(s) for s in succeeded):
+            # Every search came back empty. An absence agrees with itself whether the pattern or path was
+            # right or wrong (measured: "no module imports storage" from a grep for the wrong spelling), so
+            # the first time it goes to REFLECT, which searches the project for the goal's names; after
+            # a reflection an empty result stands as the answer.
+            return {"verdict": "fail", "answer": state.final_answer or "Nothing was found.", "confidence": 0.2,
+                    "issues": "every command found nothing: its pattern or path may not match what the files "
+                              "contain; look at the files before concluding that nothing exists"}
         current = state.final_answer or self.compose(state)
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.
-        succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
         text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(succeeded, state.goal),
                               current_answer=bounded(current, 3000))
         reply, _ = ask_json(self.verifier, [{"role": "user", "content": text}], VerifyReply,

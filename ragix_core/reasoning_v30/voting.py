@@ -8,10 +8,11 @@ output they printed (``sampling.normalize_output``); sampling stops as soon as
 output, not a second run. The winner is the first command of the largest
 cluster; the agreement becomes the run's confidence.
 
-Outputs that show nothing (a search without a match, an empty listing) are empty
-evidence: they never make the quorum, any command that found something wins over
-them, and a vote where every command found nothing has its confidence halved and
-says so in the answer.
+Outputs that show nothing (``evidence.steps.found_nothing``: a search without a
+match, an empty listing, a pipeline that counted 0) are empty evidence: they never
+make the quorum, any command that found something wins over them, and a vote
+where every command found nothing has its confidence halved and says so in the
+answer.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
+from ragix_core.evidence.steps import NO_MATCHES, found_nothing
 from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
 
 __all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
-
-NO_MATCHES = "(no matches)"
 
 # A backend that is down or too slow ends the run; any other named stop (an invalid reply) is one
 # failed draw among several.
@@ -41,11 +41,6 @@ def output_key(step: PlanStep) -> str:
     if r is None:
         return ""
     return NO_MATCHES if r.no_match and not (r.stdout or "").strip() else normalize_output(r.stdout or "")
-
-
-def found_nothing(step: PlanStep) -> bool:
-    """The command ran but printed no evidence: no match, or an empty output."""
-    return output_key(step) in (NO_MATCHES, "")
 
 
 def _same_command(command: str) -> str:

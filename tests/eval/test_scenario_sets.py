@@ -154,3 +154,13 @@ def test_forbidden_files_really_lack_what_the_question_asks_for():
             assert not {p.name for p in named} & holding(regex), (sid, pattern)
     md = {p.name for p in REPO.rglob("*.md")}
     assert all(not any(name.endswith(ext) for name in md) for ext in s["list-markdown-files"].forbidden_patterns)
+
+
+def test_absence_facts_match_fixture():
+    every = [p for p in REPO.rglob("*") if p.is_file() and ".ragix" not in p.parts]
+    s = by_id()
+    assert {"redis-mentions", "importers-of-billing", "fixme-in-markdown"} <= set(s)
+    assert not [p for p in every if "redis" in p.read_text(errors="ignore").lower()]
+    assert not [p for p in REPO.rglob("*.py") if re.search(r"\bbilling\b", p.read_text())]
+    assert not [p for p in REPO.rglob("*.md") if "FIXME" in p.read_text()]
+    assert [p.name for p in REPO.rglob("*.py") if "FIXME" in p.read_text()]  # the trap is there

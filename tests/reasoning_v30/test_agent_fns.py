@@ -425,3 +425,49 @@ def test_the_project_listing_is_read_without_a_tool_call_and_hides_ragix_state(t
     listing = fns(ScriptedLLM([]), tb).file_context()
     assert listing.splitlines() == ["./README.md", "./docs/guide.md"]  # depth 3 like find -maxdepth 3
     assert tb.commands == []
+
+
+def _searched(command: str, stdout: str = "", no_match: bool = False) -> PlanStep:
+    return PlanStep(1, "search", ToolCall("shell", {"command": command}), StepStatus.SUCCESS,
+                    ToolResult("shell", 1 if no_match else 0, stdout=stdout, no_match=no_match, command=command))
+
+
+def test_found_nothing_is_no_match_empty_output_or_a_pipeline_that_counted_zero():
+    from ragix_core.evidence.steps import found_nothing
+
+    assert found_nothing(_searched("grep -rn storage .", no_match=True))
+    assert found_nothing(_searched("find . -name '*.MD'", stdout="\n"))
+    assert found_nothing(_searched("grep -rl 'import storage' . | wc -l", stdout="0\n"))
+    assert not found_nothing(_searched("wc -l empty.txt", stdout="0 empty.txt\n"))
+    assert not found_nothing(_searched("grep -c x a.py", stdout="0\n"))  # no pipeline: a count the goal asked for
+    assert not found_nothing(_searched("grep -rn storage .", stdout="api.py:1:import storage\n"))
+    failed = _searched("cat missing.txt")
+    failed.status = StepStatus.FAILED
+    assert not found_nothing(failed)
+
+
+def _empty_state(reflections: int) -> ReasoningState:
+    st = ReasoningState(goal="Which modules import from the storage module?", session_id="s")
+    st.complexity = TaskComplexity.MODERATE
+    st.reflection_count = reflections
+    st.executed_steps = [_searched("grep -rl 'from storage' .", no_match=True),
+                         _searched("grep -rl 'from storage' . | wc -l", stdout="0\n")]
+    return st
+
+
+def test_an_all_empty_result_goes_to_reflect_once_without_a_model_call():
+    llm = ScriptedLLM([])
+    f = fns(llm)
+    f.reflection_budget = {TaskComplexity.MODERATE: 1}
+    out = f.verify(_empty_state(0))
+    assert out["verdict"] == "fail" and "found nothing" in out["issues"] and llm.calls == []
+
+
+def test_after_a_reflection_or_without_budget_an_empty_result_is_judged_as_usual():
+    for reflections, budget in ((1, 1), (0, 0)):
+        llm = ScriptedLLM(["No module imports it.",
+                           {"verdict": "pass", "issues": "", "answer": "No module imports it.", "confidence": 0.6}])
+        f = fns(llm)
+        f.reflection_budget = {TaskComplexity.MODERATE: budget}
+        out = f.verify(_empty_state(reflections))
+        assert out["verdict"] == "pass" and len(llm.calls) == 2, (reflections, budget)
