@@ -70,6 +70,10 @@ class Evidence:
         out = self._outputs.get(action_id)
         return out if out is not None and out.epoch == self.epoch else None
 
+    def output_texts(self) -> List[str]:
+        """What the current epoch's commands printed."""
+        return [o.text for o in self._outputs.values() if o.epoch == self.epoch]
+
     def facts(self, predicate: str) -> Iterable[Tuple[str, Claim]]:
         return [(n, c) for n, c, e in self._facts.get(predicate, []) if e == self.epoch]
 

@@ -11,6 +11,12 @@ docs/TUTOR.md): that is the limit of a deterministic judge.
 Obligations (the task's acceptance criteria) are claim patterns: each must be
 matched by a validated truth, and each named variable's value must be stated in
 the answer, so the answer is consistent with the proof.
+
+A ``value(expr, x)`` truth proves arithmetic, not where its operands came from:
+it counts (for obligations and for grounding) only when every number in ``expr``
+was printed by a command of the game, is stated by the goal or by another truth,
+or is the result of a value that counts (``admissible``). Measured: "the sum of the amount column is 8*42.50 = 340" won
+a game, 8 being a number no observation showed.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, Pattern, Var, numbers_equal
 from ragix_core.reasoning_tutor.checker import unify
 
-__all__ = ["Atom", "atoms", "ungrounded", "mentions", "Obligation", "match_obligations"]
+__all__ = ["Atom", "atoms", "ungrounded", "mentions", "Obligation", "match_obligations", "admissible"]
 
 _URL = re.compile(r"https?://[^\s<>\"'`)]+")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -32,6 +38,8 @@ _PATH = re.compile(r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]*[\w]|(?<![\w/.
 _NUMBER = re.compile(r"(?<![\w.,])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
 _IDENT = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*_\w*|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w])")
 _CAPS = re.compile(r"(?<![\w])[A-Z][A-Z0-9]{2,}(?![\w])")
+# Any decimal in a text, separators ignored: "1004,dave,8.75" holds 1004 and 8.75 (not 8, not 75).
+_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d])")
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,36 @@ def ungrounded(answer: str, truths: Sequence[Claim], goal: str) -> List[Atom]:
     """Atoms of ``answer`` that neither a truth's arguments nor the goal contain."""
     sources = [goal] + [a for t in truths for a in t.args]
     return [a for a in atoms(answer) if not _grounded(a, sources)]
+
+
+def admissible(truths: Sequence[Tuple[str, Claim]], goal: str,
+               observed: Sequence[str] = ()) -> List[Tuple[str, Claim]]:
+    """The truths an answer may rest on: all of them but the ``value`` truths whose expression uses a
+    number that no ``observed`` output, the goal, another truth or an admissible value's result states.
+    Values may chain (a result used in a later expression), so admission repeats until nothing changes."""
+    values = [(i, t) for i, t in enumerate(truths) if t[1].predicate == "value"]
+    if not values:
+        return list(truths)
+    known = set(_ANY_NUMBER.findall(goal))
+    for text in observed:
+        known.update(_ANY_NUMBER.findall(text))
+    for _, claim in truths:
+        if claim.predicate != "value":
+            for arg in claim.args:
+                known.update(_ANY_NUMBER.findall(arg))
+    admitted = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, (_, claim) in values:
+            if i in admitted:
+                continue
+            operands = _ANY_NUMBER.findall(claim.args[0])
+            if all(any(numbers_equal(n, k) for k in known) for n in operands):
+                admitted.add(i)
+                known.add(claim.args[1])
+                changed = True
+    return [t for i, t in enumerate(truths) if t[1].predicate != "value" or i in admitted]
 
 
 def mentions(answer: str, kind: str, value: str) -> bool:

@@ -32,7 +32,7 @@ from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, IllTyped, Patte
 from ragix_core.reasoning_tutor.graph import Node, ProofGraph
 from ragix_core.reasoning_tutor.moves import (Ask, Assert, Challenge, ClaimIn, Link, Propose, Reformulate, Respond,
                                               move_text)
-from ragix_core.reasoning_tutor.respond import match_obligations, ungrounded
+from ragix_core.reasoning_tutor.respond import admissible, match_obligations, ungrounded
 from ragix_core.reasoning_tutor.rules import Output, RuleSet, default_rules, normalize_command
 from ragix_core.reasoning_tutor.scoring import POINTS, Points, Tally
 
@@ -318,11 +318,16 @@ class Tutor:
             if check.status != PROVABLE:
                 self.tally.claims_rejected += 1
                 problems.append(f"{node.id} {claim.text()} is {check.status}: {check.reason}")
-        truths = self.truths()
+        all_truths = self.truths()
+        truths = admissible(all_truths, self.goal, self.evidence.output_texts())
+        unfounded = [t for t in all_truths if t not in truths]
         obligations = match_obligations(self.settings.accept, truths, move.answer)
         for ob in obligations:
             if ob.truth is None:
-                problems.append(f"obligation {ob.pattern.text()} is not met by any validated truth")
+                near = next((f"{n} {c.text()}" for n, c in unfounded if unify(ob.pattern, c) is not None), None)
+                problems.append(f"obligation {ob.pattern.text()} is not met by any validated truth" +
+                                (f" ({near} computes with a number that no command printed and the goal does not "
+                                 "state; calculate with the values the files show)" if near else ""))
             elif ob.unstated:
                 problems.append(f"the answer does not state {', '.join(ob.unstated)} (from {ob.truth})")
         if not self.settings.accept and not truths:

@@ -113,3 +113,21 @@ def test_after_the_evidence_every_suggested_answer_wins_and_one_of_them_is_right
         assert trial.judge(MoveReply.model_validate(m).root).status == WON, m
         right += not _judge_answer(task.scenario, m["answer"], project)[0]
     assert right >= 1, [m["answer"] for m in suggestion.moves]
+
+
+def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
+    # Measured in the benchmark run of 2026-11-26: "8*42.50 = 340" won formal-orders-total; the 8 is in no
+    # output (the file has 8.75). A value counts only when its operands were observed or stated by the goal.
+    task = TASKS["formal-orders-total"]
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE, project)
+    t = make_tutor(project, goal=task.scenario.input, accept=task.accept)
+    for command in ("cat data/orders.csv", "calc 8*42.50"):
+        assert t.judge(propose(command)).kind == "executed"
+    contains = ("contains", "data/orders.csv", "order_id,customer,amount")
+    v = t.judge(respond('data/orders.csv says: "order_id,customer,amount" 8*42.50 = 340.', contains,
+                        ("value", "8*42.50", "340")))
+    assert v.status != WON and "computes with a number" in v.reason
+    assert t.judge(propose("calc 42.50+17.25+99.00+8.75+30.00")).kind == "executed"
+    v = t.judge(respond("The amounts sum to 197.5.", contains, ("value", "42.50+17.25+99.00+8.75+30.00", "197.5")))
+    assert v.status == WON, v.reason
