@@ -6,11 +6,15 @@ minima, "which file" — the answer is checked against the tool outputs, determi
 
 - a **count table** is an output whose lines read ``<number> <path>`` (wc -l, uniq -c, du) or
   ``<path>:<number>`` (grep -c); wc's total line is not a row;
-- every path of the table that the answer names must be followed, in the same sentence, by
-  its own number if the answer gives one there (a number that belongs to another row is a
-  false pairing);
+- every path of a table that the answer names must be followed, in the same sentence (or,
+  when a sentence names several, the same clause), by its own number if the answer gives one
+  there (a number that belongs to another row is a false pairing); every table among the
+  outputs is checked, not only the last: measured, "README.md is 6 and CHANGELOG.md is 10"
+  came from a run whose last output was one row (notes.md's 6) after a full ``wc -l`` table;
 - a superlative goal (largest, most, longest, smallest, fewest, shortest...) is answered by
-  the row with the extreme number; the first row the answer names must be that row;
+  the row with the extreme number; the first row the answer names must be that row; when the
+  last output is that one row (``sort -n | head -1``) and the answer names no file at all,
+  the row is quoted after the answer (measured: "120" for "which markdown file is longest");
 - a "how many" goal whose last evidence is a single number must state that number.
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
@@ -37,6 +41,7 @@ _MAX = re.compile(r"\b(largest|biggest|longest|most|highest|maximum|max)\b", re.
 _MIN = re.compile(r"\b(smallest|shortest|fewest|least|lowest|minimum|min)\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\b(how many|count|number of)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (guide.md) does not end it
+_CLAUSE = re.compile(r",\s*(?:and|while|but|whereas)\s+|,\s+|\s+(?:and|while|but|whereas)\s+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
 
 
@@ -99,18 +104,33 @@ def _word_at(text: str, word: str) -> int:
     return m.start() if m else -1
 
 
-def _false_pairing(answer: str, rows: Dict[str, int]) -> Optional[Tuple[str, int]]:
-    """A row named with a number, in one sentence, that is another row's and not its own."""
-    others = set(rows.values())
+def _spans(answer: str, rows: Dict[str, int]) -> List[str]:
+    """Sentences naming one row; a sentence naming several is cut into its clauses."""
+    out = []
     for sentence in _SENTENCE.findall(answer):
-        named = _mentions(sentence, rows)
+        if len(_mentions(sentence, rows)) > 1:
+            out.extend(_CLAUSE.split(sentence))
+        else:
+            out.append(sentence)
+    return out
+
+
+def _false_pairing(answer: str, rows: Dict[str, int]) -> Optional[Tuple[str, int]]:
+    """A row named with a number, in one sentence or clause, that is another row's and not its own."""
+    others = set(rows.values())
+    for span in _spans(answer, rows):
+        named = _mentions(span, rows)
         if len(named) != 1:
-            continue  # several rows in one sentence: which number goes with which is not clear
+            continue  # several rows in one clause: which number goes with which is not clear
         path = named[0][1]
-        numbers = [int(n) for n in _NUMBER.findall(sentence)]
+        numbers = [int(n) for n in _NUMBER.findall(span)]
         if numbers and rows[path] not in numbers and any(n in others for n in numbers):
             return path, next(n for n in numbers if n in others)
     return None
+
+
+def _names_a_file(answer: str) -> bool:
+    return bool(re.search(r"[\w-]+\.[A-Za-z]\w{0,5}\b|/", answer))
 
 
 def _from_row(path: str, number: int, command: str, why: str) -> str:
@@ -125,22 +145,29 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep]) -> Binding:
         return Binding(answer)
     command, output = evidence[-1]
     rows = count_table(output)
-    if rows:
-        wants = max if _MAX.search(goal) else min if _MIN.search(goal) else None
-        if wants is not None:
-            best = wants(rows, key=lambda p: rows[p])
-            named = _mentions(answer, rows)
-            if named and named[0][1] != best and rows[named[0][1]] != rows[best]:
-                return Binding(_from_row(best, rows[best], command,
-                                         f"the answer named {named[0][1]}, but {best} has the "
-                                         f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
-        wrong = _false_pairing(answer, rows)
+    wants = max if _MAX.search(goal) else min if _MIN.search(goal) else None
+    if rows and wants is not None:
+        best = wants(rows, key=lambda p: rows[p])
+        named = _mentions(answer, rows)
+        if named and named[0][1] != best and rows[named[0][1]] != rows[best]:
+            return Binding(_from_row(best, rows[best], command,
+                                     f"the answer named {named[0][1]}, but {best} has the "
+                                     f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
+    for table_command, table_output in reversed(evidence):  # the last output first
+        table = count_table(table_output)
+        wrong = _false_pairing(answer, table) if table else None
         if wrong is not None:
             path, number = wrong
-            return Binding(_from_row(path, rows[path], command,
+            return Binding(_from_row(path, table[path], table_command,
                                      f"the answer gave {path} the number {number}, which is another file's"),
                            True, "pairing")
+    if rows:
         return Binding(answer)
+    row = _COUNT_PATH.match(output.strip())
+    if row and wants is not None and not _names_a_file(answer):
+        path = _clean(row.group(2))
+        return Binding(f"{answer.rstrip()}\n\n(ragix: the output line of `{command}` is "
+                       f"\"{row.group(1)} {path}\".)", True, "unnamed")
     single = _SINGLE.match(output.strip())
     if single and _HOW_MANY.search(goal):
         n = single.group(1)

@@ -52,3 +52,27 @@ def test_goals_and_outputs_outside_these_shapes_are_left_alone():
     assert not bind_answer("What does main return?", "It returns 9.", [prose]).corrected
     assert not bind_answer("g", "", [step(WC)]).corrected
     assert not bind_answer("How many?", "5", []).corrected
+
+
+def test_an_earlier_table_catches_a_pairing_the_last_single_row_cannot():
+    # Measured (issue 12 run): wc -l over the four files, then sort | head -1 left one row; the writer
+    # paired README.md with notes.md's count, in a sentence that named both files.
+    table = "19 ./README.md\n12 ./CHANGELOG.md\n6 ./docs/notes.md\n120 ./docs/guide.md\n157 total\n"
+    steps = [step(table, "wc -l -- ./README.md ./CHANGELOG.md ./docs/notes.md ./docs/guide.md"),
+             step("6 ./docs/notes.md\n", "wc -l -- ./README.md ./CHANGELOG.md ./docs/notes.md ./docs/guide.md "
+                                         "| sort -n | head -n 1")]
+    b = bind_answer("Compare README.md and CHANGELOG.md: which has more lines, and by how many?",
+                    "The line count of README.md is 6, and the line count of CHANGELOG.md is 10.", steps)
+    assert b.corrected and b.reason == "pairing"
+    assert b.answer.startswith("README.md: 19") and "wc -l -- ./README.md" in b.answer
+    right = "README.md has 19 lines, and CHANGELOG.md has 12 lines."
+    assert not bind_answer("Compare README.md and CHANGELOG.md", right, steps).corrected
+
+
+def test_a_superlative_answered_with_a_bare_number_gets_its_row_quoted():
+    steps = [step("120 ./docs/guide.md\n", "wc -l docs/*.md | sort -nr | head -n 1")]
+    b = bind_answer("Which markdown file is the longest?", "120", steps)
+    assert b.corrected and b.reason == "unnamed" and b.answer.startswith("120")
+    assert '"120 docs/guide.md"' in b.answer
+    named = bind_answer("Which markdown file is the longest?", "docs/guide.md, with 120 lines.", steps)
+    assert not named.corrected
