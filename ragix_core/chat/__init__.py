@@ -7,8 +7,9 @@ Modules: ``messages`` (the thread's messages, the single source of truth),
 ``nodes`` (pure ``(state, config) -> partial state`` nodes and routes), ``graph``
 (ragix's runner and the LangGraph builder), ``tools`` / ``search`` / ``repl_driver``
 (repl, operator, search; documents are searched through the research engine's
-index), ``store`` (sessions in SQLite), ``session`` (one stored turn), ``build`` (deps from a RunContext; the
-registry's engine). Names load lazily: importing the package costs nothing.
+index), ``store`` (sessions in SQLite), ``session`` (one stored turn), ``build``
+(deps from a RunContext; the registry's engine). Names load lazily: importing the
+package costs nothing.
 """
 
 from __future__ import annotations
