@@ -108,7 +108,7 @@ def run_all(tasks: List[Task], strategies: List[str], *, config: Any, model: Opt
 
         def progress(res: ScenarioResult) -> None:
             log(f"{strategy:10s} {res.id:24s} {'pass' if res.passed else 'FAIL'}  {res.stop_reason}  "
-                f"{res.wall_time:6.1f}s  {res.final_answer[:90]!r}")
+                f"{res.wall_time:6.1f}s  {(res.error or res.final_answer)[:90]!r}")
 
         scenarios = [t.scenario for t in tasks]
         opts = EvalOptions(cwd=FIXTURE, strategy=strategy, model=model, config=config, seed=seed,
@@ -202,9 +202,13 @@ def markdown(summaries: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
 
 
 def _commit() -> str:
+    """The code the run starts from: HEAD, "+dirty" when tracked files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=10).stdout.strip()
+
     try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or "unknown"
+        head = git("rev-parse", "--short", "HEAD") or "unknown"
+        return head + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
@@ -234,12 +238,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     strategies = args.strategy or list(STRATEGIES)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    commit = _commit()  # before the run: the tree may change while it runs
     t0 = time.time()
     runs = run_all(tasks, strategies, config=config, model=args.model, max_turns=args.max_turns, seed=args.seed,
                    trace_dir=args.trace_dir, log=lambda line: print(line, file=sys.stderr, flush=True))
     summaries = {s: summarize(runs, s) for s in strategies}
     meta = {"command": "python benchmarks/tutor_games.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "date": f"{started} ({round(time.time() - t0)} s)", "commit": _commit(),
+            "date": f"{started} ({round(time.time() - t0)} s)", "commit": commit,
             "model": args.model or config.llm.default.model, "tasks": len(tasks), "max_turns": args.max_turns,
             "machine": f"{platform.machine()}, {platform.system()}, Python {platform.python_version()}"}
     table = markdown(summaries, meta)
