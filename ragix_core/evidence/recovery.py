@@ -7,25 +7,31 @@ given facts, each gathered without a model and each named in ``used``:
   in it when a path was missing: ``close_names``);
 - ``nearest_directory``: for a missing path, the listing of its nearest existing parent;
 - ``project_search``: which files mention the names the goal gives (quoted text, file
-  names, identifiers), searched with the read-only tools.
+  names, identifiers), searched with the read-only tools;
+- ``loosened_search``: when searches came back empty, each word they looked for, searched
+  alone, with the lines it is on (measured: ``grep 'from storage'`` found nothing where the
+  code says ``from .storage import load``; ``grep 'quantity: 0'`` where the JSON says
+  ``"quantity": 0``).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Sequence
 
 from ragix_core.core.text import bounded
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
 from .path_hints import missing_paths
 
-__all__ = ["RecoveryEvidence", "gather", "goal_names"]
+__all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words"]
 
 MAX_NAMES = 3
+MAX_LINES = 5  # per word of a loosened search
 MAX_LISTING = 30
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{2,60})[\"'`]")
 _FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
@@ -49,6 +55,49 @@ def goal_names(goal: str) -> List[str]:
     return names[:MAX_NAMES]
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+# Words of a search pattern too common to say what it looked for.
+_COMMON = {"from", "import", "def", "class", "the", "and", "for", "with", "return", "self", "none", "true", "false",
+           "not", "are", "this", "that"}
+_GREPS = {"grep", "egrep", "fgrep"}
+_OPTION_WITH_VALUE = {"-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"}
+
+
+def _grep_patterns(argv: Sequence[str]) -> List[str]:
+    patterns, rest, i = [], [], 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-e", "--regexp"):
+            patterns.extend(argv[i + 1:i + 2])
+            i += 2
+            continue
+        if arg in _OPTION_WITH_VALUE:
+            i += 2
+            continue
+        if not arg.startswith("-"):
+            rest.append(arg)
+        i += 1
+    return patterns or rest[:1]
+
+
+def searched_words(commands: Sequence[str]) -> List[str]:
+    """The words the grep stages of ``commands`` looked for, longest (most specific) first."""
+    words: List[str] = []
+    for command in commands:
+        for stage in command.split("|"):
+            try:
+                argv = shlex.split(stage)
+            except ValueError:
+                continue
+            if not argv or os.path.basename(argv[0]) not in _GREPS:
+                continue
+            for pattern in _grep_patterns(argv[1:]):
+                for word in _WORD.findall(pattern):
+                    if word.lower() not in _COMMON and word not in words:
+                        words.append(word)
+    return sorted(words, key=len, reverse=True)[:MAX_NAMES]
+
+
 def _nearest_listing(missing: str, root: Path) -> Optional[str]:
     target = (root / missing).resolve() if not os.path.isabs(missing) else Path(missing)
     parent = target.parent
@@ -66,9 +115,11 @@ def _nearest_listing(missing: str, root: Path) -> Optional[str]:
     return f"{rel}/: " + (", ".join(entries) or "(empty)")
 
 
-def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], Any]] = None) -> RecoveryEvidence:
-    """Evidence about a failed step's ``result`` (a ToolResult or None); ``search(command)`` runs a
-    read-only command (REFLECT's confined shell) for the project search."""
+def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], Any]] = None,
+           empty_commands: Sequence[str] = ()) -> RecoveryEvidence:
+    """Evidence about a failed step's ``result`` (a ToolResult or None) and about ``empty_commands``
+    (searches that found nothing); ``search(command)`` runs a read-only command (REFLECT's confined
+    shell) for the project searches."""
     ev = RecoveryEvidence()
     parts: List[str] = []
     if result is not None:
@@ -84,6 +135,16 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
         if listings:
             parts.append("nearest existing directory:\n" + "\n".join(listings))
             ev.used.append("nearest_directory")
+    if search is not None and empty_commands:
+        found = []
+        for word in searched_words(empty_commands):
+            r = search(f"grep -rnF -e {_quote(word)} .")
+            lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
+            found.append(f"{word!r}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines
+                                          else "in no file"))
+        if found:
+            parts.append("the searches found nothing; each word they looked for, searched alone:\n" + "\n".join(found))
+            ev.used.append("loosened_search")
     if search is not None:
         hits = []
         for name in goal_names(goal):

@@ -81,6 +81,8 @@ class AgentFunctions:
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.diagnose_shell = diagnose_shell
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
+        self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
+        self.reflect_on_empty = False  # VERIFY sent an all-empty result to REFLECT
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
@@ -281,6 +283,8 @@ class AgentFunctions:
         fix = run_command_step(self.toolbox, step, self.root)
         if step.status == StepStatus.FAILED:
             self.failed.append(step)
+        elif found_nothing(step):
+            self.empty.append(step)
         return fix
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
@@ -290,7 +294,10 @@ class AgentFunctions:
                              for a in payload.get("previous_attempts") or []) or "(none)"
         goal = str(payload.get("goal") or "")
         last = self.failed[-1] if self.failed else None
-        found = gather(goal, last.result if last else None, self.root, self.diagnose_shell)
+        empty = [command_of(s) for s in self.empty] if self.reflect_on_empty else []
+        found = gather(goal, None if empty else (last.result if last else None), self.root, self.diagnose_shell,
+                       empty_commands=empty)
+        self.reflect_on_empty = False
         text = prompts.render(
             "reflect", goal=bounded(goal, 2000),
             failed_step_num=payload.get("failed_step_num"),
@@ -334,8 +341,9 @@ class AgentFunctions:
         if may_reflect and state.reflection_count == 0 and all(found_nothing(s) for s in succeeded):
             # Every search came back empty. An absence agrees with itself whether the pattern or path was
             # right or wrong (measured: "no module imports storage" from a grep for the wrong spelling), so
-            # the first time it goes to REFLECT, which searches the project for the goal's names; after
-            # a reflection an empty result stands as the answer.
+            # the first time it goes to REFLECT, which searches for each word the empty searches looked
+            # for, alone; after a reflection an empty result stands as the answer.
+            self.reflect_on_empty = True
             return {"verdict": "fail", "answer": state.final_answer or "Nothing was found.", "confidence": 0.2,
                     "issues": "every command found nothing: its pattern or path may not match what the files "
                               "contain; look at the files before concluding that nothing exists"}

@@ -471,3 +471,25 @@ def test_after_a_reflection_or_without_budget_an_empty_result_is_judged_as_usual
         f.reflection_budget = {TaskComplexity.MODERATE: budget}
         out = f.verify(_empty_state(reflections))
         assert out["verdict"] == "pass" and len(llm.calls) == 2, (reflections, budget)
+
+
+def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "api.py").write_text("from .storage import load, save\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    llm = ScriptedLLM([{"diagnosis": "the code imports .storage", "new_plan_summary": "grep -rn 'storage' src"}])
+    f = fns(llm, box, diagnose_shell=box.run_command)
+    f.reflection_budget = {TaskComplexity.MODERATE: 1}
+    st = ReasoningState(goal="Which modules import from the storage module?", session_id="s")
+    st.complexity = TaskComplexity.MODERATE
+    search = PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rl 'from storage' ."}))
+    st.executed_steps.append(f.execute_step(search, st))
+    assert "found nothing" in f.verify(st)["issues"]
+    out = f.reflect({"goal": st.goal, "failed_step_num": 1, "failed_step_description": "grep",
+                     "error": "every command found nothing"})
+    prompt = llm.calls[0]["messages"][0]["content"]
+    assert "src/api.py:1:from .storage import load, save" in prompt
+    assert out["evidence"] == ["loosened_search"]
+    assert not f.reflect_on_empty  # the next reflection (a real failure) gets that failure's evidence
