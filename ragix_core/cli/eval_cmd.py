@@ -125,7 +125,8 @@ def eval_command(
             if not console.is_terminal:  # the bar is invisible in logs and CI: one line per run instead
                 total = progress.tasks[0].total
                 console.print(f"eval {done[0]}/{total or '?'} {getattr(res, 'strategy', '')} {res.id} "
-                              f"{'pass' if res.passed else 'fail'}", highlight=False, markup=False)
+                              f"{'pass' if res.passed else 'fail'} ({res.stop_reason}, {res.wall_time:.0f}s)",
+                              highlight=False, markup=False)
 
         try:
             report = run_suite(spec, on_result=on_result, on_total=lambda n: progress.update(task, total=n))

@@ -8,6 +8,7 @@ updated in the same commit, saying which verdicts changed and why.
 """
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -85,3 +86,13 @@ def test_a_scenario_without_recording_is_reported_not_dropped(tmp_path):
     assert set(rows) == {s.id for s in scenarios}
     assert "no recorded run" in rows["config-port"]["error"] and not rows["config-port"]["passed"]
     assert report["aggregates"]["harness_errors"] == 1
+
+
+def test_without_a_terminal_each_run_is_one_progress_line(tmp_path):
+    res = CliRunner().invoke(app, ["eval", *map(str, SETS), "--strategy", "s0", "--replay", str(RECORDINGS),
+                                   "--only", "count-python-files", "--only", "config-port"])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.output.splitlines() if line.startswith("eval ")]
+    assert [line.split(" (")[0] for line in lines] == ["eval 1/2 s0 count-python-files pass",
+                                                         "eval 2/2 s0 config-port fail"]
+    assert all(re.search(r"\(\w+, \d+s\)$", line) for line in lines), lines
