@@ -24,7 +24,7 @@ from rich.text import Text
 
 from ragix_core.cli import app
 from ragix_core.cli.chat_view import ChatView, answer_panel, plain_line, steps_renderable
-from ragix_core.cli.live_view import follow_run
+from ragix_core.cli.progress import follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
 

@@ -8,20 +8,18 @@ plain line-per-event output used when stderr is not a terminal.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
-from rich.console import Console, Group
-from rich.live import Live
+from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ragix_core.core.events import Event, EventKind
 
-__all__ = ["RunView", "event_line", "follow_run"]
+__all__ = ["RunView", "event_line"]
 
 STATUS_STYLE = {"pending": "dim", "running": "yellow", "success": "green", "failed": "red", "skipped": "dim"}
 
@@ -29,24 +27,6 @@ STATUS_STYLE = {"pending": "dim", "running": "yellow", "success": "green", "fail
 def _short(text: Any, limit: int = 160) -> str:
     s = " ".join(str(text or "").split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-def follow_run(bus: Any, console: Console, view: Any, line_of: Callable[[Event], Optional[str]], *,
-               transient: bool = False) -> Optional[Live]:
-    """Progress for the person at the terminal. On a terminal: ``view`` (a Rich renderable fed by the
-    bus) in a Live display, returned not started. Elsewhere (a pipe, a CI log): one plain line per event
-    on stderr, ``line_of(event)``, None skipping it; returns None."""
-    if console.is_terminal:
-        bus.subscribe(view)
-        return Live(view, console=console, refresh_per_second=4, transient=transient)
-
-    def plain(event: Event) -> None:
-        line = line_of(event)
-        if line:
-            print(line, file=sys.stderr, flush=True)
-
-    bus.subscribe(plain)
-    return None
 
 
 def event_line(event: Event) -> Optional[str]:

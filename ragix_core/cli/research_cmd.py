@@ -27,7 +27,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import follow_run
+from ragix_core.cli.progress import follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import Event, EventBus, EventKind
 

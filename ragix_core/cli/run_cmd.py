@@ -13,7 +13,8 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import RunView, event_line, follow_run
+from ragix_core.cli.live_view import RunView, event_line
+from ragix_core.cli.progress import follow_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
 from ragix_core.core.registry import engine_names

@@ -1,4 +1,4 @@
-"""Progress display of the CLI commands (cli/live_view.follow_run): a Live view on a terminal, one plain
+"""Progress display of the CLI commands (cli/progress.follow_run): a Live view on a terminal, one plain
 line per event elsewhere, events without a line skipped."""
 
 import io
@@ -6,7 +6,8 @@ import io
 from rich.console import Console
 from rich.live import Live
 
-from ragix_core.cli.live_view import RunView, event_line, follow_run
+from ragix_core.cli.live_view import RunView, event_line
+from ragix_core.cli.progress import follow_run
 from ragix_core.core.events import EventBus, EventKind
 
 
