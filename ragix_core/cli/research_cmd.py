@@ -21,6 +21,7 @@ import typer
 from rich.console import Console, Group
 from rich.live import Live
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -111,7 +112,7 @@ def _open_index(docs: Path, index_dir: Optional[Path], err: Console) -> Any:
     try:
         return DocumentIndex.open(docs, index_dir)
     except IndexError_ as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2)
 
 
@@ -194,7 +195,7 @@ def ask(
         config = load_config(config_path, cwd=docs)
         settings = load_settings(config, sources)
     except ConfigError as exc:
-        err.print(f"[red]error:[/red] {exc}", markup=False, highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2)
     if max_iterations is not None:
         settings.reasoning.max_iterations = max_iterations
@@ -219,10 +220,12 @@ def ask(
     if not as_json:
         live = follow_run(bus, err, view, research_line)
     try:
-        ctx = RunContext.open(cwd=docs.resolve(), config=run_config, profile=get_profile(run_config.profile),
-                              engine=get_engine("research"), events=bus)
+        # The run's own folder is the index's: research reads the collection through the index and runs no
+        # tool in it, and a collection may sit where no project may (/usr/share/doc/git-doc).
+        ctx = RunContext.open(cwd=Path(index.location).resolve(), config=run_config,
+                              profile=get_profile(run_config.profile), engine=get_engine("research"), events=bus)
     except (ConfigError, ProfileError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         index.close()
         raise typer.Exit(2)
     try:

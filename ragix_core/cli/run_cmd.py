@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.live import Live
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 
 from ragix_core.cli import app
@@ -52,7 +53,7 @@ def run(
     try:
         config = load_config(config_path, cwd=cwd)
     except ConfigError as exc:
-        err.print(f"[red]error:[/red] {exc}", markup=False, highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2)
 
     bus = EventBus()

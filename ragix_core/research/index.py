@@ -114,16 +114,24 @@ def _usable(directory: Path) -> bool:
         return False
 
 
+def _system_tree(path: Path) -> bool:
+    from ragix_core.tools.paths import SYSTEM_TREES
+
+    real = os.path.realpath(path)
+    return any(real == t or real.startswith(t.rstrip("/") + "/") for t in SYSTEM_TREES)
+
+
 def index_location(docs_dir: Path, explicit: Optional[Path] = None) -> Path:
     """The folder holding the index and the research logs: ``explicit``, else ``<docs>/.ragix``,
-    else (read-only collection) ``<user cache>/ragix/research/<hash of the docs path>``."""
+    else (a read-only collection, or one in a system tree such as /usr/share/doc, which ragix does
+    not write into even as root) ``<user cache>/ragix/research/<hash of the docs path>``."""
     if explicit is not None:
         explicit = Path(explicit).expanduser()
         if not _usable(explicit):
             raise IndexError_(f"--index {explicit}: cannot create or write this directory")
         return explicit
     local = docs_dir / ".ragix"
-    if _usable(local):
+    if not _system_tree(docs_dir) and _usable(local):
         return local
     cached = _cache_root() / hashlib.sha1(str(docs_dir).encode()).hexdigest()[:16]
     if not _usable(cached):

@@ -88,6 +88,7 @@ def test_no_answer_exits_1_and_logs_render_with_trace_show(docs, sources, script
 def test_usage_errors_exit_2_with_the_reason(docs, args, message):
     r = invoke("research", "q?", "--docs", str(docs), *args)
     assert r.exit_code == 2 and message in r.output
+    assert "[red]" not in r.output  # markup is rendered, not printed
 
 
 def test_a_missing_docs_directory_exits_2(tmp_path):
@@ -95,3 +96,21 @@ def test_a_missing_docs_directory_exits_2(tmp_path):
     assert r.exit_code == 2 and "not a directory" in r.output
     r = invoke("research", "index", str(tmp_path / "none"))
     assert r.exit_code == 2 and "not found" in r.output
+
+
+def test_a_collection_in_a_system_tree_is_researched_from_the_user_cache(docs, sources, scripted, tmp_path,
+                                                                        monkeypatch):
+    # /usr/share/doc/git-doc as it is on Debian: a system tree, which may be no project's root and which
+    # ragix does not write into, even as root. Stand-in: the collection's own directory made a system tree.
+    import ragix_core.tools.paths as paths
+
+    monkeypatch.setattr(paths, "SYSTEM_TREES", paths.SYSTEM_TREES + (str(docs.resolve()),))
+    monkeypatch.setattr("ragix_core.research.index._cache_root", lambda: tmp_path / "cache")
+    scripted([lambda m: analyst("Quellmere", [("c", label(m, "official/vantoria.html"), "capital of Vantoria is Quellmere")]),
+              critic("PASS"), writer("Quellmere [S1].")])
+    r = invoke("research", "What is the capital of Vantoria?", "--docs", str(docs), "--sources", str(sources),
+               "--mode", "strict", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)[0]["schema_object"]["status"] == "ANSWERED"
+    assert not (docs / ".ragix").exists()  # nothing written into the collection
+    assert list((tmp_path / "cache").glob("*/research_index.sqlite"))
