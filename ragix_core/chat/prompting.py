@@ -10,6 +10,11 @@ shared cores a cold 500-token prefix costs tens of seconds to minutes.
 
 Roles strictly alternate user/assistant after the system message (consecutive
 user parts are joined), which every chat template accepts.
+
+A thread's transcript is bounded (``TRANSCRIPT_CHARS``): past it, its oldest steps are
+left out, and the question says how many. Measured: after 23 searches the writer's
+prompt exceeded the embedded model's 4,096-token window and the thread ended
+without an answer.
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ from .messages import REASONING, ChatMessage, question
 
 __all__ = ["history_block", "tools_text", "transcript", "orchestrator_messages", "writer_messages",
            "direct_messages", "tool_labels", "decision_json", "HISTORY_ANSWER_CHARS", "QUESTION_CHARS",
-           "TOOL_OUTPUT_CHARS"]
+           "TOOL_OUTPUT_CHARS", "TRANSCRIPT_CHARS"]
 
 HISTORY_ANSWER_CHARS = 800
 QUESTION_CHARS = 4000
 TOOL_OUTPUT_CHARS = 4000  # of each tool output in the transcript
+TRANSCRIPT_CHARS = 9000  # ~2,600 tokens: with the reply, inside a 4,096-token window
 _INPUT_CHARS = 300  # of a tool input, in a result's header
 
 
@@ -114,6 +120,21 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
             _add(out, "assistant", decision_json(m))
         elif m.kind == "tool":
             _add(out, "user", tool_result_text(m, labels[m.id]))
+    return _fit(out, TRANSCRIPT_CHARS)
+
+
+def _fit(out: List[Message], budget: int) -> List[Message]:
+    """Leave out the oldest steps (an assistant turn and the user turn after it) until the transcript
+    fits ``budget`` characters; the system text, the question and the latest step always stay."""
+    omitted = 0
+    while sum(len(m["content"]) for m in out) > budget and len(out) > 4:
+        del out[2]  # the oldest decision...
+        omitted += 1
+        if out[2]["role"] == "user":  # ...and its tool result or "next step" turn
+            del out[2]
+    if omitted:
+        note = prompts.render("chat_steps_omitted", count=omitted).strip()
+        out[1] = {"role": "user", "content": out[1]["content"] + "\n\n" + note}
     return out
 
 

@@ -8,6 +8,8 @@ the backend, the model and, for servers, the endpoint.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Protocol, runtime_checkable
 
@@ -21,6 +23,8 @@ __all__ = [
     "LLMUnavailable",
     "LLMUnknownModel",
     "LLMBadOutput",
+    "LLMContextOverflow",
+    "backend_error",
 ]
 
 Message = Dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
@@ -86,6 +90,21 @@ class LLMUnavailable(LLMError):
 
 class LLMUnknownModel(LLMError):
     """The backend is up but does not know the requested model."""
+
+
+class LLMContextOverflow(LLMError):
+    """The prompt (with the reply's room) does not fit the model's context window."""
+
+
+# llama.cpp, in process and as a server: "request (6030 tokens) exceeds the available context size (4096
+# tokens)"; its server's error type "exceed_context_size_error"; OpenAI: "maximum context length".
+_CONTEXT = re.compile(r"exceeds? the available context size|exceed_context_size|maximum context length",
+                      re.IGNORECASE)
+
+
+def backend_error(message: str) -> LLMError:
+    """The error for a backend's failure ``message``: a context overflow is named as one."""
+    return LLMContextOverflow(message) if _CONTEXT.search(message) else LLMError(message)
 
 
 class LLMBadOutput(LLMError):

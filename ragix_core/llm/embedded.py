@@ -28,7 +28,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage
+from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage, backend_error
 from .jsonout import check_schema
 from .models import DEFAULT_MODEL, resolve_model_path
 from .request import check_request
@@ -161,7 +161,7 @@ class EmbeddedClient:
             raise LLMError(f"{where}: request rejected by llama.cpp: {exc}") from None
         latency = time.monotonic() - start
         if not isinstance(reply, dict) or "choices" not in reply:
-            raise LLMError(f"{where}: runtime error: {_error_text(reply)}")
+            raise backend_error(f"{where}: runtime error: {_error_text(reply)}")
         choice = reply["choices"][0] if reply["choices"] else {}
         text = (choice.get("message") or {}).get("content") or ""
         usage = _usage(reply)
@@ -240,7 +240,7 @@ class EmbeddedClient:
         if state["exc"] is not None:
             raise state["exc"]
         if state["error"] is not None:
-            raise LLMError(f"{where}: runtime error: {_error_text(state['error'])}")
+            raise backend_error(f"{where}: runtime error: {_error_text(state['error'])}")
         return {
             "choices": [{"message": {"content": "".join(parts)}, "finish_reason": final.get("finish_reason")}],
             "usage": final.get("usage"),

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .base import Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
+from .base import (Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage,
+                   backend_error)
 from .jsonout import check_schema
 from .request import check_request
 
@@ -128,14 +129,14 @@ class OpenAICompatClient:
             resp = self._create(kwargs, schema, mode, timeout)
         except _BadRequest as exc:
             if mode != "json_schema" or "response_format" not in str(exc) and "schema" not in str(exc):
-                raise LLMError(str(exc)) from None
+                raise backend_error(str(exc)) from None
             with self._lock:
                 self._json_schema_ok = False
             mode = "json_object"
             try:
                 resp = self._create(kwargs, schema, mode, timeout)
             except _BadRequest as exc2:
-                raise LLMError(str(exc2)) from None
+                raise backend_error(str(exc2)) from None
         latency = time.monotonic() - start
         if not resp.choices:
             raise LLMBadOutput(f"{self.where}: reply has no choices")

@@ -4,8 +4,9 @@ Every call that expects JSON passes a JSON Schema (constrained decoding where
 the backend supports it), then validates the reply with a pydantic model.
 An invalid reply gets exactly one repair attempt that quotes the validation
 error back to the model; a second failure ends the run with a named stop
-reason (``StopRun``) instead of an exception. Backend failures (server down,
-timeout) end it too, with ``llm_unavailable`` / ``llm_timeout``.
+reason (``StopRun``) instead of an exception. Backend failures end it too:
+``llm_unavailable`` (server down), ``llm_timeout``, or ``context_too_long`` (the prompt
+does not fit the model's context window).
 
 Usage is not counted here: the role's ``TracedClient`` counts every call,
 including the repair, so an engine's totals cannot drift from its events.
@@ -20,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 
-from .base import Completion, LLMBadOutput, LLMClient, LLMError, LLMTimeout, Message
+from .base import Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message
 from .jsonout import parse_json
 
 __all__ = ["ask_json", "ask_text", "backend_stop", "REPAIR_REPLY_CHARS"]
@@ -53,8 +54,9 @@ def _sampling(temperature: Optional[float], seed: Optional[int], timeout: Option
 
 
 def backend_stop(exc: LLMError) -> StopRun:
-    """The named stop for a backend failure: ``llm_timeout`` or ``llm_unavailable``."""
-    reason = "llm_timeout" if isinstance(exc, LLMTimeout) else "llm_unavailable"
+    """The named stop for a backend failure: ``llm_timeout``, ``context_too_long`` or ``llm_unavailable``."""
+    reason = ("llm_timeout" if isinstance(exc, LLMTimeout) else
+              "context_too_long" if isinstance(exc, LLMContextOverflow) else "llm_unavailable")
     return StopRun(reason, f"{type(exc).__name__}: {exc}")
 
 

@@ -41,6 +41,9 @@ def recommendation(state: ReasoningState) -> str:
     if state.stop_reason == "llm_timeout":
         return ("The model did not answer in time. Raise llm.default.timeout in ragix.yaml, use a smaller model, "
                 "or run when the machine is less busy.")
+    if state.stop_reason == "context_too_long":
+        return ("A prompt did not fit the model's context window. Raise llm.default.n_ctx in ragix.yaml "
+                "(the model's own limit permitting), or ask about a smaller part of the project.")
     if state.stop_reason == "llm_unavailable":
         return "The model could not be reached or loaded. Run `ragix doctor` to see which backend failed and why."
     if state.stop_reason and state.stop_reason.endswith("_failed"):

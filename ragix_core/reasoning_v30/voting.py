@@ -29,9 +29,9 @@ from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
 
 __all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
 
-# A backend that is down or too slow ends the run; any other named stop (an invalid reply) is one
-# failed draw among several.
-_FATAL = ("llm_timeout", "llm_unavailable")
+# A backend that is down or too slow, or a prompt too long for it (the next draw's is as long), ends the
+# run; any other named stop (an invalid reply) is one failed draw among several.
+_FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 AskCommand = Callable[[str, int, bool], str]  # (feedback, draw index, sample rather than greedy) -> command
 RunStep = Callable[[PlanStep], Optional[Tuple[str, str]]]  # runs the step; returns a (command, note) fix or None
 

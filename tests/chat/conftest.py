@@ -26,7 +26,7 @@ def config_for(deps: ChatDeps, **extra: Any) -> Dict[str, Any]:
 
 
 class FakeTools:
-    """Tool set double: records calls, answers from a table (tool -> output or Exception text)."""
+    """Tool set double: records calls, answers from a table (tool -> output, a ToolOutcome, or an Exception)."""
 
     def __init__(self, names=("repl", "operator", "search"), outputs=None):
         self._names = list(names)
@@ -42,6 +42,8 @@ class FakeTools:
 
         self.calls.append({"tool": name, "input": dict(tool_input), "earlier": len(earlier)})
         out = self.outputs.get(name, f"output of {name}")
+        if isinstance(out, ToolOutcome):
+            return out
         if isinstance(out, Exception):
             return ToolOutcome("", str(out))
         return ToolOutcome(out, None, 0.01)

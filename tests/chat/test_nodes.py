@@ -194,3 +194,35 @@ def test_decision_validation_bounds_untrusted_fields():
     with pytest.raises(ValueError):
         Decision.model_validate({"thinking": "x", "action": "answer", "confidence": 250})
     json.dumps(decision_schema(["repl"]))  # plain JSON: every backend can take it
+
+
+def test_a_tool_that_found_nothing_three_times_is_not_called_a_fourth_time():
+    # Measured on the chat benchmark: after "no results" the orchestrator searched 23 times, each with new words.
+    from ragix_core.chat.tools import ToolOutcome
+
+    tools = FakeTools(outputs={"search": ToolOutcome("no results", None, 0.01, {"sources": []})})
+    searches = [decision("search", query=f"pride prejudice year {i}") for i in range(6)]
+    deps = deps_with(searches, ["I could not find it in the documents; it was first published in 1813."], tools=tools)
+    state = run_thread(new_state("s", "t", "In which year was it first published?"), config_for(deps))
+    assert len(tools.calls) == 3
+    last = reasoning_steps(state["messages"])[-1]
+    assert last.meta["forced_answer"] == "fruitless:search"
+    assert final_message(state["messages"]).meta["stop_reason"] == "success"
+
+
+def test_a_search_that_finds_something_resets_the_count():
+    from ragix_core.chat.tools import ToolOutcome
+
+    nothing = ToolOutcome("no results", None, 0.01, {"sources": []})
+    hit = ToolOutcome("1. Zephyr (docs: zephyr.md)\nport 7421", None, 0.01, {"sources": [{"ref": "zephyr.md"}]})
+
+    class Alternating(FakeTools):
+        def run(self, name, tool_input, earlier):
+            super().run(name, tool_input, earlier)
+            return hit if len(self.calls) == 3 else nothing
+
+    tools = Alternating()
+    deps = deps_with([decision("search", query=f"q{i}") for i in range(5)] + [decision("answer", "done")],
+                     ["Port 7421 [3]."], tools=tools)
+    run_thread(new_state("s", "t", "Zephyr port?"), config_for(deps))
+    assert len(tools.calls) == 5  # nothing, nothing, a hit, nothing, nothing: never three empty in a row

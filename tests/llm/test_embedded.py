@@ -108,3 +108,10 @@ def test_alternating_roles_keep_their_system_prompt_cached(smol_embedded):
     smol_embedded.complete([worker, {"role": "user", "content": "task B"}], max_tokens=2)
     again = smol_embedded.complete([planner, {"role": "user", "content": "task C"}], max_tokens=2)
     assert again.meta["cached_tokens"] > again.usage.prompt_tokens // 2
+
+
+def test_a_prompt_longer_than_the_window_is_a_named_overflow(smol_embedded):
+    from ragix_core.llm.base import LLMContextOverflow
+
+    with pytest.raises(LLMContextOverflow, match="context size"):
+        smol_embedded.complete([{"role": "user", "content": "word " * (smol_embedded.n_ctx + 500)}], max_tokens=4)

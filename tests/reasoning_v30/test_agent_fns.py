@@ -12,7 +12,7 @@ from typing import Any, List
 
 import pytest
 
-from ragix_core.llm.base import LLMTimeout, LLMUnavailable
+from ragix_core.llm.base import LLMTimeout, LLMUnavailable, backend_error
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions
 from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
 from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
@@ -69,8 +69,14 @@ def test_ask_json_two_invalid_replies_is_a_named_stop():
     assert "x" in info.value.message
 
 
-@pytest.mark.parametrize("exc,reason", [(LLMUnavailable("http://127.0.0.1:9 refused"), "llm_unavailable"),
-                                        (LLMTimeout("slow"), "llm_timeout")])
+@pytest.mark.parametrize("exc,reason", [
+    (LLMUnavailable("http://127.0.0.1:9 refused"), "llm_unavailable"),
+    (LLMTimeout("slow"), "llm_timeout"),
+    # the text llama.cpp gives (embedded, measured); a server's 400 carries the same words
+    (backend_error("embedded model q: runtime error: request (6030 tokens) exceeds the available context size "
+                   "(4096 tokens), try increasing it"), "context_too_long"),
+    (backend_error("embedded model q: runtime error: something else"), "llm_unavailable"),
+])
 def test_backend_failures_are_named_stops(exc, reason):
     from pydantic import BaseModel
 
