@@ -28,7 +28,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from benchmarks import provenance  # noqa: E402
 from ragix_core.eval.matching import pattern_matches  # noqa: E402
 from ragix_core.eval.metrics import wilson  # noqa: E402
 
@@ -265,8 +265,7 @@ def main() -> int:
     # Sessions and the document index go to the work directory; the model stays where it is installed.
     os.environ["RAGIX_MODELS"] = str(models_dir())
     os.environ["RAGIX_HOME"] = str(workdir / "home")
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = provenance.commit()
     settings = config.llm.for_role("worker")
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "commit": commit, "model": settings.model,
             "backend": settings.backend, "threads": settings.threads, "temperature": settings.temperature,

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pydantic import BaseModel  # noqa: E402
 
+from benchmarks import provenance  # noqa: E402
 from ragix_core.core.stop import StopRun  # noqa: E402
 from ragix_core.eval.metrics import wilson  # noqa: E402
 from ragix_core.llm.structured import ask_json  # noqa: E402
@@ -301,8 +302,9 @@ def main() -> int:
                     help="start no new question after this many minutes (the report says how many ran)")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="ragix-research-bench-"))
-    report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "seed": args.seed,
-                              "per_kind": args.per_kind, "planted": args.planted}
+    report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                              "commit": provenance.commit(), "command": " ".join(["python"] + sys.argv),
+                              "seed": args.seed, "per_kind": args.per_kind, "planted": args.planted}
     report["index_speed"] = index_speed(work)
     questions = generate(work / "collection", seed=args.seed)
     s = load_settings(None, work / "collection" / "sources.yaml")

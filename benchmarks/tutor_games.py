@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ sys.path.insert(0, str(ROOT.parent))
 
 import yaml  # noqa: E402
 
+from benchmarks import provenance  # noqa: E402
 from ragix_core.config import ConfigError, load_config  # noqa: E402
 from ragix_core.eval.evaluate import ScenarioResult  # noqa: E402
 from ragix_core.eval.harness import EvalOptions, run_scenarios  # noqa: E402
@@ -201,18 +201,6 @@ def markdown(summaries: Dict[str, Dict[str, Any]], meta: Dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _commit() -> str:
-    """The code the run starts from: HEAD, "+dirty" when tracked files differ from it."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=10).stdout.strip()
-
-    try:
-        head = git("rev-parse", "--short", "HEAD") or "unknown"
-        return head + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--strategy", action="append", choices=STRATEGIES, help="repeat; default: all three")
@@ -238,7 +226,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     strategies = args.strategy or list(STRATEGIES)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    commit = _commit()  # before the run: the tree may change while it runs
+    commit = provenance.commit()  # before the run: the tree may change while it runs
     t0 = time.time()
     runs = run_all(tasks, strategies, config=config, model=args.model, max_turns=args.max_turns, seed=args.seed,
                    trace_dir=args.trace_dir, log=lambda line: print(line, file=sys.stderr, flush=True))
