@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
 from ragix_core.core.text import bounded
+from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
+from ragix_core.tools.refusal import Refusal
 
 from .path_hints import missing_paths
 
@@ -84,11 +85,12 @@ def searched_words(commands: Sequence[str]) -> List[str]:
     """The words the grep stages of ``commands`` looked for, longest (most specific) first."""
     words: List[str] = []
     for command in commands:
-        for stage in command.split("|"):
-            try:
-                argv = shlex.split(stage)
-            except ValueError:
-                continue
+        try:
+            stages = split_pipeline(command)  # ragix's own lexer: a '|' inside a quoted pattern stays in it
+        except Refusal:
+            continue
+        for stage in stages:
+            argv = [str(word) for word in stage]
             if not argv or os.path.basename(argv[0]) not in _GREPS:
                 continue
             for pattern in _grep_patterns(argv[1:]):
