@@ -52,7 +52,7 @@ ORACLE = {
     "diag-port-mismatch": (["grep -n port config/settings.ini", "grep -n PORT tests/test_app.py"],
                            "config/settings.ini sets port 8080; tests/test_app.py expects 8000.",
                            [("setting", "config/settings.ini", "port", "8080"),
-                            ("contains", "tests/test_app.py", "EXPECTED_PORT = 8000")], ("8000", "9000")),
+                            ("setting", "tests/test_app.py", "EXPECTED_PORT", "8000")], ("8000", "9000")),
     "diag-missing-module": (["cat src/shopcart/app.py", "ls src/shopcart"],
                             "app.py imports payments, but src/shopcart/payments.py does not exist.",
                             [("imports", "src/shopcart/app.py", "shopcart.payments"),
@@ -130,4 +130,22 @@ def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
     assert v.status != WON and "computes with a number" in v.reason
     assert t.judge(propose("calc 42.50+17.25+99.00+8.75+30.00")).kind == "executed"
     v = t.judge(respond("The amounts sum to 197.5.", contains, ("value", "42.50+17.25+99.00+8.75+30.00", "197.5")))
+    assert v.status == WON, v.reason
+
+
+def test_the_port_task_needs_the_port_the_test_expects_not_any_line_of_the_test(tmp_path):
+    # The first benchmark's acceptance took any `contains` claim about tests/test_app.py, so an answer naming
+    # the config's port and quoting an unrelated line of the test won without the expected port.
+    task = TASKS["diag-port-mismatch"]
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE, project)
+    t = make_tutor(project, goal=task.scenario.input, accept=task.accept)
+    for command in ("cat config/settings.ini", "cat tests/test_app.py"):
+        assert t.judge(propose(command)).kind == "executed"
+    port = ("setting", "config/settings.ini", "port", "8080")
+    v = t.judge(respond("settings.ini sets port 8080; the test imports pytest.", port,
+                        ("contains", "tests/test_app.py", "import")))
+    assert v.status != WON
+    v = t.judge(respond("settings.ini sets port 8080; the test expects 8000.", port,
+                        ("setting", "tests/test_app.py", "EXPECTED_PORT", "8000")))
     assert v.status == WON, v.reason
