@@ -29,7 +29,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .classify_rules import needs_tools, rule_based_complexity
-from .plans import command_of, compact_steps, reads_stdin
+from .plans import command_of, command_text, compact_steps, reads_stdin
 from .replies import (
     AnswerReply,
     ClassifyReply,
@@ -82,7 +82,8 @@ class AgentFunctions:
         self.diagnose_shell = diagnose_shell
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
-        self.reflect_on_empty = False  # VERIFY sent an all-empty result to REFLECT
+        self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
+        self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
@@ -206,25 +207,29 @@ class AgentFunctions:
                             stop_reason="plan_generation_failed", max_tokens=700)
         repeats = self._repeats(reply)
         if repeats:
-            # A small planner replans the failed command verbatim (0 of 19 recoveries before this):
-            # refuse it, say so, and sample once more.
-            again = text + ("\n\nThese commands already failed; a plan that repeats them is refused:\n"
-                            + "\n".join(f"- `{c}`" for c in repeats) + "\nPlan something different.")
+            # A small planner replans the failed command verbatim (0 of 19 recoveries before this), and
+            # after an all-empty result it replanned the empty grep it had just been shown the files'
+            # real spelling for: refuse it, say so, and sample once more.
+            again = text + ("\n\nThese commands already failed or found nothing; a plan that repeats them is "
+                            "refused:\n" + "\n".join(f"- `{c}`" for c in repeats) + "\nPlan something different.")
             seed = self.voting.seed + 1000 if self.voting.seed is not None else None
             reply, _ = ask_json(self.planner, [{"role": "user", "content": again}], PlanReply, schema=schema,
                                 stop_reason="plan_generation_failed", max_tokens=700,
                                 temperature=max(self.voting.temperature, 0.5), seed=seed)
             repeated = set(self._repeats(reply))
-            kept = [s for s in reply.steps if " ".join(str(s.args.get("command") or "").split()) not in repeated]
-            if not kept:
+            kept = [s for s in reply.steps if command_text(s.args) not in repeated]
+            failed = repeated - set(self.empty_reflected)
+            if not kept and failed:
                 raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
-                              + "; ".join(sorted(repeated)))
-            reply.steps = kept
+                              + "; ".join(sorted(failed)))
+            # Asked twice, the planner searches only the same empty pattern: the absence stands, and the
+            # search runs once more so that the answer rests on this round's evidence.
+            reply.steps = kept or reply.steps
         return reply.model_dump()
 
     def _repeats(self, reply: "PlanReply") -> List[str]:
-        failed = {command_of(s) for s in self.failed}
-        return [c for c in (" ".join(str(s.args.get("command") or "").split()) for s in reply.steps) if c and c in failed]
+        refused = {command_of(s) for s in self.failed} | set(self.empty_reflected)
+        return [c for c in (command_text(s.args) for s in reply.steps) if c and c in refused]
 
     def parse_plan(self, raw: Dict[str, Any], goal: str) -> Plan:
         reply = PlanReply.model_validate(raw)
@@ -295,6 +300,7 @@ class AgentFunctions:
         goal = str(payload.get("goal") or "")
         last = self.failed[-1] if self.failed else None
         empty = [command_of(s) for s in self.empty] if self.reflect_on_empty else []
+        self.empty_reflected.extend(c for c in empty if c and c not in self.empty_reflected)
         found = gather(goal, None if empty else (last.result if last else None), self.root, self.diagnose_shell,
                        empty_commands=empty)
         self.reflect_on_empty = False
@@ -312,7 +318,8 @@ class AgentFunctions:
         return {**reply.model_dump(), "evidence": found.used}
 
     def _failed_commands(self) -> str:
-        return "\n".join(f"- `{c}`" for c in dict.fromkeys(command_of(s) for s in self.failed) if c)
+        failed = [f"- `{c}`" for c in dict.fromkeys(command_of(s) for s in self.failed) if c]
+        return "\n".join(failed + [f"- `{c}` (found nothing)" for c in self.empty_reflected])
 
     def evidence(self, steps: List[PlanStep], goal: str = "") -> str:
         return evidence_block(steps, goal)
@@ -330,6 +337,21 @@ class AgentFunctions:
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
 
+    def doubt_empty(self, state: ReasoningState) -> Optional[str]:
+        """Why a plan whose every search came back empty is not yet an answer (None: it is).
+
+        An absence agrees with itself whether the pattern or path was right or wrong (measured: "no
+        module imports storage" from a grep for the wrong spelling), so the first time, whatever the
+        plan's complexity, it goes to REFLECT, which searches for each word the empty searches looked
+        for, alone; after a reflection an empty result stands as the answer. The caller checks that a
+        reflection is left to spend."""
+        succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
+        if state.reflection_count or not succeeded or not all(found_nothing(s) for s in succeeded):
+            return None
+        self.reflect_on_empty = True
+        return ("every command found nothing: its pattern or path may not match what the files contain; "
+                "look at the files before concluding that nothing exists")
+
     def verify(self, state: ReasoningState) -> Dict[str, Any]:
         steps = state.executed_steps
         if not any(s.status == StepStatus.SUCCESS and step_output(s).strip() for s in steps):
@@ -338,15 +360,10 @@ class AgentFunctions:
                     "answer": state.final_answer or "No evidence was gathered.", "confidence": 0.1}
         succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
         may_reflect = state.reflection_count < self.reflection_budget.get(state.complexity, 0)
-        if may_reflect and state.reflection_count == 0 and all(found_nothing(s) for s in succeeded):
-            # Every search came back empty. An absence agrees with itself whether the pattern or path was
-            # right or wrong (measured: "no module imports storage" from a grep for the wrong spelling), so
-            # the first time it goes to REFLECT, which searches for each word the empty searches looked
-            # for, alone; after a reflection an empty result stands as the answer.
-            self.reflect_on_empty = True
+        doubt = self.doubt_empty(state) if may_reflect else None
+        if doubt:
             return {"verdict": "fail", "answer": state.final_answer or "Nothing was found.", "confidence": 0.2,
-                    "issues": "every command found nothing: its pattern or path may not match what the files "
-                              "contain; look at the files before concluding that nothing exists"}
+                    "issues": doubt}
         current = state.final_answer or self.compose(state)
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.

@@ -204,18 +204,31 @@ class ExecuteNode(BaseNode):
                  max_reflections_by_complexity: Dict[TaskComplexity, int],
                  *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
                  exhausted_reason: str = "max_reflections",
-                 verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,)):
+                 verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,),
+                 doubt_fn: Optional[Callable[[ReasoningState], Optional[str]]] = None):
         """A failed step goes to ``recover_node`` while the budget lasts, else the run stops with
         ``exhausted_reason``; a finished plan goes to VERIFY for the complexities in ``verify``.
-        The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan."""
+        The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan.
+        ``doubt_fn(state)`` names a reason to distrust a finished plan's evidence (None: no doubt);
+        a doubted plan goes to ``recover_node`` like a failed step, whatever its complexity, while
+        the reflection budget lasts."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
         self.recover_node = recover_node
         self.exhausted_reason = exhausted_reason
         self.verify = tuple(verify)
+        self.doubt_fn = doubt_fn
 
     def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
+        if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
+            doubt = self.doubt_fn(state)
+            if doubt:
+                state.last_error = doubt
+                # A check of the evidence, not of an answer: recorded as a failed verification, no model.
+                _emit(self.emit_event_fn, state, "verification", outcome_status="failure", error=doubt,
+                      meta={"verdict": "fail", "checked_by": "evidence"})
+                return state, self.recover_node
         if state.complexity in self.verify:
             return state, "VERIFY"
         state.stop_reason = "success"
@@ -309,6 +322,8 @@ class ReflectNode(BaseNode):
             return state, "RESPOND"
 
         step = state.plan.get_current_step(state.current_step_index)
+        if step is None and state.executed_steps:
+            step = state.executed_steps[-1]  # a finished plan whose evidence was doubted: its last step
         file_context = self._file_context()
         query = f"goal: {state.goal}\nerror: {state.last_error}"
         try:

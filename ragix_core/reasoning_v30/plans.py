@@ -9,14 +9,14 @@ splitting commands exactly as the executor does (``tools/lexer``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["compact_steps", "reads_stdin", "command_of", "NAVIGATION"]
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "NAVIGATION"]
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
@@ -71,7 +71,12 @@ def _is_no_evidence(step: PlanStep) -> bool:
 
 def command_of(step: PlanStep) -> str:
     """A step's command line, whitespace-normalised (to compare commands)."""
-    return " ".join(str(step.tool_call.args.get("command") or "").split()) if step.tool_call else ""
+    return command_text(step.tool_call.args) if step.tool_call else ""
+
+
+def command_text(args: Dict[str, Any]) -> str:
+    """The command of a tool call's arguments, whitespace-normalised."""
+    return " ".join(str(args.get("command") or "").split())
 
 
 def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:

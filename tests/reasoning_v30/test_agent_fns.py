@@ -498,4 +498,54 @@ def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp
     prompt = llm.calls[0]["messages"][0]["content"]
     assert "src/api.py:1:from .storage import load, save" in prompt
     assert out["evidence"] == ["loosened_search"]
+    assert "`grep -rl 'from storage' .` (found nothing)" in prompt  # listed with the commands not to repeat
     assert not f.reflect_on_empty  # the next reflection (a real failure) gets that failure's evidence
+
+
+def test_the_empty_doubt_is_raised_once_and_only_when_every_search_came_back_empty():
+    f = fns(ScriptedLLM([]))
+    assert "found nothing" in f.doubt_empty(_empty_state(0)) and f.reflect_on_empty
+    g = fns(ScriptedLLM([]))
+    assert g.doubt_empty(_empty_state(1)) is None and not g.reflect_on_empty  # after a reflection it stands
+    st = _empty_state(0)
+    st.executed_steps.append(_searched("grep -rn storage .", stdout="api.py:1:from .storage import load\n"))
+    assert g.doubt_empty(st) is None  # one search found something: that is evidence, not an absence
+
+
+def _plan(*commands):
+    return {"objective": "o", "steps": [{"num": i + 1, "description": c, "tool": "shell", "args": {"command": c}}
+                                        for i, c in enumerate(commands)], "validation": "", "confidence": 0.5}
+
+
+def _after_an_empty_reflection(replies, tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "inventory.json").write_text('{"sku": "A1", "quantity": 0}\n')
+    box = ToolBox(tmp_path, profile="reflect")
+    llm = ScriptedLLM([{"diagnosis": "the file writes \"quantity\": 0", "new_plan_summary": "read it"}, *replies])
+    f = fns(llm, box, diagnose_shell=box.run_command)
+    f.reflection_budget = {TaskComplexity.MODERATE: 1}
+    st = ReasoningState(goal="Which items are out of stock?", session_id="s")
+    st.complexity = f.last_complexity = TaskComplexity.MODERATE
+    st.executed_steps.append(f.execute_step(PlanStep(1, "grep", ToolCall("shell", {"command": "grep -rn 'quantity: 0' ."})), st))
+    assert f.doubt_empty(st)
+    f.reflect({"goal": st.goal, "error": "every command found nothing"})
+    return f, llm
+
+
+def test_a_replan_that_repeats_the_empty_search_is_refused_and_the_repeat_dropped(tmp_path):
+    # Measured (out-of-stock-items, 0e29466): shown the file's real spelling, the planner grepped
+    # 'quantity: 0' again before reading the file.
+    f, llm = _after_an_empty_reflection([_plan("grep -rn 'quantity: 0' ."),
+                                         _plan("grep -rn 'quantity: 0' .", "cat inventory.json")], tmp_path)
+    plan = f.generate_plan("Which items are out of stock?", "")
+    assert [s["args"]["command"] for s in plan["steps"]] == ["cat inventory.json"]
+    again = llm.calls[-1]["messages"][0]["content"]
+    assert "found nothing" in again and "`grep -rn 'quantity: 0' .`" in again
+
+
+def test_a_planner_that_insists_on_the_empty_search_lets_the_absence_stand(tmp_path):
+    f, _ = _after_an_empty_reflection([_plan("grep -rn 'quantity: 0' ."), _plan("grep -rn 'quantity: 0' .")],
+                                      tmp_path)
+    plan = f.generate_plan("Which items are out of stock?", "")  # no StopRun: an absence may be the answer
+    assert [s["args"]["command"] for s in plan["steps"]] == ["grep -rn 'quantity: 0' ."]

@@ -43,7 +43,7 @@ def make_plan(*specs) -> Plan:
 
 
 def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None, events=None, compose=None,
-          budget=BUDGET, checkpoint=None, reflect_shell=None):
+          budget=BUDGET, checkpoint=None, reflect_shell=None, doubt=None):
     emitted: List[ReasoningEvent] = []
     plans = list(plans)
 
@@ -57,7 +57,7 @@ def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None
         "CLASSIFY": ClassifyNode(lambda g: complexity),
         "DIRECT_EXEC": DirectExecNode(lambda g: {"answer": "direct", "confidence": 0.9}),
         "PLAN": PlanNode(gen, parse, emit_event_fn=emitted.append),
-        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append),
+        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append, doubt_fn=doubt),
         "REFLECT": ReflectNode(lambda p: {"diagnosis": f"wrong path at {p['failed_step_num']}", "new_plan_summary": "use find"},
                                NoExperience(), reflect_shell or (lambda c: ToolResult("ls", 0, stdout="a.py\n")),
                                emit_event_fn=emitted.append),
@@ -137,6 +137,31 @@ def test_failed_step_reflects_then_replans_and_recovers():
     assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "PLAN", "EXECUTE", "RESPOND"]
     assert [s.description for s in final.executed_steps] == ["bad", "good"]
     assert any(e.event_type == "reflection" and "wrong path" in e.llm_critique for e in emitted)
+
+
+def test_a_doubted_plan_of_any_complexity_reflects_while_the_budget_lasts():
+    doubts = []
+
+    def doubt(st):
+        doubts.append(st.reflection_count)
+        return "every command found nothing" if st.reflection_count == 0 else None
+
+    graph, emitted = build(TaskComplexity.MODERATE, [make_plan(("grep", "grep")), make_plan(("read", "cat"))],
+                           ok_step, doubt=doubt)
+    final = graph.run(state())
+    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "PLAN", "EXECUTE", "RESPOND"]
+    assert final.stop_reason == "success" and final.reflection_count == 1 and doubts == [0]
+    assert final.reflection_attempts[0].error == "every command found nothing"
+    assert final.reflection_attempts[0].failed_step == 1  # the doubted plan's last step, not "None"
+    checked = [e for e in emitted if e.event_type == "verification"]
+    assert len(checked) == 1 and checked[0].meta["checked_by"] == "evidence" and checked[0].outcome_status == "failure"
+
+    # no reflection left to spend (SIMPLE's budget is 0): the doubt is not even asked, the answer stands
+    graph, _ = build(TaskComplexity.MODERATE, [make_plan(("grep", "grep"))], ok_step, doubt=doubt,
+                     budget={**BUDGET, TaskComplexity.MODERATE: 0})
+    doubts.clear()
+    final = graph.run(state())
+    assert final.stop_reason == "success" and "REFLECT" not in graph.trace and doubts == []
 
 
 def test_max_reflections_writes_partial_results_with_recommendation():
