@@ -100,11 +100,13 @@ class ToolCall:
 class ToolResult:
     """Unified schema for tool results.
 
-    ``duration``, ``truncated``, ``refused``, ``command`` and ``no_match`` extend
-    the spec: the executor records how long a call took, whether its output was
-    capped, whether the confinement layer refused it, the command as it was run,
-    and whether a search found nothing (exit 1 without an error: an answer, so
-    the call is ``ok``; see ``ragix_core.tools.policy.is_no_match``).
+    ``duration``, ``truncated``, ``refused``, ``command``, ``written`` and ``no_match``
+    extend the spec: the executor records how long a call took, whether its output
+    was capped, whether the confinement layer refused it, the command as it was run
+    (absolute programs, the options that hide ragix's state), the command as written
+    (globs expanded, nothing added: what the output answers), and whether a search
+    found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
+    ``ragix_core.tools.policy.is_no_match``).
     """
 
     tool: str
@@ -117,6 +119,7 @@ class ToolResult:
     refused: bool = False
     command: Optional[str] = None
     no_match: bool = False
+    written: Optional[str] = None
 
     @property
     def ok(self) -> bool:

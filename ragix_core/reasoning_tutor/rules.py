@@ -25,6 +25,8 @@ import yaml
 from ragix_core.reasoning_tutor.claims import (PREDICATES, Claim, ClaimSyntaxError, IllTyped, Token, make_claim,
                                                parse_terms)
 from ragix_core.tools.policy import is_wc_total_line
+from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.refusal import Refusal
 
 __all__ = ["Rule", "RuleSet", "RuleError", "Derivation", "Output", "load_rules", "default_rules",
            "normalize_command", "STATUSES"]
@@ -163,27 +165,18 @@ class RuleSet:
 # ------------------------------------------------------------------ matching
 
 def normalize_command(display: str) -> str:
-    """The command as rules see it: each stage's program without its directory, words re-quoted by
-    ``shlex.join``, stages joined by `` | ``. ``display`` is what the tool box reports as run."""
+    """The command as rules see it: read by ragix's own confinement lexer (so `2>/dev/null`, which the
+    tool box drops, is dropped here too), each stage's program without its directory, words re-quoted
+    by ``shlex.join``, stages joined by `` | ``. ``display`` is the command as written with its globs
+    expanded (``ToolResult.written``), not the argv that ran, which carries ragix's own additions
+    (the option that hides `.ragix` from a recursive find or grep; measured: matched on that argv,
+    every find in the first benchmark run derived nothing)."""
     try:
-        lexer = shlex.shlex(display, posix=True, punctuation_chars="|")
-        lexer.whitespace_split = True
-        words = list(lexer)
-    except ValueError:
+        stages = split_pipeline(display)
+    except Refusal:
         return display.strip()
-    stages: List[List[str]] = [[]]
-    for w in words:
-        if w == "|":
-            stages.append([])
-        else:
-            stages[-1].append(w)
-    out = []
-    for stage in stages:
-        if not stage:
-            continue
-        stage = [stage[0].rsplit("/", 1)[-1]] + stage[1:]
-        out.append(shlex.join(stage))
-    return " | ".join(out)
+    return " | ".join(shlex.join([str(stage[0]).rsplit("/", 1)[-1]] + [str(w) for w in stage[1:]])
+                      for stage in stages if stage)
 
 
 def _unquote(word: str) -> str:

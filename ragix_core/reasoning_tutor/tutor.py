@@ -370,8 +370,9 @@ class Tutor:
 
     def _observe(self, action_node: Node, action: Action, result: ToolResult) -> Tuple[Node, List[str]]:
         status = "ok" if result.returncode == 0 and not result.no_match else "no_match" if result.no_match else "failed"
-        command = normalize_command(result.command or action.display)
-        data = {"action": action_node.id, "command": command, "returncode": result.returncode, "status": status,
+        command = normalize_command(result.written or action.display)
+        data = {"action": action_node.id, "command": command, "ran": result.command, "returncode": result.returncode,
+                "status": status,
                 "truncated": result.truncated, "stdout": bounded(result.stdout, STDOUT_KEPT),
                 "stderr": bounded(result.stderr, 1000), "epoch": self.evidence.epoch}
         lines = len(result.stdout.splitlines())

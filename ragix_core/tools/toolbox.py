@@ -221,6 +221,7 @@ class ToolBox:
             stdout, error, rc = self._redirect(redirect, res.stdout, res.truncated, error, rc)
         out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
         out.no_match = res.no_match
+        out.written = shown
         return out
 
     def _redirect(self, redirect, data: bytes, truncated: bool, error: Optional[str], rc: int):
