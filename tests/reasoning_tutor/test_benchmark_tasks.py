@@ -115,15 +115,21 @@ def test_after_the_evidence_every_suggested_answer_wins_and_one_of_them_is_right
     assert right >= 1, [m["answer"] for m in suggestion.moves]
 
 
-def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
-    # Measured in the benchmark run of 2026-11-26: "8*42.50 = 340" won formal-orders-total; the 8 is in no
-    # output (the file has 8.75). A value counts only when its operands were observed or stated by the goal.
-    task = TASKS["formal-orders-total"]
+def _game_after(task_id, tmp_path, *commands):
+    """A game of the task on a fresh copy of the fixture, after ``commands`` ran."""
+    task = TASKS[task_id]
     project = tmp_path / "project"
     shutil.copytree(FIXTURE, project)
     t = make_tutor(project, goal=task.scenario.input, accept=task.accept)
-    for command in ("cat data/orders.csv", "calc 8*42.50"):
+    for command in commands:
         assert t.judge(propose(command)).kind == "executed"
+    return t
+
+
+def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
+    # Measured in the benchmark run of 2026-11-26: "8*42.50 = 340" won formal-orders-total; the 8 is in no
+    # output (the file has 8.75). A value counts only when its operands were observed or stated by the goal.
+    t = _game_after("formal-orders-total", tmp_path, "cat data/orders.csv", "calc 8*42.50")
     contains = ("contains", "data/orders.csv", "order_id,customer,amount")
     v = t.judge(respond('data/orders.csv says: "order_id,customer,amount" 8*42.50 = 340.', contains,
                         ("value", "8*42.50", "340")))
@@ -136,12 +142,7 @@ def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
 def test_the_port_task_needs_the_port_the_test_expects_not_any_line_of_the_test(tmp_path):
     # The first benchmark's acceptance took any `contains` claim about tests/test_app.py, so an answer naming
     # the config's port and quoting an unrelated line of the test won without the expected port.
-    task = TASKS["diag-port-mismatch"]
-    project = tmp_path / "project"
-    shutil.copytree(FIXTURE, project)
-    t = make_tutor(project, goal=task.scenario.input, accept=task.accept)
-    for command in ("cat config/settings.ini", "cat tests/test_app.py"):
-        assert t.judge(propose(command)).kind == "executed"
+    t = _game_after("diag-port-mismatch", tmp_path, "cat config/settings.ini", "cat tests/test_app.py")
     port = ("setting", "config/settings.ini", "port", "8080")
     v = t.judge(respond("settings.ini sets port 8080; the test imports pytest.", port,
                         ("contains", "tests/test_app.py", "import")))
