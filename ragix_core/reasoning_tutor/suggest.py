@@ -20,7 +20,7 @@ from ragix_core import prompts
 from ragix_core.reasoning_tutor.checker import suggest_command
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, MAX_TEXT, make_claim
 from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pattern_command
-from ragix_core.reasoning_tutor.respond import match_obligations
+from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 
 __all__ = ["Suggestion", "suggest", "draft", "MAX_OPTIONS"]
 
@@ -86,7 +86,10 @@ def suggest(tutor: Any) -> Suggestion:
         if incomplete(command, claim.args):
             return Suggestion(note=_say("suggest_pending_incomplete", claim_id=node.id, command=command))
         return Suggestion([_propose(command, _say("intent_test", claim_id=node.id))])
-    truths = t.truths()
+    # Only what a RESPOND may rest on: measured, the tutor drafted "8*42.50 = 340" (8 is in no output)
+    # and then rejected it, and the player copied the draft until the turns ran out.
+    observed = t.evidence.output_texts()
+    truths = admissible(t.truths(), t.goal, observed)
     patterns = list(t.settings.accept)
     if not patterns:
         facts = [c for _, c in t.evidence.all_facts() if c.predicate not in _BACKGROUND]
@@ -100,6 +103,9 @@ def suggest(tutor: Any) -> Suggestion:
             per_obligation.append([next(c for n, c in truths if n == ob.truth)])
             continue
         options = _options(ob.pattern, t.evidence)
+        if ob.pattern.predicate == "value":
+            kept = admissible(truths + [("", c) for c in options], t.goal, observed)
+            options = [c for n, c in kept if n == ""]
         if options:
             per_obligation.append(options)
             continue

@@ -134,6 +134,9 @@ def test_arithmetic_on_a_number_no_file_shows_does_not_win(tmp_path):
     v = t.judge(respond('data/orders.csv says: "order_id,customer,amount" 8*42.50 = 340.', contains,
                         ("value", "8*42.50", "340")))
     assert v.status != WON and "computes with a number" in v.reason
+    # ... and the tutor does not draft that answer for the player to copy (measured: it did, eight turns)
+    from ragix_core.reasoning_tutor.suggest import suggest
+    assert not any("340" in m.get("answer", "") for m in suggest(t).moves)
     assert t.judge(propose("calc 42.50+17.25+99.00+8.75+30.00")).kind == "executed"
     v = t.judge(respond("The amounts sum to 197.5.", contains, ("value", "42.50+17.25+99.00+8.75+30.00", "197.5")))
     assert v.status == WON, v.reason
