@@ -75,9 +75,6 @@ class AgentFunctions:
         self.max_context_chars = max_context_chars
         self.voting = voting or VotingSection(k_max=2, quorum=1)
         self.may_escalate = may_escalate
-        # The graph's reflection budget by complexity (set by build_graph): VERIFY sends an all-empty
-        # result to REFLECT only when a reflection is left to spend.
-        self.reflection_budget: Dict[TaskComplexity, int] = {}
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.diagnose_shell = diagnose_shell
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
@@ -358,12 +355,8 @@ class AgentFunctions:
             # Nothing to judge from: fail on the evidence, without asking a model.
             return {"verdict": "fail", "issues": "no step produced output to support an answer",
                     "answer": state.final_answer or "No evidence was gathered.", "confidence": 0.1}
+        # An all-empty plan was already doubted by EXECUTE (doubt_empty) while a reflection was left.
         succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
-        may_reflect = state.reflection_count < self.reflection_budget.get(state.complexity, 0)
-        doubt = self.doubt_empty(state) if may_reflect else None
-        if doubt:
-            return {"verdict": "fail", "answer": state.final_answer or "Nothing was found.", "confidence": 0.2,
-                    "issues": doubt}
         current = state.final_answer or self.compose(state)
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.

@@ -69,7 +69,6 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
 
     try_first = rc.routing == "try_first"
     functions.may_escalate = try_first
-    functions.reflection_budget = budget
     nodes = {
         "CLASSIFY": ClassifyNode(functions.classify, route_fn=try_first_route if try_first else None),
         "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None),

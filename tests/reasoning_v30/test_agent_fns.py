@@ -464,19 +464,16 @@ def _empty_state(reflections: int) -> ReasoningState:
 def test_an_all_empty_result_goes_to_reflect_once_without_a_model_call():
     llm = ScriptedLLM([])
     f = fns(llm)
-    f.reflection_budget = {TaskComplexity.MODERATE: 1}
-    out = f.verify(_empty_state(0))
-    assert out["verdict"] == "fail" and "found nothing" in out["issues"] and llm.calls == []
+    assert "found nothing" in f.doubt_empty(_empty_state(0)) and llm.calls == []
 
 
-def test_after_a_reflection_or_without_budget_an_empty_result_is_judged_as_usual():
-    for reflections, budget in ((1, 1), (0, 0)):
+def test_verify_judges_an_empty_result_as_usual():
+    # the doubt is EXECUTE's (doubt_empty); what reaches VERIFY is judged by the model like any answer
+    for reflections in (1, 0):
         llm = ScriptedLLM(["No module imports it.",
                            {"verdict": "pass", "issues": "", "answer": "No module imports it.", "confidence": 0.6}])
-        f = fns(llm)
-        f.reflection_budget = {TaskComplexity.MODERATE: budget}
-        out = f.verify(_empty_state(reflections))
-        assert out["verdict"] == "pass" and len(llm.calls) == 2, (reflections, budget)
+        out = fns(llm).verify(_empty_state(reflections))
+        assert out["verdict"] == "pass" and len(llm.calls) == 2, reflections
 
 
 def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp_path):
@@ -487,12 +484,11 @@ def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp
     box = ToolBox(tmp_path, profile="reflect")
     llm = ScriptedLLM([{"diagnosis": "the code imports .storage", "new_plan_summary": "grep -rn 'storage' src"}])
     f = fns(llm, box, diagnose_shell=box.run_command)
-    f.reflection_budget = {TaskComplexity.MODERATE: 1}
     st = ReasoningState(goal="Which modules import from the storage module?", session_id="s")
     st.complexity = TaskComplexity.MODERATE
     search = PlanStep(1, "grep", ToolCall("grep", {"command": "grep -rl 'from storage' ."}))
     st.executed_steps.append(f.execute_step(search, st))
-    assert "found nothing" in f.verify(st)["issues"]
+    assert "found nothing" in f.doubt_empty(st)
     out = f.reflect({"goal": st.goal, "failed_step_num": 1, "failed_step_description": "grep",
                      "error": "every command found nothing"})
     prompt = llm.calls[0]["messages"][0]["content"]
@@ -524,7 +520,6 @@ def _after_an_empty_reflection(replies, tmp_path):
     box = ToolBox(tmp_path, profile="reflect")
     llm = ScriptedLLM([{"diagnosis": "the file writes \"quantity\": 0", "new_plan_summary": "read it"}, *replies])
     f = fns(llm, box, diagnose_shell=box.run_command)
-    f.reflection_budget = {TaskComplexity.MODERATE: 1}
     st = ReasoningState(goal="Which items are out of stock?", session_id="s")
     st.complexity = f.last_complexity = TaskComplexity.MODERATE
     st.executed_steps.append(f.execute_step(PlanStep(1, "grep", ToolCall("shell", {"command": "grep -rn 'quantity: 0' ."})), st))
