@@ -1,6 +1,6 @@
 """Time to first token per node: prompts ordered fixed → per-run → per-call, against the old order.
 
-    python benchmarks/prompt_cache.py [--goals 4] [--model NAME_OR_GGUF]
+    python benchmarks/prompt_cache.py [--goals 4] [--model NAME_OR_GGUF] [--threads N]
 
 Each variant runs in its own process (a cold model and prompt cache), through the engine's
 own node functions (AgentFunctions) with the real tool box on a copy of the mock repository:
@@ -52,14 +52,19 @@ class Recorder:
         return out
 
 
-def run_variant(n_goals: int, model: str | None) -> List[Dict[str, Any]]:
+def run_variant(n_goals: int, model: str | None, threads: int | None = None) -> List[Dict[str, Any]]:
     from ragix_core.config.reasoning import VotingSection
     from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
     from ragix_core.llm.factory import make_client
     from ragix_core.reasoning_v30.agent_fns import AgentFunctions
     from ragix_core.tools import ToolBox
 
-    rec = Recorder(make_client({"backend": "embedded", "model": model} if model else None))
+    settings: Dict[str, Any] = {"backend": "embedded"}
+    if model:
+        settings["model"] = model
+    if threads:
+        settings["threads"] = threads
+    rec = Recorder(make_client(settings))
     work = Path(tempfile.mkdtemp(prefix="ragix-bench-cache-"))
     shutil.copytree(ROOT / "tests" / "reasoning_v30" / "fixtures" / "mock_repo", work / "p")
     try:
@@ -118,10 +123,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--goals", type=int, default=4)
     ap.add_argument("--model", default=None)
+    ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: every core we may use)")
     ap.add_argument("--variant", choices=["before", "after"], help=argparse.SUPPRESS)  # child process
     args = ap.parse_args()
     if args.variant:
-        print(json.dumps(run_variant(args.goals, args.model)))
+        print(json.dumps(run_variant(args.goals, args.model, args.threads)))
         return 0
     report = {}
     for variant in ("before", "after"):
@@ -132,10 +138,12 @@ def main() -> int:
         cmd = [sys.executable, __file__, "--variant", variant, "--goals", str(args.goals)]
         if args.model:
             cmd += ["--model", args.model]
+        if args.threads:
+            cmd += ["--threads", str(args.threads)]
         print(f"running {variant} ...", file=sys.stderr, flush=True)
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
         report[variant] = summarize(json.loads(done.stdout.strip().splitlines()[-1]))
-    print(json.dumps({"benchmark": "prompt_cache", "goals": args.goals, **report}, indent=1))
+    print(json.dumps({"benchmark": "prompt_cache", "goals": args.goals, "threads": args.threads, **report}, indent=1))
     return 0
 
 
