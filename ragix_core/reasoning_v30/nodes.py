@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
+from ragix_core.evidence.steps import found_nothing
 from ragix_core.tools.policy import REFLECT_TOOLS
 
 from .graph import BaseNode
@@ -211,7 +212,9 @@ class ExecuteNode(BaseNode):
         The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan.
         ``doubt_fn(state)`` names a reason to distrust a finished plan's evidence (None: no doubt);
         a doubted plan goes to ``recover_node`` like a failed step, whatever its complexity, while
-        the reflection budget lasts."""
+        the reflection budget lasts. If the second look that follows fails a step with no budget
+        left, having found nothing new, the doubted plan's evidence stands and the run finishes as
+        that plan would have (doubting was a check, not a failure)."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
@@ -220,11 +223,24 @@ class ExecuteNode(BaseNode):
         self.verify = tuple(verify)
         self.doubt_fn = doubt_fn
 
+    @staticmethod
+    def _doubted_evidence_stands(state: ReasoningState) -> bool:
+        """A plan finished and was only doubted, and every step of the second look either failed or
+        found nothing too: the second look added no evidence, so it cannot have disproved the first.
+        Measured: a true absence ("no file mentions redis") ended as Partial Results because the
+        replan after the doubt ran a command that failed."""
+        start = state.meta.get("doubted_after_step")
+        if not isinstance(start, int):
+            return False
+        later = state.executed_steps[start:]
+        return all(s.status != StepStatus.SUCCESS or found_nothing(s) for s in later)
+
     def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
             doubt = self.doubt_fn(state)
             if doubt:
                 state.last_error = doubt
+                state.meta["doubted_after_step"] = len(state.executed_steps)
                 # A check of the evidence, not of an answer: recorded as a failed verification, no model.
                 _emit(self.emit_event_fn, state, "verification", outcome_status="failure", error=doubt,
                       meta={"verdict": "fail", "checked_by": "evidence"})
@@ -250,6 +266,9 @@ class ExecuteNode(BaseNode):
             max_refl = self.max_reflections.get(state.complexity, 0)
             if state.reflection_count < max_refl:
                 return state, self.recover_node
+            if self._doubted_evidence_stands(state):
+                state.meta["doubted_evidence_stands"] = step.num
+                return self._finished(state)
             state.stop_reason = self.exhausted_reason
             return state, "RESPOND"
 

@@ -164,6 +164,62 @@ def test_a_doubted_plan_of_any_complexity_reflects_while_the_budget_lasts():
     assert final.stop_reason == "success" and "REFLECT" not in graph.trace and doubts == []
 
 
+def _empty_or_failing(found_by_cat=""):
+    """grep finds nothing; cat fails unless ``found_by_cat`` (then it succeeds with that output)."""
+    def step_fn(step, st):
+        tool = step.tool_call.tool
+        if tool == "cat" and not found_by_cat:
+            step.result, step.status = ToolResult(tool, 1, stderr="No such file or directory"), StepStatus.FAILED
+        else:
+            out = found_by_cat if tool == "cat" else ""
+            step.result, step.status = ToolResult(tool, 0, stdout=out, command=tool), StepStatus.SUCCESS
+        return step
+    return step_fn
+
+
+def _doubt_once(st):
+    return "every command found nothing" if st.reflection_count == 0 else None
+
+
+def test_a_failed_second_look_after_a_doubt_lets_the_doubted_absence_stand():
+    # grep finds nothing -> doubted -> REFLECT (the only reflection) -> the replan greps again (nothing), then fails
+    plans = [make_plan(("grep", "grep")), make_plan(("grep again", "grep"), ("read", "cat"))]
+    graph, _ = build(TaskComplexity.MODERATE, plans, _empty_or_failing(), doubt=_doubt_once)
+    final = graph.run(state())
+    assert final.stop_reason == "success", final.final_answer
+    assert "Partial Results" not in final.final_answer
+    assert final.meta["doubted_evidence_stands"] == 2  # the failed step of the second look
+    assert graph.trace[-2:] == ["EXECUTE", "RESPOND"]
+
+    # COMPLEX: the standing evidence is still verified, as the doubted plan would have been
+    plans = [make_plan(("grep", "grep")), make_plan(("read", "cat"))]
+    graph, _ = build(TaskComplexity.COMPLEX, plans, _empty_or_failing(), doubt=_doubt_once,
+                     budget={**BUDGET, TaskComplexity.COMPLEX: 1})
+    final = graph.run(state())
+    assert final.stop_reason == "success" and graph.trace[-2:] == ["VERIFY", "RESPOND"]
+
+
+def test_a_failed_step_without_an_earlier_doubt_still_exhausts_the_budget():
+    # the same failure with no doubt before it: nothing stood, the budget ran out
+    plans = [make_plan(("read", "cat")), make_plan(("read again", "cat"))]
+    graph, _ = build(TaskComplexity.MODERATE, plans, _empty_or_failing(), doubt=_doubt_once)
+    assert graph.run(state()).stop_reason == "max_reflections"
+
+
+def test_a_second_look_that_found_something_does_not_let_the_absence_stand():
+    plans = [make_plan(("grep", "grep")), make_plan(("read", "cat"), ("grep", "grep"))]
+
+    def step_fn(step, st):  # the second look's cat finds a line, then its grep... fails
+        if st.reflection_count and step.tool_call.tool == "grep":
+            step.result, step.status = ToolResult("grep", 2, stderr="grep: bad regex"), StepStatus.FAILED
+            return step
+        return _empty_or_failing(found_by_cat="redis: 6379")(step, st)
+
+    graph, _ = build(TaskComplexity.MODERATE, plans, step_fn, doubt=_doubt_once)
+    final = graph.run(state())
+    assert final.stop_reason == "max_reflections" and "doubted_evidence_stands" not in final.meta
+
+
 def test_max_reflections_writes_partial_results_with_recommendation():
     def fail(step, st):
         step.result = ToolResult("cat", 1, stderr="No such file or directory")
