@@ -14,6 +14,7 @@ from typing import Any, List, Optional, Tuple
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.policy import is_wc_total_line
+from ragix_core.tools.substitution import substitution_as_xargs
 
 from .excerpt import excerpt
 from .path_hints import diagnose
@@ -57,11 +58,14 @@ def found_nothing(step: PlanStep) -> bool:
 def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Tuple[str, str]]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
-    unambiguous re-aimed ``(command, note)`` is returned, else None."""
+    unambiguous re-aimed ``(command, note)`` is returned; for a refused command substitution, the
+    same command as a pipe into xargs (tools/substitution.py); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
-    if not result.ok and not result.refused:
+    if result.refused:
+        fix = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
+    elif not result.ok:
         hint, fix = diagnose(command, result.stderr or "", root)
         if hint:
             result.stderr = f"{hint}\n{result.stderr or ''}"

@@ -3,6 +3,8 @@
 This is deliberately *not* a shell. It understands quoting ('..', "..",
 backslash) and the pipe `|`, and refuses every other piece of shell syntax
 instead of guessing: chaining, redirection, substitution, expansion, comments.
+A ``$`` that a shell would not expand either (at the end of a word before a space,
+a pipe, the end, or a closing double quote) is kept as text: it is a regex anchor.
 Refusing (rather than passing the characters through literally) gives the
 model a reason it can act on, and guarantees no word ever means more than its
 text. One exception: a whole unquoted ``2>/dev/null`` word is dropped.
@@ -168,6 +170,9 @@ def split_pipeline(command: str) -> List[List[str]]:
             word.append(c)
             pattern.append(c)
             globbing = in_word = True
+        elif c == "$" and command[i + 1:i + 2] in ("", " ", "|"):
+            literal(c)  # a '$' that starts no expansion is itself, as in a shell (grep \.md$)
+            in_word = True
         elif c in _UNQUOTED_REFUSALS:
             raise Refusal(_UNQUOTED_REFUSALS[c])
         elif c == "~" and not in_word:
@@ -208,7 +213,7 @@ def _double_quoted(command: str, i: int, word: List[str]) -> int:
         c = command[i]
         if c == '"':
             return i
-        if c == "$":
+        if c == "$" and command[i + 1:i + 2] not in ('"', " "):  # "x$" ends with a plain '$' in a shell too
             raise Refusal("variable or command expansion '$' is not allowed, even in double quotes; use single quotes")
         if c == "`":
             raise Refusal("command substitution '`' is not allowed")

@@ -25,6 +25,12 @@ from ragix_core.tools.lexer import MAX_COMMAND_CHARS, split_pipeline
     ("find . -name x 2>/dev/null", [["find", ".", "-name", "x"]]),
     ("find . 2>/dev/null | wc -l", [["find", "."], ["wc", "-l"]]),
     ("ls '2>/dev/null'", [["ls", "2>/dev/null"]]),
+    # a '$' that starts no expansion (a regex anchor) is text, as in a shell
+    ("ls -1 | grep \\.md$", [["ls", "-1"], ["grep", ".md$"]]),
+    ("grep x$ f", [["grep", "x$", "f"]]),
+    ("grep x$|wc -l", [["grep", "x$"], ["wc", "-l"]]),
+    ('grep "x$" f', [["grep", "x$", "f"]]),
+    ('grep "a$ b" f', [["grep", "a$ b", "f"]]),
 ])
 def test_splits(text, stages):
     assert split_pipeline(text) == stages
@@ -38,6 +44,10 @@ def test_splits(text, stages):
     ("ls 'x", "unbalanced single quote"),
     ('ls "x', "unbalanced double quote"),
     ('ls "$HOME"', "expansion"),
+    ("ls $HOME", "expansion"),
+    ("grep a$b f", "expansion"),
+    ("cat $(ls)", "expansion"),
+    ('grep "$(ls)" f', "expansion"),
     ("ls [ab].py", "glob classes"),
     ("ls ~", "tilde"),
     ("ls {a,b}", "brace"),

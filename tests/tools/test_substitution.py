@@ -1,0 +1,81 @@
+"""`X $(Y)` run as `Y | xargs X`: which shapes are rewritten, and that the rewrite gives what a shell gives."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall
+from ragix_core.evidence.steps import run_command_step
+from ragix_core.tools import ToolBox
+from ragix_core.tools.substitution import substitution_as_xargs
+
+
+@pytest.mark.parametrize("command,expected", [
+    ("grep -rn 'TODO' $(find . -name '*.py')", "find . -name '*.py' | xargs grep -rn 'TODO'"),
+    ("grep -n '^## ' $(find . -name '*.md' -type f | head -n 1)",
+     "find . -name '*.md' -type f | head -n 1 | xargs grep -n '^## '"),
+    ("wc -l $(find . -name '*.py') | sort -n", "find . -name '*.py' | xargs wc -l | sort -n"),
+    ("grep -c ')' $(ls)", "ls | xargs grep -c ')'"),
+])
+def test_a_trailing_substitution_becomes_a_pipe_into_xargs(command, expected):
+    rewritten, note = substitution_as_xargs(command)
+    assert rewritten == expected
+    assert expected in note and "substitution" in note
+
+
+@pytest.mark.parametrize("command", [
+    "cat $(ls) foo",                       # not the last word: the order of arguments would change
+    "cat $(ls) $(ls)",                     # two substitutions
+    "$(ls)",                               # nothing to run it with
+    "echo $(echo $HOME | grep x)",         # a variable inside
+    "cat $(ls $(pwd))",                    # nested
+    "grep 'a $(x)' f",                     # quoted: text, not a substitution
+    "sh -c 'grep x $(find .)'",
+    "ls | grep $(cat pat)",                # not in the first stage
+    "cat $(ls",                            # unbalanced
+    "cat $(ls) && rm x",                   # anything but a pipe after it
+    "",
+])
+def test_every_other_shape_is_left_to_the_refusal(command):
+    assert substitution_as_xargs(command) is None
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text("# Title\n## Install\ntext\n## Usage\n")
+    (root / "docs" / "guide.md").write_text("# Guide\n## Steps\n")
+    (root / "a.py").write_text("# TODO: one\nx = 1\n")
+    (root / "b.py").write_text("y = 2  # TODO two\n")
+    return root
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash to compare with")
+@pytest.mark.parametrize("command", [
+    "grep -n '^## ' $(find . -name '*.md' -type f | sort | head -n 1)",
+    "grep -c TODO $(find . -name '*.py' | sort)",
+    "wc -l $(find . -name '*.md' | sort) | sort -n",
+])
+def test_the_rewrite_run_confined_prints_what_bash_prints_for_the_original(project, command):
+    shell = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, check=True)
+    step = PlanStep(1, "d", ToolCall("shell", {"command": command}))
+    fix = run_command_step(ToolBox(project, profile="reflect"), step, project)
+    assert step.status == StepStatus.FAILED and step.result.refused  # ragix itself runs no substitution
+    assert fix is not None
+    again = PlanStep(2, fix[1], ToolCall("shell", {"command": fix[0]}))
+    assert run_command_step(ToolBox(project, profile="reflect"), again, project) is None
+    assert again.status == StepStatus.SUCCESS
+    # ragix's xargs drops wc's per-batch total line (DECISIONS.md); every other line is the shell's
+    expected = [line.split() for line in shell.stdout.splitlines() if not line.rstrip().endswith(" total")]
+    assert [line.split() for line in again.result.stdout.splitlines()] == expected
+
+
+def test_a_refusal_of_another_kind_gets_no_rewrite(project):
+    step = PlanStep(1, "d", ToolCall("shell", {"command": "cat $HOME"}))
+    assert run_command_step(ToolBox(project, profile="reflect"), step, project) is None
+    assert step.result.refused
