@@ -18,6 +18,7 @@ from typing import List, Optional, Sequence
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
+from .path_hints import stand_ins
 from .steps import step_output
 
 __all__ = ["ground_answer", "listed_paths", "asks_for_listing", "LISTED_PREFIX", "without_listing"]
@@ -79,14 +80,19 @@ def _mentioned(path: str, answer: str) -> bool:
 
 def ground_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Path) -> str:
     """The answer, plus ragix's own corrections it does not mention (a wrong path replaced by an
-    existing one: the user must know the answer is about another file), plus the listed files it
-    left out when the goal asks for a listing."""
+    existing one: the user must know the answer is about another file), the same for a path the
+    goal named that the model's commands silently replaced, plus the listed files it left out
+    when the goal asks for a listing."""
     if not answer:
         return answer
     for step in steps:
         note = step.tool_call.args.get("note") if step.tool_call and step.status == StepStatus.SUCCESS else None
         if note and note not in answer:
             answer = f"{answer.rstrip()}\n\nNote: {note}."
+    ran = [str(s.tool_call.args.get("command") or "") for s in steps if s.tool_call and s.status == StepStatus.SUCCESS]
+    for named, used in stand_ins(goal, ran, root):
+        if not _mentioned(used, answer):
+            answer = f"{answer.rstrip()}\n\nNote: {named} does not exist; this answer is from {used}."
     return _add_omitted_files(goal, answer, steps, root)
 
 

@@ -17,11 +17,15 @@ from typing import Dict, List, Optional, Tuple
 
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files"]
+__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "FILE_LIKE",
+           "stand_ins"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
 SKIP_DIRS = set(NOT_PROJECT_DIRS) | {"__pycache__", "node_modules", ".venv", "venv"}
+
+# A file name as people write one in a goal: "docs/guide.md", "setup.py" (no spaces, an extension).
+FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
 
 # GNU coreutils / find / grep wordings of "this path does not exist"
 _MISSING = [
@@ -104,3 +108,23 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
         return None
     fixed = where.sub(lambda _m: right, command)
     return fixed, f"{wrong} does not exist; ran it on {right}, the existing file with the closest name"
+
+
+def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str]]:
+    """``(named, used)`` for each file the goal names that does not exist while a command ran on an
+    existing file of a close name instead: the model corrected the path silently, and the user
+    must be told the answer is about another file."""
+    pairs: List[Tuple[str, str]] = []
+    files: Optional[List[str]] = None
+    for m in FILE_LIKE.finditer(goal):
+        named = m.group(0).rstrip(".")
+        if (root / named).exists():
+            continue
+        files = files if files is not None else project_files(root)
+        for near in _similar(named, files):
+            where = re.compile(r"(?<![\w/-])(\./)?" + re.escape(near) + r"(?![\w/-])")
+            if any(where.search(c) for c in commands):
+                pairs.append((named, near))
+                break
+    return pairs
+

@@ -27,7 +27,7 @@ from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-from .path_hints import missing_paths
+from .path_hints import FILE_LIKE, missing_paths
 
 __all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words"]
 
@@ -35,7 +35,6 @@ MAX_NAMES = 3
 MAX_LINES = 5  # per word of a loosened search
 MAX_LISTING = 30
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{2,60})[\"'`]")
-_FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
 _IDENT = re.compile(r"\b([A-Za-z]+_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z]{3,})\b")
 
 
@@ -48,7 +47,7 @@ class RecoveryEvidence:
 def goal_names(goal: str) -> List[str]:
     """The specific names a goal gives: quoted text, file names, code identifiers, ALLCAPS words."""
     names: List[str] = []
-    for found in (_QUOTED.findall(goal), [m.group(0) for m in _FILE_LIKE.finditer(goal)], _IDENT.findall(goal)):
+    for found in (_QUOTED.findall(goal), [m.group(0) for m in FILE_LIKE.finditer(goal)], _IDENT.findall(goal)):
         for name in found:
             name = name.strip()
             if name and name not in names:

@@ -64,3 +64,29 @@ def test_a_path_correction_made_by_ragix_is_always_stated(tmp_path):
     assert ground_answer("Count the lines of docs/guides.md", "120", [fixed], tmp_path) == f"120\n\nNote: {note}."
     failed = PlanStep(2, note, ToolCall("shell", {"command": "wc -l docs/guide.md", "note": note}), StepStatus.FAILED)
     assert ground_answer("Count the lines of docs/guides.md", "unknown", [failed], tmp_path) == "unknown"
+
+
+def test_a_path_the_goal_named_and_the_commands_silently_replaced_is_named_in_the_answer(tmp_path):
+    root = _repo(tmp_path)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text("x\n" * 120)
+    steps = [_step("wc -l docs/guide.md", "120 docs/guide.md\n")]
+    got = ground_answer("Count the lines of docs/guides.md", "120", steps, root)
+    assert got == "120\n\nNote: docs/guides.md does not exist; this answer is from docs/guide.md."
+    # "./docs/guide.md" in the command is the same file
+    dotted = [_step("cat ./docs/guide.md | wc -l", "120\n")]
+    assert "this answer is from docs/guide.md" in ground_answer("Count the lines of docs/guides.md", "120", dotted, root)
+
+
+def test_no_stand_in_note_when_the_path_exists_is_mentioned_or_was_not_used(tmp_path):
+    root = _repo(tmp_path)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text("x\n")
+    used = [_step("wc -l docs/guide.md", "1 docs/guide.md\n")]
+    assert ground_answer("Count the lines of docs/guide.md", "1", used, root) == "1"          # the goal's path exists
+    assert ground_answer("Count the lines of docs/guides.md", "docs/guide.md has 1 line", used, root) \
+        == "docs/guide.md has 1 line"                                                          # the answer says which
+    other = [_step("wc -l README.md", "1 README.md\n")]
+    assert ground_answer("Count the lines of docs/guides.md", "1", other, root) == "1"         # not the close file
+    failed = [_step("wc -l docs/guide.md", "", status=StepStatus.FAILED)]
+    assert ground_answer("Count the lines of docs/guides.md", "1", failed, root) == "1"       # a failed command read nothing
