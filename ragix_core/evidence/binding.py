@@ -15,7 +15,12 @@ minima, "which file" — the answer is checked against the tool outputs, determi
   the row with the extreme number; the first row the answer names must be that row; when the
   last output is that one row (``sort -n | head -1``) and the answer names no file at all,
   the row is quoted after the answer (measured: "120" for "which markdown file is longest");
-- a "how many" goal whose last evidence is a single number must state that number.
+- a "how many" goal whose last evidence is a single number must state that number;
+- a "which file(s)" goal whose last evidence lists files (``grep -l``, ``grep -n``, ``find``):
+  an answer that names project files, none of them listed, contradicts the output (measured:
+  "./a.py" for "which file imports module a?" when ``grep -rl 'from a import'`` printed
+  ``./b.py``); checked only when the project root is given, since a name counts only if the
+  file exists.
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
 a deterministic answer, never an unchecked pairing.
@@ -25,11 +30,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
+from .grounding import listed_paths
+from .path_hints import FILE_LIKE, project_files
 from .steps import step_output
 
 __all__ = ["bind_answer", "count_table", "Binding"]
@@ -43,6 +51,8 @@ _HOW_MANY = re.compile(r"\b(how many|count|number of)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (guide.md) does not end it
 _CLAUSE = re.compile(r",\s*(?:and|while|but|whereas)\s+|,\s+|\s+(?:and|while|but|whereas)\s+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
+_WHICH_FILE = re.compile(r"\b(which|what)\s+(\w+\s+){0,2}(files?|modules?|scripts?)\b", re.IGNORECASE)
+MAX_LIST_LINES = 200
 
 
 @dataclass
@@ -138,8 +148,36 @@ def _from_row(path: str, number: int, command: str, why: str) -> str:
             f"(ragix: {why}; this answer is written from the output line.)")
 
 
-def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep]) -> Binding:
-    """``answer`` checked against the steps' outputs (see the module docstring)."""
+def _named_files(answer: str, root: Path) -> List[str]:
+    """The project files the answer names, as project paths (a bare name counts if one file has it)."""
+    files = project_files(root)
+    out: List[str] = []
+    for m in FILE_LIKE.finditer(answer):
+        token = _clean(m.group(0).rstrip("."))
+        hits = [f for f in files if f == token] or [f for f in files if Path(f).name == Path(token).name]
+        if len(hits) == 1 and hits[0] not in out:
+            out.append(hits[0])
+    return out
+
+
+def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Optional[Path]) -> Optional[Binding]:
+    if root is None or not _WHICH_FILE.search(goal):
+        return None
+    lines = [line for line in output.splitlines() if line.strip()]
+    if not lines or len(lines) > MAX_LIST_LINES or not all(listed_paths(line, root) for line in lines):
+        return None  # not an output made of file names only
+    listed = [_clean(p) for p in listed_paths(output, root)]
+    named = _named_files(answer, root)
+    if not named or any(p in listed or Path(p).name in {Path(x).name for x in listed} for p in named):
+        return None
+    return Binding(f"{', '.join(listed)} (the files `{command}` printed).\n\n"
+                   f"(ragix: the answer named {', '.join(named)}, which that output does not list; "
+                   f"this answer is written from the output.)", True, "unlisted")
+
+
+def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optional[Path] = None) -> Binding:
+    """``answer`` checked against the steps' outputs (see the module docstring); ``root``, the
+    project root, enables the checks that need to know which files exist."""
     evidence = _evidence(steps)
     if not answer or not evidence:
         return Binding(answer)
@@ -163,6 +201,9 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep]) -> Binding:
                            True, "pairing")
     if rows:
         return Binding(answer)
+    unlisted = _unlisted_file(goal, answer, command, output, root)  # a file list, not a count table
+    if unlisted is not None:
+        return unlisted
     row = _COUNT_PATH.match(output.strip())
     if row and wants is not None and not _names_a_file(answer):
         path = _clean(row.group(2))

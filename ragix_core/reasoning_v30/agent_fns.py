@@ -329,7 +329,7 @@ class AgentFunctions:
     def _grounded(self, goal: str, answer: str, steps: List[PlanStep]) -> str:
         """A written answer held to the outputs: false pairings and wrong extremes are rewritten from
         the output line (evidence/binding.py), then ragix's notes and omitted listed files are added."""
-        return ground_answer(goal, bind_answer(goal, answer, steps).answer, steps, self.root)
+        return ground_answer(goal, bind_answer(goal, answer, steps, self.root).answer, steps, self.root)
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)

@@ -76,3 +76,36 @@ def test_a_superlative_answered_with_a_bare_number_gets_its_row_quoted():
     assert '"120 docs/guide.md"' in b.answer
     named = bind_answer("Which markdown file is the longest?", "docs/guide.md, with 120 lines.", steps)
     assert not named.corrected
+
+
+def _project(tmp_path):
+    for name in ("a.py", "b.py", "src/inventory/cli.py", "src/inventory/api.py", "README.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    return tmp_path
+
+
+def test_a_which_file_answer_naming_only_unlisted_files_is_replaced_by_the_listed_ones(tmp_path):
+    root = _project(tmp_path)
+    grep_l = step("./b.py\n", command="grep -rl 'from a import' .")
+    b = bind_answer("Which file imports module a?", "./a.py", [grep_l], root)
+    assert b.corrected and b.reason == "unlisted"
+    assert b.answer.startswith("b.py (the files `grep -rl 'from a import' .` printed)") and "a.py" in b.answer
+    grep_n = step("./src/inventory/api.py:4:from .storage import load\n./src/inventory/cli.py:6:from .storage import load\n",
+                  command="grep -rn 'from .storage' .")
+    b = bind_answer("Which modules import from the storage module?", "Only README.md does.", [grep_n], root)
+    assert b.corrected and b.answer.startswith("src/inventory/api.py, src/inventory/cli.py")
+
+
+def test_which_file_answers_that_name_a_listed_file_or_no_file_are_kept(tmp_path):
+    root = _project(tmp_path)
+    grep_l = step("./b.py\n", command="grep -rl 'from a import' .")
+    for answer in ("b.py imports a (from a.py: add, greet)", "./b.py", "One file does.", "ghost.py"):
+        assert bind_answer("Which file imports module a?", answer, [grep_l], root).answer == answer
+    # without the root (which files exist is unknown) nothing is checked
+    assert not bind_answer("Which file imports module a?", "./a.py", [grep_l]).corrected
+    # an output that is not only file names (prose, a count) is not a file list
+    prose = step("b.py imports a\n", command="grep -r import b.py")
+    assert not bind_answer("Which file imports module a?", "./a.py", [prose], root).corrected
+    # a goal that does not ask which file
+    assert not bind_answer("Does anything import module a?", "./a.py", [grep_l], root).corrected
