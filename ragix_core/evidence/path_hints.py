@@ -13,12 +13,12 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
 __all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "FILE_LIKE",
-           "stand_ins"]
+           "stand_ins", "small_text_files", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -128,3 +128,28 @@ def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str
                 break
     return pairs
 
+
+def small_text_files(candidates: Iterable[str], root: Path, max_bytes: int) -> List[str]:
+    """The ``candidates`` (paths relative to ``root``) that exist inside it as regular text files
+    of at most ``max_bytes``, in order, without repeats; symlinks are left out."""
+    out: List[str] = []
+    base = root.resolve()
+    for named in candidates:
+        named = named[2:] if named.startswith("./") else named
+        path = root / named
+        try:
+            real = path.resolve()
+            if not real.is_relative_to(base) or path.is_symlink() or not real.is_file():
+                continue
+            if real.stat().st_size > max_bytes or b"\0" in real.read_bytes()[:max_bytes]:
+                continue
+        except (OSError, ValueError):
+            continue
+        if named not in out:
+            out.append(named)
+    return out
+
+
+def goal_files(goal: str) -> List[str]:
+    """The file names a goal writes out ("docs/guide.md", "setup.py"), existing or not."""
+    return [m.group(0).rstrip(".") for m in FILE_LIKE.finditer(goal)]

@@ -10,6 +10,7 @@ refuses what it cannot validate.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -20,7 +21,7 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
-from ragix_core.evidence.path_hints import project_files
+from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.steps import evidence_block, found_nothing, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
@@ -29,7 +30,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .classify_rules import needs_tools, rule_based_complexity
-from .plans import command_of, command_text, compact_steps, reads_stdin
+from .plans import command_of, command_text, compact_steps, operand_words, reads_stdin
 from .replies import (
     AnswerReply,
     ClassifyReply,
@@ -43,6 +44,8 @@ from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
+LOOK_BYTES = 4096  # a file the goal names is read after empty searches only up to this size
+MAX_LOOKS = 2
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
 
@@ -80,6 +83,7 @@ class AgentFunctions:
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
+        self.looked: set = set()  # files named in the goal that ragix read after empty searches
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
@@ -333,6 +337,23 @@ class AgentFunctions:
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
+
+    def named_file_looks(self, state: ReasoningState) -> List[PlanStep]:
+        """When every search found nothing, read the small files the goal names or the searches
+        were aimed at, once each: what a person does first (measured: `grep 'quantity: 0'
+        inventory.json` found nothing where the one-line JSON says `"quantity": 0`, and two
+        reflections did not find the spelling)."""
+        succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
+        if not succeeded or not all(found_nothing(s) for s in succeeded) or state.plan is None:
+            return []
+        operands = [word for s in succeeded for word in operand_words(command_of(s))]
+        files = [f for f in small_text_files(goal_files(state.goal) + operands, self.root, max_bytes=LOOK_BYTES)
+                 if f not in self.looked]
+        self.looked.update(files)
+        first = len(state.plan.steps) + 1
+        return [PlanStep(num=first + i, description=f"read {f}: the goal names it and every search found nothing (ragix)",
+                         tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
+                for i, f in enumerate(files[:MAX_LOOKS])]
 
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).

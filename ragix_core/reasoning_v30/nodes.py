@@ -10,14 +10,13 @@ plan, executed step (spec 001 §2.1.2), reflection, verification and response.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
-from ragix_core.evidence.steps import found_nothing
 from ragix_core.tools.policy import REFLECT_TOOLS
 
+from .emit import EmitFn, emit_event, utc_now
+from .execute import ExecuteNode, execute_step
 from .graph import BaseNode
 from .respond import compose_from_steps, partial_results
 from ragix_core.core.types import (
@@ -47,7 +46,6 @@ __all__ = [
     "utc_now",
 ]
 
-EmitFn = Callable[[ReasoningEvent], None]
 # Stop reasons after which RESPOND writes the "Partial Results" summary (spec 001 Phase 5).
 PARTIAL_REASONS = ("max_reflections", "max_iterations", "max_retries", "no_evidence")
 
@@ -57,16 +55,6 @@ def rests_on_no_evidence(state: ReasoningState) -> bool:
     whatever answer it has was not read from the project, so the run cannot be a success."""
     return state.complexity != TaskComplexity.BYPASS and not any(
         s.status == StepStatus.SUCCESS for s in state.executed_steps)
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat()
-
-
-def _emit(fn: Optional[EmitFn], state: ReasoningState, event_type: str, **fields: Any) -> None:
-    if fn is not None:
-        fn(ReasoningEvent(timestamp=utc_now(), session_id=state.session_id, event_type=event_type,  # type: ignore[arg-type]
-                          goal=state.goal, **fields))
 
 
 class ClassifyNode(BaseNode):
@@ -142,139 +130,10 @@ class PlanNode(BaseNode):
         state.last_error = None
         state.confidence = plan.confidence if plan is not None else None
         if plan is not None:
-            _emit(self.emit_event_fn, state, "planning",
+            emit_event(self.emit_event_fn, state, "planning",
                   step_description=plan.objective,
                   context_used=reflection_context or None,
                   meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence})
-        return state, "EXECUTE"
-
-
-def _planned_command(step: PlanStep) -> Optional[str]:
-    if step.tool_call is None:
-        return None
-    command = step.tool_call.args.get("command")
-    return str(command) if command else (str(step.tool_call.args) if step.tool_call.args else None)
-
-
-def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep], step: PlanStep,
-                 state: ReasoningState, emit_event_fn: Optional[EmitFn] = None) -> PlanStep:
-    """Run one step, capturing every failure as data (spec 001 §2.1.2)."""
-    original = step
-    step.status = StepStatus.RUNNING
-    try:
-        returned = execute_step_fn(step, state)
-        if not isinstance(returned, PlanStep):
-            raise TypeError(f"execute_step_fn returned {type(returned).__name__}, expected PlanStep")
-        step = returned
-        if step.status in (StepStatus.RUNNING, StepStatus.PENDING):
-            # The function left the verdict to us: judge from the tool result.
-            step.status = StepStatus.SUCCESS if (step.result is None or step.result.ok) else StepStatus.FAILED
-        if step.status == StepStatus.FAILED and not state.last_error:
-            r = step.result
-            detail = (r.error or r.stderr or r.stdout or "").strip()[:500] if r else "no result"
-            state.last_error = f"Step {step.num} failed (rc={r.returncode if r else None}): {detail}"
-    except StopRun:
-        raise  # a named stop (e.g. the model is unreachable) ends the run, it is not a step failure
-    except Exception as exc:
-        step = original
-        step.status = StepStatus.FAILED
-        tool = step.tool_call.tool if step.tool_call else "none"
-        step.result = ToolResult(tool=tool, returncode=-1, error=f"{type(exc).__name__}: {exc}")
-        state.last_error = f"Step {step.num} exception: {type(exc).__name__}: {exc}"
-
-    r = step.result
-    _emit(emit_event_fn, state, "execution",
-          step_num=step.num,
-          step_description=step.description,
-          tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
-          # The command as planned (tool names, not the executor's absolute paths): this is what a
-          # later planner reads back from experience, and what it must be able to reuse.
-          tool_input=_planned_command(step) or (r.command if r else None),
-          outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
-          stdout=r.stdout if r else None,
-          stderr=r.stderr if r else None,
-          returncode=r.returncode if r else None,
-          error=state.last_error if step.status == StepStatus.FAILED else None)
-    return step
-
-
-class ExecuteNode(BaseNode):
-    name = "EXECUTE"
-
-    def __init__(self, execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep],
-                 max_reflections_by_complexity: Dict[TaskComplexity, int],
-                 *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
-                 exhausted_reason: str = "max_reflections",
-                 verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,),
-                 doubt_fn: Optional[Callable[[ReasoningState], Optional[str]]] = None):
-        """A failed step goes to ``recover_node`` while the budget lasts, else the run stops with
-        ``exhausted_reason``; a finished plan goes to VERIFY for the complexities in ``verify``.
-        The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan.
-        ``doubt_fn(state)`` names a reason to distrust a finished plan's evidence (None: no doubt);
-        a doubted plan goes to ``recover_node`` like a failed step, whatever its complexity, while
-        the reflection budget lasts. If the second look that follows fails a step with no budget
-        left, having found nothing new, the doubted plan's evidence stands and the run finishes as
-        that plan would have (doubting was a check, not a failure)."""
-        self.execute_step_fn = execute_step_fn
-        self.max_reflections = max_reflections_by_complexity
-        self.emit_event_fn = emit_event_fn
-        self.recover_node = recover_node
-        self.exhausted_reason = exhausted_reason
-        self.verify = tuple(verify)
-        self.doubt_fn = doubt_fn
-
-    @staticmethod
-    def _doubted_evidence_stands(state: ReasoningState) -> bool:
-        """A plan finished and was only doubted, and every step of the second look either failed or
-        found nothing too: the second look added no evidence, so it cannot have disproved the first.
-        Measured: a true absence ("no file mentions redis") ended as Partial Results because the
-        replan after the doubt ran a command that failed."""
-        start = state.meta.get("doubted_after_step")
-        if not isinstance(start, int):
-            return False
-        later = state.executed_steps[start:]
-        return all(s.status != StepStatus.SUCCESS or found_nothing(s) for s in later)
-
-    def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
-            doubt = self.doubt_fn(state)
-            if doubt:
-                state.last_error = doubt
-                state.meta["doubted_after_step"] = len(state.executed_steps)
-                # A check of the evidence, not of an answer: recorded as a failed verification, no model.
-                _emit(self.emit_event_fn, state, "verification", outcome_status="failure", error=doubt,
-                      meta={"verdict": "fail", "checked_by": "evidence"})
-                return state, self.recover_node
-        if state.complexity in self.verify:
-            return state, "VERIFY"
-        state.stop_reason = "success"
-        return state, "RESPOND"
-
-    def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        if state.plan is None:
-            state.stop_reason = "no_plan"
-            return state, "RESPOND"
-
-        step = state.plan.get_current_step(state.current_step_index)
-        if step is None:
-            return self._finished(state)
-
-        step = execute_step(self.execute_step_fn, step, state, self.emit_event_fn)
-        state.executed_steps.append(step)
-
-        if step.status == StepStatus.FAILED:
-            max_refl = self.max_reflections.get(state.complexity, 0)
-            if state.reflection_count < max_refl:
-                return state, self.recover_node
-            if self._doubted_evidence_stands(state):
-                state.meta["doubted_evidence_stands"] = step.num
-                return self._finished(state)
-            state.stop_reason = self.exhausted_reason
-            return state, "RESPOND"
-
-        state.current_step_index += 1
-        if state.plan.is_complete():
-            return self._finished(state)
         return state, "EXECUTE"
 
 
@@ -378,7 +237,7 @@ class ReflectNode(BaseNode):
             new_plan_summary=new_plan_summary,
             evidence=[str(e) for e in res.get("evidence") or []],
         ))
-        _emit(self.emit_event_fn, state, "reflection",
+        emit_event(self.emit_event_fn, state, "reflection",
               step_num=step.num if step else None,
               step_description=step.description if step else None,
               outcome_status="failure",
@@ -425,7 +284,7 @@ class VerifyNode(BaseNode):
         if res.get("confidence") is not None:
             state.confidence = res["confidence"]
         issues = res.get("issues") or ""
-        _emit(self.emit_event_fn, state, "verification",
+        emit_event(self.emit_event_fn, state, "verification",
               outcome_status="success" if verdict != "fail" else "failure",
               llm_critique=str(issues) or None,
               meta={"verdict": verdict, "confidence": state.confidence})

@@ -16,7 +16,7 @@ from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "NAVIGATION"]
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "NAVIGATION"]
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
@@ -36,6 +36,16 @@ def reads_stdin(command: str, root: Path) -> bool:
         return False
     operands = [w for w in words[1:] if not w.startswith("-")]
     return not any(_names_a_file(w, root) for w in operands)
+
+
+def operand_words(command: str) -> List[str]:
+    """The plain (non-option, non-glob) words after each stage's program, split as the executor
+    splits them: the candidates for the files a command read. [] for a command it would refuse."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return []
+    return [str(w) for stage in stages for w in stage[1:] if not isinstance(w, GlobWord) and not str(w).startswith("-")]
 
 
 def _names_a_file(word: str, root: Path) -> bool:

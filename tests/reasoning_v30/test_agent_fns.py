@@ -18,7 +18,7 @@ from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
 from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
 from ragix_core.reasoning_v30.graph import StopRun
 from ragix_core.llm.structured import ask_json
-from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
+from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall, ToolResult
 from tests.scripted_llm import ScriptedLLM  # noqa: F401 - other test modules import it from here too
 
 
@@ -544,3 +544,40 @@ def test_a_planner_that_insists_on_the_empty_search_lets_the_absence_stand(tmp_p
                                       tmp_path)
     plan = f.generate_plan("Which items are out of stock?", "")  # no StopRun: an absence may be the answer
     assert [s["args"]["command"] for s in plan["steps"]] == ["grep -rn 'quantity: 0' ."]
+
+
+def _looked_project(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "inventory.json").write_text('{"A1": {"name": "bolt", "quantity": 3}, "B7": {"name": "washer", "quantity": 0}}\n')
+    (tmp_path / "big.log").write_text("x" * 10_000)
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box, diagnose_shell=box.run_command)
+    st = ReasoningState(goal="Which items in the inventory data file have quantity 0?", session_id="s")
+    st.complexity = TaskComplexity.MODERATE
+    st.plan = Plan(objective="o", steps=[])
+    return f, st
+
+
+def test_after_empty_searches_ragix_reads_the_small_files_they_were_aimed_at_once(tmp_path):
+    f, st = _looked_project(tmp_path)
+    step = PlanStep(1, "grep", ToolCall("shell", {"command": "grep 'quantity: 0' inventory.json big.log"}))
+    st.plan.steps.append(step)
+    st.executed_steps.append(f.execute_step(step, st))
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["cat inventory.json"]  # big.log is over the size cap
+    assert looks[0].num == 2 and "(ragix)" in looks[0].description
+    assert f.named_file_looks(st) == []  # once per file
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert '"washer", "quantity": 0' in looks[0].result.stdout
+
+
+def test_no_look_when_a_search_found_something_or_no_small_file_is_named(tmp_path):
+    f, st = _looked_project(tmp_path)
+    st.executed_steps.append(f.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -rn 'quantity: 0' ."})), st))
+    assert f.named_file_looks(st) == []  # aimed at a directory, and the goal names no file
+    st.goal = "Which items in inventory.json have quantity 0?"
+    assert [s.tool_call.args["command"] for s in f.named_file_looks(st)] == ["cat inventory.json"]  # the goal names it
+    g, st2 = _looked_project(tmp_path)
+    st2.executed_steps.append(g.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -n quantity inventory.json"})), st2))
+    assert g.named_file_looks(st2) == []  # evidence, not an absence

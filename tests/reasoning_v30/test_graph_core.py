@@ -43,7 +43,7 @@ def make_plan(*specs) -> Plan:
 
 
 def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None, events=None, compose=None,
-          budget=BUDGET, checkpoint=None, reflect_shell=None, doubt=None):
+          budget=BUDGET, checkpoint=None, reflect_shell=None, doubt=None, look=None):
     emitted: List[ReasoningEvent] = []
     plans = list(plans)
 
@@ -57,7 +57,7 @@ def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None
         "CLASSIFY": ClassifyNode(lambda g: complexity),
         "DIRECT_EXEC": DirectExecNode(lambda g: {"answer": "direct", "confidence": 0.9}),
         "PLAN": PlanNode(gen, parse, emit_event_fn=emitted.append),
-        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append, doubt_fn=doubt),
+        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append, doubt_fn=doubt, look_fn=look),
         "REFLECT": ReflectNode(lambda p: {"diagnosis": f"wrong path at {p['failed_step_num']}", "new_plan_summary": "use find"},
                                NoExperience(), reflect_shell or (lambda c: ToolResult("ls", 0, stdout="a.py\n")),
                                emit_event_fn=emitted.append),
@@ -218,6 +218,32 @@ def test_a_second_look_that_found_something_does_not_let_the_absence_stand():
     graph, _ = build(TaskComplexity.MODERATE, plans, step_fn, doubt=_doubt_once)
     final = graph.run(state())
     assert final.stop_reason == "max_reflections" and "doubted_evidence_stands" not in final.meta
+
+
+def test_steps_ragix_adds_after_empty_searches_run_before_any_doubt_and_cost_no_reflection():
+    added = []
+
+    def look(st):  # one extra read, once
+        if added:
+            return []
+        added.append(1)
+        return [PlanStep(num=len(st.plan.steps) + 1, description="read f (ragix)", tool_call=ToolCall("cat"))]
+
+    def step_fn(step, st):
+        out = "the file" if step.tool_call.tool == "cat" else ""
+        step.result, step.status = ToolResult(step.tool_call.tool, 0, stdout=out), StepStatus.SUCCESS
+        return step
+
+    doubts = []
+    graph, emitted = build(TaskComplexity.MODERATE, [make_plan(("grep", "grep"))], step_fn, look=look,
+                           doubt=lambda st: doubts.append(1) or None)
+    final = graph.run(state())
+    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "RESPOND"]
+    assert final.stop_reason == "success" and final.reflection_count == 0
+    assert [s.description for s in final.executed_steps] == ["grep", "read f (ragix)"]
+    assert len(doubts) == 1  # asked once, after the added step ran, not before it
+    look_events = [e for e in emitted if e.event_type == "verification"]
+    assert look_events and look_events[0].meta["verdict"] == "look"
 
 
 def test_max_reflections_writes_partial_results_with_recommendation():

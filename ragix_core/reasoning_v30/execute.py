@@ -1,0 +1,160 @@
+"""EXECUTE: one plan step at a time, every failure captured as data (spec 000 §4, spec 001 §2.1.2).
+
+A finished plan whose evidence is doubted (every search found nothing) goes to REFLECT like a
+failed step, whatever its complexity; see ``ExecuteNode``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ragix_core.core.stop import StopRun
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolResult
+from ragix_core.evidence.steps import found_nothing
+
+from .emit import EmitFn, emit_event
+from .graph import BaseNode
+
+__all__ = ["ExecuteNode", "execute_step"]
+
+
+def _planned_command(step: PlanStep) -> Optional[str]:
+    if step.tool_call is None:
+        return None
+    command = step.tool_call.args.get("command")
+    return str(command) if command else (str(step.tool_call.args) if step.tool_call.args else None)
+
+
+def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep], step: PlanStep,
+                 state: ReasoningState, emit_event_fn: Optional[EmitFn] = None) -> PlanStep:
+    """Run one step, capturing every failure as data (spec 001 §2.1.2)."""
+    original = step
+    step.status = StepStatus.RUNNING
+    try:
+        returned = execute_step_fn(step, state)
+        if not isinstance(returned, PlanStep):
+            raise TypeError(f"execute_step_fn returned {type(returned).__name__}, expected PlanStep")
+        step = returned
+        if step.status in (StepStatus.RUNNING, StepStatus.PENDING):
+            # The function left the verdict to us: judge from the tool result.
+            step.status = StepStatus.SUCCESS if (step.result is None or step.result.ok) else StepStatus.FAILED
+        if step.status == StepStatus.FAILED and not state.last_error:
+            r = step.result
+            detail = (r.error or r.stderr or r.stdout or "").strip()[:500] if r else "no result"
+            state.last_error = f"Step {step.num} failed (rc={r.returncode if r else None}): {detail}"
+    except StopRun:
+        raise  # a named stop (e.g. the model is unreachable) ends the run, it is not a step failure
+    except Exception as exc:
+        step = original
+        step.status = StepStatus.FAILED
+        tool = step.tool_call.tool if step.tool_call else "none"
+        step.result = ToolResult(tool=tool, returncode=-1, error=f"{type(exc).__name__}: {exc}")
+        state.last_error = f"Step {step.num} exception: {type(exc).__name__}: {exc}"
+
+    r = step.result
+    emit_event(emit_event_fn, state, "execution",
+          step_num=step.num,
+          step_description=step.description,
+          tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
+          # The command as planned (tool names, not the executor's absolute paths): this is what a
+          # later planner reads back from experience, and what it must be able to reuse.
+          tool_input=_planned_command(step) or (r.command if r else None),
+          outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
+          stdout=r.stdout if r else None,
+          stderr=r.stderr if r else None,
+          returncode=r.returncode if r else None,
+          error=state.last_error if step.status == StepStatus.FAILED else None)
+    return step
+
+
+class ExecuteNode(BaseNode):
+    name = "EXECUTE"
+
+    def __init__(self, execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep],
+                 max_reflections_by_complexity: Dict[TaskComplexity, int],
+                 *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
+                 exhausted_reason: str = "max_reflections",
+                 verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,),
+                 doubt_fn: Optional[Callable[[ReasoningState], Optional[str]]] = None,
+                 look_fn: Optional[Callable[[ReasoningState], List[PlanStep]]] = None):
+        """A failed step goes to ``recover_node`` while the budget lasts, else the run stops with
+        ``exhausted_reason``; a finished plan goes to VERIFY for the complexities in ``verify``.
+        The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan.
+        ``doubt_fn(state)`` names a reason to distrust a finished plan's evidence (None: no doubt);
+        a doubted plan goes to ``recover_node`` like a failed step, whatever its complexity, while
+        the reflection budget lasts. If the second look that follows fails a step with no budget
+        left, having found nothing new, the doubted plan's evidence stands and the run finishes as
+        that plan would have (doubting was a check, not a failure).
+        ``look_fn(state)`` gives steps ragix adds itself to a finished plan before any doubt (for
+        graph_v30: read the small files the goal names when every search found nothing); they run
+        as the plan's next steps and cost no reflection."""
+        self.execute_step_fn = execute_step_fn
+        self.max_reflections = max_reflections_by_complexity
+        self.emit_event_fn = emit_event_fn
+        self.recover_node = recover_node
+        self.exhausted_reason = exhausted_reason
+        self.verify = tuple(verify)
+        self.doubt_fn = doubt_fn
+        self.look_fn = look_fn
+
+    @staticmethod
+    def _doubted_evidence_stands(state: ReasoningState) -> bool:
+        """A plan finished and was only doubted, and every step of the second look either failed or
+        found nothing too: the second look added no evidence, so it cannot have disproved the first.
+        Measured: a true absence ("no file mentions redis") ended as Partial Results because the
+        replan after the doubt ran a command that failed."""
+        start = state.meta.get("doubted_after_step")
+        if not isinstance(start, int):
+            return False
+        later = state.executed_steps[start:]
+        return all(s.status != StepStatus.SUCCESS or found_nothing(s) for s in later)
+
+    def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
+        looks = self.look_fn(state) if self.look_fn is not None and state.plan is not None else []
+        if looks:
+            emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
+                       error="every command found nothing; ragix reads the files the goal names",
+                       meta={"verdict": "look", "checked_by": "evidence",
+                             "added_steps": [s.description for s in looks]})
+            state.plan.steps.extend(looks)
+            return state, "EXECUTE"
+        if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
+            doubt = self.doubt_fn(state)
+            if doubt:
+                state.last_error = doubt
+                state.meta["doubted_after_step"] = len(state.executed_steps)
+                # A check of the evidence, not of an answer: recorded as a failed verification, no model.
+                emit_event(self.emit_event_fn, state, "verification", outcome_status="failure", error=doubt,
+                      meta={"verdict": "fail", "checked_by": "evidence"})
+                return state, self.recover_node
+        if state.complexity in self.verify:
+            return state, "VERIFY"
+        state.stop_reason = "success"
+        return state, "RESPOND"
+
+    def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
+        if state.plan is None:
+            state.stop_reason = "no_plan"
+            return state, "RESPOND"
+
+        step = state.plan.get_current_step(state.current_step_index)
+        if step is None:
+            return self._finished(state)
+
+        step = execute_step(self.execute_step_fn, step, state, self.emit_event_fn)
+        state.executed_steps.append(step)
+
+        if step.status == StepStatus.FAILED:
+            max_refl = self.max_reflections.get(state.complexity, 0)
+            if state.reflection_count < max_refl:
+                return state, self.recover_node
+            if self._doubted_evidence_stands(state):
+                state.meta["doubted_evidence_stands"] = step.num
+                return self._finished(state)
+            state.stop_reason = self.exhausted_reason
+            return state, "RESPOND"
+
+        state.current_step_index += 1
+        if state.plan.is_complete():
+            return self._finished(state)
+        return state, "EXECUTE"
