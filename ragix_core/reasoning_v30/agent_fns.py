@@ -185,10 +185,16 @@ class AgentFunctions:
         if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
             return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
-        answer = self.compose_for(goal, [winner])
-        if vote.needs_caveat:
+        evidence = [winner]
+        if vote.found_nothing:  # as in a plan (named_file_looks): open the named files before answering "none"
+            for look in self._looks(goal, [winner], first=len(vote.steps) + 1):
+                self._run(look)
+                evidence.append(look)
+            meta["vote"]["looked"] = [s.tool_call.args["command"] for s in evidence[1:]]
+        answer = self.compose_for(goal, evidence)
+        if vote.needs_caveat and not any(s.status == StepStatus.SUCCESS and not found_nothing(s) for s in evidence[1:]):
             answer = f"{answer.rstrip()}\n\n(ragix: {vote.summary()}.)"
-        return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": [winner], "meta": meta}
+        return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": evidence, "meta": meta}
 
     # -- PLAN --------------------------------------------------------------------
 
@@ -346,14 +352,16 @@ class AgentFunctions:
         succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
         if not succeeded or not all(found_nothing(s) for s in succeeded) or state.plan is None:
             return []
-        operands = [word for s in succeeded for word in operand_words(command_of(s))]
-        files = [f for f in small_text_files(goal_files(state.goal) + operands, self.root, max_bytes=LOOK_BYTES)
-                 if f not in self.looked]
+        return self._looks(state.goal, succeeded, first=len(state.plan.steps) + 1)
+
+    def _looks(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
+        operands = [word for s in empty for word in operand_words(command_of(s))]
+        files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
+                 if f not in self.looked][:MAX_LOOKS]
         self.looked.update(files)
-        first = len(state.plan.steps) + 1
         return [PlanStep(num=first + i, description=f"read {f}: the goal names it and every search found nothing (ragix)",
                          tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
-                for i, f in enumerate(files[:MAX_LOOKS])]
+                for i, f in enumerate(files)]
 
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).

@@ -581,3 +581,19 @@ def test_no_look_when_a_search_found_something_or_no_small_file_is_named(tmp_pat
     g, st2 = _looked_project(tmp_path)
     st2.executed_steps.append(g.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -n quantity inventory.json"})), st2))
     assert g.named_file_looks(st2) == []  # evidence, not an absence
+
+
+def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_answering(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "inventory.json").write_text('{"A1": {"name": "bolt", "quantity": 3}, "B7": {"name": "washer", "quantity": 0}}\n')
+    box = ToolBox(tmp_path, profile="reflect")
+    empty = {"command": "grep 'quantity: 0' inventory.json"}
+    llm = ScriptedLLM([empty, empty, "The washer (B7) has quantity 0."])
+    f = fns(llm, box)
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("Which items have quantity 0?")
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["grep 'quantity: 0' inventory.json", "cat inventory.json"]
+    assert res["meta"]["vote"]["looked"] == ["cat inventory.json"]
+    assert '"washer", "quantity": 0' in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file
+    assert "none found anything" not in res["answer"]  # the read found something: no absence caveat
