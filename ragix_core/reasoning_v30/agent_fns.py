@@ -83,7 +83,7 @@ class AgentFunctions:
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
-        self.looked: set = set()  # files named in the goal that ragix read after empty searches
+        self.looked: set = set()  # files ragix read itself after empty searches (once each)
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
@@ -359,7 +359,7 @@ class AgentFunctions:
         files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
                  if f not in self.looked][:MAX_LOOKS]
         self.looked.update(files)
-        return [PlanStep(num=first + i, description=f"read {f}: the goal names it and every search found nothing (ragix)",
+        return [PlanStep(num=first + i, description=f"read {f}: every search found nothing (ragix)",
                          tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
                 for i, f in enumerate(files)]
 

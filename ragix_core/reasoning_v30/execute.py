@@ -1,7 +1,8 @@
 """EXECUTE: one plan step at a time, every failure captured as data (spec 000 §4, spec 001 §2.1.2).
 
-A finished plan whose evidence is doubted (every search found nothing) goes to REFLECT like a
-failed step, whatever its complexity; see ``ExecuteNode``.
+When every search of a finished plan found nothing, ragix first reads the small files named in
+the goal or the searches (steps it adds, no reflection spent); if the evidence is still doubted,
+the plan goes to REFLECT like a failed step, whatever its complexity. See ``ExecuteNode``.
 """
 
 from __future__ import annotations
@@ -53,17 +54,17 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
 
     r = step.result
     emit_event(emit_event_fn, state, "execution",
-          step_num=step.num,
-          step_description=step.description,
-          tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
-          # The command as planned (tool names, not the executor's absolute paths): this is what a
-          # later planner reads back from experience, and what it must be able to reuse.
-          tool_input=_planned_command(step) or (r.command if r else None),
-          outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
-          stdout=r.stdout if r else None,
-          stderr=r.stderr if r else None,
-          returncode=r.returncode if r else None,
-          error=state.last_error if step.status == StepStatus.FAILED else None)
+               step_num=step.num,
+               step_description=step.description,
+               tool=(step.tool_call.tool if step.tool_call else (r.tool if r else None)),
+               # The command as planned (tool names, not the executor's absolute paths): this is what a
+               # later planner reads back from experience, and what it must be able to reuse.
+               tool_input=_planned_command(step) or (r.command if r else None),
+               outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
+               stdout=r.stdout if r else None,
+               stderr=r.stderr if r else None,
+               returncode=r.returncode if r else None,
+               error=state.last_error if step.status == StepStatus.FAILED else None)
     return step
 
 
@@ -86,7 +87,7 @@ class ExecuteNode(BaseNode):
         left, having found nothing new, the doubted plan's evidence stands and the run finishes as
         that plan would have (doubting was a check, not a failure).
         ``look_fn(state)`` gives steps ragix adds itself to a finished plan before any doubt (for
-        graph_v30: read the small files the goal names when every search found nothing); they run
+        graph_v30: read the small files the goal or the searches named when every search found nothing); they run
         as the plan's next steps and cost no reflection."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
@@ -113,7 +114,7 @@ class ExecuteNode(BaseNode):
         looks = self.look_fn(state) if self.look_fn is not None and state.plan is not None else []
         if looks:
             emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
-                       error="every command found nothing; ragix reads the files the goal names",
+                       error="every command found nothing; ragix reads the small files the goal or the searches named",
                        meta={"verdict": "look", "checked_by": "evidence",
                              "added_steps": [s.description for s in looks]})
             state.plan.steps.extend(looks)
@@ -125,7 +126,7 @@ class ExecuteNode(BaseNode):
                 state.meta["doubted_after_step"] = len(state.executed_steps)
                 # A check of the evidence, not of an answer: recorded as a failed verification, no model.
                 emit_event(self.emit_event_fn, state, "verification", outcome_status="failure", error=doubt,
-                      meta={"verdict": "fail", "checked_by": "evidence"})
+                           meta={"verdict": "fail", "checked_by": "evidence"})
                 return state, self.recover_node
         if state.complexity in self.verify:
             return state, "VERIFY"

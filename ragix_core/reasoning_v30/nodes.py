@@ -131,9 +131,9 @@ class PlanNode(BaseNode):
         state.confidence = plan.confidence if plan is not None else None
         if plan is not None:
             emit_event(self.emit_event_fn, state, "planning",
-                  step_description=plan.objective,
-                  context_used=reflection_context or None,
-                  meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence})
+                       step_description=plan.objective,
+                       context_used=reflection_context or None,
+                       meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence})
         return state, "EXECUTE"
 
 
@@ -238,13 +238,13 @@ class ReflectNode(BaseNode):
             evidence=[str(e) for e in res.get("evidence") or []],
         ))
         emit_event(self.emit_event_fn, state, "reflection",
-              step_num=step.num if step else None,
-              step_description=step.description if step else None,
-              outcome_status="failure",
-              error=error,
-              llm_critique=(diagnosis + ("\n" + new_plan_summary if new_plan_summary else "")).strip() or None,
-              context_used=experience_context[:500] if experience_context else None,
-              meta={"evidence": state.reflection_attempts[-1].evidence})
+                   step_num=step.num if step else None,
+                   step_description=step.description if step else None,
+                   outcome_status="failure",
+                   error=error,
+                   llm_critique=(diagnosis + ("\n" + new_plan_summary if new_plan_summary else "")).strip() or None,
+                   context_used=experience_context[:500] if experience_context else None,
+                   meta={"evidence": state.reflection_attempts[-1].evidence})
 
         if self.replan_fn is not None:
             plan = self.replan_fn(state, payload | {"diagnosis": diagnosis, "new_plan_summary": new_plan_summary})
@@ -285,9 +285,9 @@ class VerifyNode(BaseNode):
             state.confidence = res["confidence"]
         issues = res.get("issues") or ""
         emit_event(self.emit_event_fn, state, "verification",
-              outcome_status="success" if verdict != "fail" else "failure",
-              llm_critique=str(issues) or None,
-              meta={"verdict": verdict, "confidence": state.confidence})
+                   outcome_status="success" if verdict != "fail" else "failure",
+                   llm_critique=str(issues) or None,
+                   meta={"verdict": verdict, "confidence": state.confidence})
         if verdict == "fail":
             state.last_error = f"verification failed: {issues}" if issues else "verification failed"
             budget = self.max_reflections.get(state.complexity, 0)

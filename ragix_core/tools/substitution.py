@@ -1,7 +1,7 @@
 """A command substitution that is only a list of files, written as the pipe it stands for.
 
-Small models write ``grep -n '^## ' $(find . -name '*.md' | head -n 1)`` (seen in 4 of our
-recorded runs; each refused, each ending the run after its one reflection). ragix runs no
+Small models write ``grep -n '^## ' $(find . -name '*.md' | head -n 1)`` (seen in 3 of our
+recorded graph runs, 2 goals; each refused). ragix runs no
 shell, so ``$(...)`` is refused; but when the substitution is the last argument of the first
 stage it only feeds words to that stage, which is what ``Y | xargs X`` does, with every item
 checked as a path by ragix's own xargs. This module only rewrites the text: the result goes
