@@ -16,7 +16,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Dict, Iterator, List, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 Reply = Callable[[Dict[str, Any]], Union[str, Tuple[int, Dict[str, Any]]]]
 
@@ -34,7 +34,7 @@ def response_schema(request: Dict[str, Any]) -> Dict[str, Any]:
 
 @contextmanager
 def scripted_openai_server(reply: Reply, *, model: str = "scripted",
-                           usage: Tuple[int, int] = (30, 12)) -> Iterator[ScriptedServer]:
+                           usage: Tuple[int, int] = (30, 12), cached: Optional[int] = None) -> Iterator[ScriptedServer]:
     server = ScriptedServer(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -63,7 +63,9 @@ def scripted_openai_server(reply: Reply, *, model: str = "scripted",
                              "choices": [{"index": 0, "finish_reason": "stop",
                                           "message": {"role": "assistant", "content": answer}}],
                              "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
-                                       "total_tokens": sum(usage)}})
+                                       "total_tokens": sum(usage),
+                                       **({"prompt_tokens_details": {"cached_tokens": cached}}
+                                          if cached is not None else {})}})
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()

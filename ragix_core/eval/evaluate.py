@@ -49,6 +49,7 @@ class ScenarioResult:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0  # of prompt_tokens, served from the backend's prefix cache
     wall_time: float = 0.0
     final_answer: str = ""
     session_id: str = ""
@@ -140,6 +141,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         llm_calls=_usage_int(getattr(result, "usage", None), "llm_calls"),
         prompt_tokens=_usage_int(getattr(result, "usage", None), "prompt_tokens"),
         completion_tokens=_usage_int(getattr(result, "usage", None), "completion_tokens"),
+        cached_prompt_tokens=_usage_int(getattr(result, "usage", None), "cached_prompt_tokens"),
         wall_time=float(getattr(result, "wall_time", 0.0) or 0.0),
         final_answer=answer,
         session_id=str(getattr(result, "session_id", "") or ""),

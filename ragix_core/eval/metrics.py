@@ -33,7 +33,8 @@ AGGREGATE_KEYS = (
     "plan_success_rate", "plan_success_rate_ci95", "recovery_rate", "recovery_rate_ci95", "recovery_attempted",
     "max_reflections_rate", "max_reflections_rate_ci95",
     "avg_steps", "bypass_accuracy", "bypass_accuracy_ci95", "complexity_accuracy", "avg_keyword_coverage",
-    "llm_calls", "prompt_tokens", "completion_tokens", "total_tokens", "wall_time", "median_wall_time",
+    "llm_calls", "prompt_tokens", "completion_tokens", "total_tokens", "cached_prompt_tokens", "computed_tokens",
+    "wall_time", "median_wall_time",
     "harness_errors",
 )
 
@@ -72,6 +73,7 @@ def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
     coverages: List[float] = [r.keyword_coverage for r in results if r.keyword_coverage is not None]
     prompt = sum(r.prompt_tokens for r in results)
     completion = sum(r.completion_tokens for r in results)
+    cached = sum(min(r.cached_prompt_tokens, r.prompt_tokens) for r in results)
     plan_ok = sum(r.passed and r.reflections == 0 for r in results)
     recovered = sum(r.passed for r in reflected)
     stopped = sum(r.stop_reason in ("max_reflections", "max_retries") for r in results)
@@ -100,6 +102,9 @@ def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "total_tokens": prompt + completion,
+        # What the model computed: the total minus the prompt tokens its prefix cache served.
+        "cached_prompt_tokens": cached,
+        "computed_tokens": prompt + completion - cached,
         "wall_time": round(sum(r.wall_time for r in results), 3),
         "median_wall_time": round(walls[len(walls) // 2] if len(walls) % 2 else
                                   (walls[len(walls) // 2 - 1] + walls[len(walls) // 2]) / 2, 3) if walls else None,

@@ -65,7 +65,8 @@ def _md_escape(text: str) -> str:
 _AGG_ROWS = ("pass_rate", "pass_rate_ci95", "success_rate", "passed_via_grounding", "plan_success_rate",
              "recovery_rate", "recovery_attempted", "max_reflections_rate", "avg_steps",
              "bypass_accuracy", "complexity_accuracy", "avg_keyword_coverage", "llm_calls",
-             "prompt_tokens", "completion_tokens", "wall_time", "median_wall_time")
+             "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "computed_tokens", "wall_time",
+             "median_wall_time")
 _SCEN_COLS = ("id", "passed", "stop_reason", "complexity_expected", "complexity_got", "steps",
               "reflections", "recovered", "llm_calls", "prompt_tokens", "completion_tokens", "wall_time")
 
@@ -90,12 +91,13 @@ def to_markdown(report: Dict[str, Any]) -> str:
     if len(strategies) > 1:
         lines += ["", "## By strategy (baseline s0 included when run)", "",
                   "| strategy | runs | pass_rate [95% CI] | plan_success_rate | recovery_rate | avg_steps | tokens "
-                  "| time s | median s |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "| computed tokens | time s | median s |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for name, a in strategies.items():
             lines.append(f"| {_md_escape(name)} | {a['runs']} | {_fmt(a['pass_rate'])} {_fmt(a.get('pass_rate_ci95'))} "
                          f"| {_fmt(a['plan_success_rate'])} | {_fmt(a['recovery_rate'])} | {_fmt(a['avg_steps'])} "
-                         f"| {a['total_tokens']} | {_fmt(a['wall_time'])} | {_fmt(a.get('median_wall_time'))} |")
+                         f"| {a['total_tokens']} | {_fmt(a.get('computed_tokens'))} | {_fmt(a['wall_time'])} "
+                         f"| {_fmt(a.get('median_wall_time'))} |")
     cats = report.get("by_category") or {}
     if len(cats) > 1:
         lines += ["", "## By category", "", "| category | runs | pass_rate | avg_steps | tokens |",
@@ -160,12 +162,12 @@ def rich_table(report: Dict[str, Any]):
     if len(strategies) > 1:
         st = Table(title="By strategy")
         for col in ("strategy", "runs", "pass_rate", "95% CI", "plan_success", "recovery", "avg_steps", "tokens",
-                    "median s"):
+                    "computed", "median s"):
             st.add_column(col)
         for name, a in strategies.items():
             st.add_row(name, str(a["runs"]), _fmt(a["pass_rate"]), _fmt(a.get("pass_rate_ci95")),
                        _fmt(a["plan_success_rate"]), _fmt(a["recovery_rate"]), _fmt(a["avg_steps"]),
-                       str(a["total_tokens"]), _fmt(a.get("median_wall_time")))
+                       str(a["total_tokens"]), _fmt(a.get("computed_tokens")), _fmt(a.get("median_wall_time")))
         parts.append(st)
     lc = report.get("learning_curve")
     if lc:

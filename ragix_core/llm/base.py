@@ -34,13 +34,17 @@ Message = Dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of prompt_tokens, those the backend served from its prompt (prefix) cache instead of
+    # computing them; 0 when the backend does not say (Ollama).
+    cached_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
+                     self.cached_tokens + other.cached_tokens)
 
 
 @dataclass

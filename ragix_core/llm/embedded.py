@@ -250,10 +250,13 @@ class EmbeddedClient:
 
 def _usage(reply: Dict[str, Any]) -> Usage:
     usage = reply.get("usage") or {}
+    timings = reply.get("timings") or {}
+    cached = int(timings.get("cache_n") or 0)
     if usage.get("completion_tokens") is not None:
-        return Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
-    timings = reply.get("timings") or {}  # streamed replies: cached + evaluated prompt tokens
-    return Usage(int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)), int(timings.get("predicted_n", 0)))
+        prompt = int(usage.get("prompt_tokens") or 0)
+        return Usage(prompt, int(usage.get("completion_tokens") or 0), min(cached, prompt))
+    # streamed replies: cached + evaluated prompt tokens
+    return Usage(cached + int(timings.get("prompt_n") or 0), int(timings.get("predicted_n") or 0), cached)
 
 
 def _error_text(reply: Any) -> str:

@@ -142,7 +142,7 @@ class OpenAICompatClient:
             raise LLMBadOutput(f"{self.where}: reply has no choices")
         choice = resp.choices[0]
         text = choice.message.content or ""
-        usage = Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens) if resp.usage else Usage()
+        usage = Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens, _cached(resp.usage)) if resp.usage else Usage()
         data = check_schema(text, schema, self.where) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,
                           meta={"finish_reason": choice.finish_reason, "base_url": self.base_url, "json_mode": mode})
@@ -166,3 +166,10 @@ class _BadRequest(LLMError):
 def _short(exc: Exception) -> str:
     msg = getattr(exc, "message", None) or str(exc)
     return msg[:300]
+
+
+def _cached(usage: Any) -> int:
+    """Prompt tokens the server says it served from its cache (``prompt_tokens_details.cached_tokens``
+    in the OpenAI API; servers that do not report it give 0)."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    return int(getattr(details, "cached_tokens", 0) or 0)

@@ -107,7 +107,8 @@ class ReplayClient:
             return Completion(
                 text=reply["text"],
                 data=reply.get("data"),
-                usage=Usage(int(reply["usage"]["prompt_tokens"]), int(reply["usage"]["completion_tokens"])),
+                usage=Usage(int(reply["usage"]["prompt_tokens"]), int(reply["usage"]["completion_tokens"]),
+                            int(reply["usage"].get("cached_tokens") or 0)),
                 latency=float(reply.get("latency", 0.0)),
                 model=reply.get("model", self.model),
                 backend=self.backend,
@@ -127,7 +128,8 @@ class ReplayClient:
             "reply": {
                 "text": result.text,
                 "data": result.data,
-                "usage": {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens},
+                "usage": {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens,
+                          "cached_tokens": result.usage.cached_tokens},
                 "latency": result.latency,
                 "model": result.model,
                 "meta": {k: v for k, v in result.meta.items() if k != "path"},  # no local paths in fixtures

@@ -4,7 +4,7 @@
     planner = roles.get("planner")          # an LLMClient
     reply = planner.complete(messages, schema=PLAN_SCHEMA)
     roles.usage["planner"]                  # running Usage for that role
-    roles.summary()                         # {"llm_calls", "prompt_tokens", "completion_tokens"}
+    roles.summary()                         # {"llm_calls", "prompt_tokens", "completion_tokens", "cached_prompt_tokens"}
 
 Two roles that resolve to the same backend+model share one underlying client
 (so one model load); each role still gets its own ``TracedClient`` so events and
@@ -124,6 +124,7 @@ class TracedClient:
             model=self.model,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
+            cached_tokens=usage.cached_tokens,
             latency=latency,
             ok=ok,
             error=error,
@@ -193,7 +194,8 @@ class Roles:
         total = self.total()
         with self._usage_lock:
             calls = sum(self.calls.values())
-        return {"llm_calls": calls, "prompt_tokens": total.prompt_tokens, "completion_tokens": total.completion_tokens}
+        return {"llm_calls": calls, "prompt_tokens": total.prompt_tokens, "completion_tokens": total.completion_tokens,
+                "cached_prompt_tokens": total.cached_tokens}
 
     def describe(self) -> Dict[str, Dict[str, Any]]:
         """role → {backend, model, base_url} without building anything (for doctor/trace headers)."""

@@ -30,7 +30,7 @@ def test_s0_runs_one_command_and_answers_from_its_output(tmp_path):
     assert res.strategy == "s0" and res.node_trace == ["COMMAND", "RESPOND"]
     assert "3 x.md" in answer_prompt(llm)  # the real tool's output reached the answer prompt
     # counted by the run's roles (ScriptedLLM reports 10 + 5 tokens a call), not by hand
-    assert res.usage == {"llm_calls": 2, "prompt_tokens": 20, "completion_tokens": 10}
+    assert res.usage == {"llm_calls": 2, "prompt_tokens": 20, "completion_tokens": 10, "cached_prompt_tokens": 0}
     tool_events = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
     assert len(tool_events) == 1 and tool_events[0].data["argv"][-1] == "x.md"
     r = evaluate_run(Scenario(id="l", input="q", expected_patterns=["3 lines"], must_run_commands=["wc"]), res)

@@ -190,3 +190,12 @@ def test_checker_sees_the_writers_answer():
     scen = Scenario(id="c", input=GREP.input, checker=lambda a, w: (seen.append(a) or "b.py" in a, "needs b.py"))
     r = evaluate_run(scen, make_result(grounded("./src/inventory/cli.py")))
     assert seen[0] == "./src/inventory/cli.py" and not r.passed and r.passed_via_grounding
+
+
+def test_computed_tokens_are_the_total_less_the_prompt_tokens_served_from_the_cache():
+    usage = {"llm_calls": 2, "prompt_tokens": 100, "completion_tokens": 20, "cached_prompt_tokens": 70}
+    r = evaluate_run(SCEN, make_result("largest .md lines", ["find . | xargs wc -l"], usage=usage))
+    assert r.cached_prompt_tokens == 70
+    odd = evaluate_run(SCEN, make_result("x", usage={"prompt_tokens": 10, "cached_prompt_tokens": 50}))
+    a = aggregate([r, odd])  # a backend claiming more cached than prompt tokens counts at most its prompt
+    assert a["total_tokens"] == 130 and a["cached_prompt_tokens"] == 80 and a["computed_tokens"] == 50

@@ -50,8 +50,10 @@ class Conformance:
         for out in (first, second):
             assert out.usage.prompt_tokens > 0
             assert 0 < out.usage.completion_tokens <= 24
+            assert 0 <= out.usage.cached_tokens <= out.usage.prompt_tokens  # a share of the prompt, never more
         total = first.usage + second.usage
         assert total.total_tokens == sum(u.prompt_tokens + u.completion_tokens for u in (first.usage, second.usage))
+        assert total.cached_tokens == first.usage.cached_tokens + second.usage.cached_tokens
         assert isinstance(total, Usage)
 
     def test_timeout(self, client):

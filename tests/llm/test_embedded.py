@@ -44,6 +44,7 @@ def test_second_call_reuses_the_shared_system_prompt(smol_embedded):
     # the system prompt's tokens were already in the slot's KV cache
     assert out.meta["cached_tokens"] > 0
     assert out.meta["cached_tokens"] < out.usage.prompt_tokens
+    assert out.usage.cached_tokens == out.meta["cached_tokens"]  # reaches usage, hence the eval's computed tokens
 
 
 def test_bad_messages_are_a_clear_error(smol_embedded):

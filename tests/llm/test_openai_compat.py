@@ -42,3 +42,16 @@ def test_missing_api_key_env_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("RAGIX_TEST_NO_SUCH_KEY", raising=False)
     with pytest.raises(LLMUnavailable, match="RAGIX_TEST_NO_SUCH_KEY"):
         OpenAICompatClient("m", base_url="http://127.0.0.1:9/v1", api_key_env="RAGIX_TEST_NO_SUCH_KEY")
+
+
+def test_cached_prompt_tokens_reported_by_the_server_reach_usage():
+    from tests.scripted_openai import scripted_openai_server
+
+    with scripted_openai_server(lambda request: "hi", usage=(30, 2), cached=24) as server:
+        out = OpenAICompatClient("scripted", base_url=server.url).complete(
+            [{"role": "user", "content": "hello"}], max_tokens=4)
+    assert (out.usage.prompt_tokens, out.usage.cached_tokens) == (30, 24)
+    with scripted_openai_server(lambda request: "hi", usage=(30, 2)) as server:  # a server that does not say
+        out = OpenAICompatClient("scripted", base_url=server.url).complete(
+            [{"role": "user", "content": "hello"}], max_tokens=4)
+    assert out.usage.cached_tokens == 0
