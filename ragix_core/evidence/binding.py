@@ -15,6 +15,9 @@ minima, "which file" — the answer is checked against the tool outputs, determi
   the row with the extreme number; the first row the answer names must be that row; when the
   last output is that one row (``sort -n | head -1``) and the answer names no file at all,
   the row is quoted after the answer (measured: "120" for "which markdown file is longest");
+- a comparative goal over two files of a count table ("which is longer, and by how many
+  lines?") must name the right one as larger (or the other as smaller) and state the
+  difference (measured: "CHANGELOG.md is longer by 4 lines" for README.md 19 against 12);
 - a "how many" goal whose last evidence is a single number must state that number;
 - a "which file(s)" goal whose last evidence lists files (``grep -l``, ``grep -n``, ``find``):
   an answer that names project files, none of them listed, contradicts the output (measured:
@@ -51,6 +54,9 @@ _HOW_MANY = re.compile(r"\b(how many|count|number of)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (guide.md) does not end it
 _CLAUSE = re.compile(r",\s*(?:and|while|but|whereas)\s+|,\s+|\s+(?:and|while|but|whereas)\s+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
+_COMPARATIVE = re.compile(r"\b(longer|shorter|larger|smaller|bigger|more lines|fewer lines)\b", re.IGNORECASE)
+_MORE = r"(?:longer|larger|bigger|more)"
+_LESS = r"(?:shorter|smaller|fewer|less)"
 _WHICH_FILE = re.compile(r"\b(which|what)\s+(\w+\s+){0,2}(files?|modules?|scripts?)\b", re.IGNORECASE)
 MAX_LIST_LINES = 200
 
@@ -148,6 +154,43 @@ def _from_row(path: str, number: int, command: str, why: str) -> str:
             f"(ragix: {why}; this answer is written from the output line.)")
 
 
+def _compared(goal: str, evidence: List[Tuple[str, str]]) -> Optional[Tuple[str, Dict[str, int]]]:
+    """For a comparative goal that names two rows of a count table: the command and those two rows."""
+    if not _COMPARATIVE.search(goal):
+        return None
+    for command, output in reversed(evidence):
+        table = count_table(output)
+        named = [path for _, path in _mentions(goal, table)] if table else []
+        if len(named) == 2:
+            return command, {path: table[path] for path in named}
+    return None
+
+
+def _claims(answer: str, path: str, other: str, words: str) -> bool:
+    """``answer`` says ``path`` is ``words`` (within four words that do not name ``other``)."""
+    name = "|".join(re.escape(n) for n in dict.fromkeys((path, path.rsplit("/", 1)[-1])))
+    other_name = re.escape(other.rsplit("/", 1)[-1])
+    return re.search(rf"(?:{name})\W+(?:(?!{other_name})\w+\W+){{0,4}}{words}\b", answer, re.IGNORECASE) is not None
+
+
+def _comparison(goal: str, answer: str, evidence: List[Tuple[str, str]]) -> Optional[Binding]:
+    found = _compared(goal, evidence)
+    if found is None:
+        return None
+    command, rows = found
+    (big, a), (small, b) = sorted(rows.items(), key=lambda kv: -kv[1])
+    if a == b:
+        return None
+    right = _claims(answer, big, small, _MORE) or _claims(answer, small, big, _LESS)
+    wrong = _claims(answer, small, big, _MORE) or _claims(answer, big, small, _LESS)
+    if right and not wrong and str(a - b) in _NUMBER.findall(answer):
+        return None
+    word = "larger" if re.search(r"\b(larger|bigger|smaller)\b", goal, re.IGNORECASE) else "longer"
+    return Binding(f"{big} is {word}: {a} against {b} for {small}, {a - b} more (the output of `{command}`).\n\n"
+                   f"(ragix: the written answer's comparison did not match the output; "
+                   f"this answer is written from the output.)", True, "comparison")
+
+
 def _named_files(answer: str, root: Path) -> List[str]:
     """The project files the answer names, as project paths (a bare name counts if one file has it)."""
     files = project_files(root)
@@ -182,6 +225,9 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
     if not answer or not evidence:
         return Binding(answer)
     command, output = evidence[-1]
+    compared = _comparison(goal, answer, evidence)
+    if compared is not None:
+        return compared
     rows = count_table(output)
     wants = max if _MAX.search(goal) else min if _MIN.search(goal) else None
     if rows and wants is not None:

@@ -61,10 +61,13 @@ def test_an_earlier_table_catches_a_pairing_the_last_single_row_cannot():
     steps = [step(table, "wc -l -- ./README.md ./CHANGELOG.md ./docs/notes.md ./docs/guide.md"),
              step("6 ./docs/notes.md\n", "wc -l -- ./README.md ./CHANGELOG.md ./docs/notes.md ./docs/guide.md "
                                          "| sort -n | head -n 1")]
-    b = bind_answer("Compare README.md and CHANGELOG.md: which has more lines, and by how many?",
-                    "The line count of README.md is 6, and the line count of CHANGELOG.md is 10.", steps)
+    wrong = "The line count of README.md is 6, and the line count of CHANGELOG.md is 10."
+    b = bind_answer("What are the line counts of README.md and CHANGELOG.md?", wrong, steps)
     assert b.corrected and b.reason == "pairing"
     assert b.answer.startswith("README.md: 19") and "wc -l -- ./README.md" in b.answer
+    # asked which has more, the same answer is rewritten as the comparison the goal asks for
+    b = bind_answer("Compare README.md and CHANGELOG.md: which has more lines, and by how many?", wrong, steps)
+    assert b.reason == "comparison" and b.answer.startswith("README.md is longer: 19 against 12 for CHANGELOG.md")
     right = "README.md has 19 lines, and CHANGELOG.md has 12 lines."
     assert not bind_answer("Compare README.md and CHANGELOG.md", right, steps).corrected
 
@@ -109,3 +112,26 @@ def test_which_file_answers_that_name_a_listed_file_or_no_file_are_kept(tmp_path
     assert not bind_answer("Which file imports module a?", "./a.py", [prose], root).corrected
     # a goal that does not ask which file
     assert not bind_answer("Does anything import module a?", "./a.py", [grep_l], root).corrected
+
+
+TWO = "  19 README.md\n  12 CHANGELOG.md\n  31 total\n"
+COMPARE = "Compare the line counts of README.md and CHANGELOG.md: which is longer, and by how many lines?"
+
+
+def test_a_comparison_that_names_the_wrong_file_or_omits_the_difference_is_written_from_the_table():
+    for wrong in ("CHANGELOG.md is longer by 7 lines.",                      # the wrong file
+                  "The line count of README.md is 19, and CHANGELOG.md is 12. CHANGELOG.md is longer by 4 lines.",
+                  "README.md is longer."):                                    # no difference
+        b = bind_answer(COMPARE, wrong, [step(TWO, command="wc -l README.md CHANGELOG.md")])
+        assert b.corrected and b.reason == "comparison", wrong
+        assert b.answer.startswith("README.md is longer: 19 against 12 for CHANGELOG.md, 7 more")
+
+
+def test_a_right_comparison_is_kept_in_its_own_words():
+    for right in ("README.md is longer than CHANGELOG.md by 7 lines (19 vs 12).",
+                  "CHANGELOG.md is shorter: 12 lines against 19, 7 fewer."):
+        b = bind_answer(COMPARE, right, [step(TWO, command="wc -l README.md CHANGELOG.md")])
+        assert not b.corrected and b.answer == right
+    # not a comparison goal, or a table without both files: the rule does not apply
+    assert not bind_answer("How many lines has README.md?", "README.md: 19", [step(TWO)]).corrected
+    assert not bind_answer(COMPARE, "CHANGELOG.md is longer", [step("  19 README.md\n  6 notes.md\n")]).corrected
