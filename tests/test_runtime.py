@@ -81,7 +81,7 @@ def test_usage_is_counted_by_the_roles_failed_calls_included():
     planner.complete([{"role": "user", "content": "q"}], schema={"type": "object"})
     with pytest.raises(LLMUnavailable):
         roles.get("worker").complete([{"role": "user", "content": "q"}])
-    assert roles.summary() == {"llm_calls": 2, "prompt_tokens": 10, "completion_tokens": 5}
+    assert roles.summary() == {"llm_calls": 2, "prompt_tokens": 10, "completion_tokens": 5, "cached_prompt_tokens": 0}
 
 
 def test_loop_v1_keeps_the_graph_contract_on_a_node_failure():
@@ -109,7 +109,8 @@ def test_run_goal_reports_usage_from_its_roles(tmp_path, monkeypatch):
     (tmp_path / "project").mkdir()
     res = run_goal("What is a closure in programming?", cwd=tmp_path / "project", client_factory=lambda s: llm)
     calls = [e for e in res.events if e.kind == EventKind.LLM_CALL]
-    assert res.usage == {"llm_calls": len(calls), "prompt_tokens": 10, "completion_tokens": 5} and len(calls) == 1
+    assert res.usage == {"llm_calls": len(calls), "prompt_tokens": 10, "completion_tokens": 5,
+                         "cached_prompt_tokens": 0} and len(calls) == 1
 
 
 def test_bounded_says_what_it_cut():
