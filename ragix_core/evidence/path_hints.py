@@ -116,8 +116,7 @@ def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str
     must be told the answer is about another file."""
     pairs: List[Tuple[str, str]] = []
     files: Optional[List[str]] = None
-    for m in FILE_LIKE.finditer(goal):
-        named = m.group(0).rstrip(".")
+    for named in goal_files(goal):
         if (root / named).exists():
             continue
         files = files if files is not None else project_files(root)

@@ -44,7 +44,7 @@ from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
-LOOK_BYTES = 4096  # a file the goal names is read after empty searches only up to this size
+LOOK_BYTES = 4096  # a file named by the goal or a search is read after empty searches only up to this size
 MAX_LOOKS = 2
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
@@ -349,10 +349,10 @@ class AgentFunctions:
         were aimed at, once each: what a person does first (measured: `grep 'quantity: 0'
         inventory.json` found nothing where the one-line JSON says `"quantity": 0`, and two
         reflections did not find the spelling)."""
-        succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
-        if not succeeded or not all(found_nothing(s) for s in succeeded) or state.plan is None:
+        empty = _all_empty(state)
+        if not empty or state.plan is None:
             return []
-        return self._looks(state.goal, succeeded, first=len(state.plan.steps) + 1)
+        return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
 
     def _looks(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         operands = [word for s in empty for word in operand_words(command_of(s))]
@@ -371,8 +371,7 @@ class AgentFunctions:
         plan's complexity, it goes to REFLECT, which searches for each word the empty searches looked
         for, alone; after a reflection an empty result stands as the answer. The caller checks that a
         reflection is left to spend."""
-        succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
-        if state.reflection_count or not succeeded or not all(found_nothing(s) for s in succeeded):
+        if state.reflection_count or not _all_empty(state):
             return None
         self.reflect_on_empty = True
         return ("every command found nothing: its pattern or path may not match what the files contain; "
@@ -406,3 +405,10 @@ class AgentFunctions:
                 verdict["answer"] = f"{current.rstrip()}\n\nVerification failed: {issues}"
         verdict["answer"] = self._grounded(state.goal, verdict["answer"], steps)
         return verdict
+
+
+def _all_empty(state: ReasoningState) -> List[PlanStep]:
+    """The run's successful steps when there are some and every one found nothing; else []."""
+    succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
+    return succeeded if succeeded and all(found_nothing(s) for s in succeeded) else []
+
