@@ -42,6 +42,9 @@ _IDENT = re.compile(r"\b([A-Za-z]+_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a
 class RecoveryEvidence:
     text: str = ""
     used: List[str] = field(default_factory=list)
+    # The loosened searches that found lines: the replan runs them as evidence of its own, since a
+    # 1.5B planner shown their lines replanned the empty search (0 of 11 reflections recovered).
+    found_by: List[str] = field(default_factory=list)
 
 
 def goal_names(goal: str) -> List[str]:
@@ -139,8 +142,11 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
     if search is not None and empty_commands:
         found = []
         for word in searched_words(empty_commands):
-            r = search(f"grep -rnF -e {_quote(word)} .")
+            command = f"grep -rnF -e {_quote(word)} ."
+            r = search(command)
             lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
+            if lines:
+                ev.found_by.append(command)
             found.append(f"{word!r}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines
                                           else "in no file"))
         if found:

@@ -90,6 +90,8 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
         out = excerpt(step_output(s, limit=FULL_OUTPUT), goal, EVIDENCE_CHARS)
         if " wc" in f" {cmd}":
             out = _annotate_totals(out)
-        note = s.tool_call.args.get("note") if s.tool_call else None
-        parts.append(f"$ {cmd}   [{status}]" + (f"\n(ragix: {note})" if note else "") + f"\n{out or '(no output)'}")
+        # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.
+        notes = [s.tool_call.args.get(key) for key in ("note", "aside")] if s.tool_call else []
+        said = "".join(f"\n(ragix: {n})" for n in notes if n)
+        parts.append(f"$ {cmd}   [{status}]{said}\n{out or '(no output)'}")
     return "\n\n".join(parts) or "(no command was run)"

@@ -21,8 +21,10 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
+from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import gather
+from ragix_core.evidence.reduction import search_behind_reduction
 from ragix_core.evidence.steps import evidence_block, found_nothing, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
@@ -85,6 +87,7 @@ class AgentFunctions:
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
         self.looked: set = set()  # files ragix read itself after empty searches (once each)
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
+        self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
@@ -170,7 +173,7 @@ class AgentFunctions:
         listing = self.file_context()
         v = self.voting
         vote = CommandVote(lambda feedback, i, sample: self._ask_command(goal, listing, feedback, i, sample),
-                           self._run,
+                           lambda step: self._run(step, goal),
                            k_max=v.k_max, quorum=v.quorum).vote(goal)
         meta = {"vote": {"drawn": vote.run.draws if vote.run else 0, "ran": len(vote.steps), "usable": vote.usable,
                          "agreed": vote.agreed, "entropy": round(vote.run.entropy, 3) if vote.run else None,
@@ -243,8 +246,20 @@ class AgentFunctions:
         steps = []
         for i, s in enumerate(reply.steps, 1):  # renumbered by compact_steps: models skip and repeat numbers
             steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), dict(s.args))))
-        return Plan(objective=reply.objective or goal, steps=compact_steps(steps, self.root),
+        steps = compact_steps(steps, self.root)
+        return Plan(objective=reply.objective or goal, steps=steps + self._loosened_steps(steps),
                     validation=reply.validation, confidence=reply.confidence)
+
+    def _loosened_steps(self, steps: List[PlanStep]) -> List[PlanStep]:
+        """The searches REFLECT ran for each word of an empty search alone, when they found lines,
+        as the replan's last steps (once): what REFLECT was shown becomes evidence the writer sees,
+        whether or not the planner used it."""
+        planned = {command_of(s) for s in steps}
+        added = [c for c in self.loosened if c not in planned]
+        self.loosened = []
+        return [PlanStep(num=len(steps) + i, description="a word of the empty search, searched alone (ragix)",
+                         tool_call=ToolCall("shell", {"command": c}))
+                for i, c in enumerate(added, 1)]
 
     # -- EXECUTE -----------------------------------------------------------------
 
@@ -258,7 +273,7 @@ class AgentFunctions:
             command = self._materialise(step, state)
         command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
-        fixed = self._run(step)
+        fixed = self._run(step, state.goal)
         if fixed is not None:
             # The same lookup as on the SIMPLE path: one existing file of a close name, so the step is
             # re-run on it at once instead of spending a reflection; both runs are in the trace.
@@ -291,13 +306,34 @@ class AgentFunctions:
                             stop_reason="command_generation_failed", max_tokens=120)
         return reply.command
 
-    def _run(self, step: PlanStep) -> Optional[Tuple[str, str]]:
+    def _run(self, step: PlanStep, goal: str = "") -> Optional[Tuple[str, str]]:
         fix = run_command_step(self.toolbox, step, self.root)
+        if fix is None and goal and step.status == StepStatus.SUCCESS:
+            self._unreduce(step, goal)
         if step.status == StepStatus.FAILED:
             self.failed.append(step)
         elif found_nothing(step):
             self.empty.append(step)
         return fix
+
+    def _unreduce(self, step: PlanStep, goal: str) -> None:
+        """A search whose reducer dropped what ``goal`` asks for (evidence/reduction.py) is run
+        again alone, and the step keeps the search's lines; the writer is told what the reducer
+        printed. Both runs are in the trace. If the search alone does not succeed, the step stays
+        as it was."""
+        call = step.tool_call
+        command = str(call.args.get("command") or "") if call else ""
+        reduced = step_output(step, 300)
+        behind = search_behind_reduction(goal, command)
+        if call is None or behind is None or found_nothing(step) or not reduced:
+            return
+        search, tail = behind
+        before = (step.tool_call, step.result, step.status)
+        step.tool_call = ToolCall(call.tool, {**call.args, "command": search,
+                                              "aside": f"ran `{search}` without `| {tail}`, which printed: {reduced}"})
+        run_command_step(self.toolbox, step, self.root)
+        if step.status != StepStatus.SUCCESS or found_nothing(step):
+            step.tool_call, step.result, step.status = before
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
 
@@ -311,6 +347,7 @@ class AgentFunctions:
         found = gather(goal, None if empty else (last.result if last else None), self.root, self.diagnose_shell,
                        empty_commands=empty)
         self.reflect_on_empty = False
+        self.loosened = found.found_by
         text = prompts.render(
             "reflect", goal=bounded(goal, 2000),
             failed_step_num=payload.get("failed_step_num"),
@@ -338,8 +375,10 @@ class AgentFunctions:
 
     def _grounded(self, goal: str, answer: str, steps: List[PlanStep]) -> str:
         """A written answer held to the outputs: false pairings and wrong extremes are rewritten from
-        the output line (evidence/binding.py), then ragix's notes and omitted listed files are added."""
-        return ground_answer(goal, bind_answer(goal, answer, steps, self.root).answer, steps, self.root)
+        the output line (evidence/binding.py), then ragix's notes and omitted listed files are added,
+        and numbers no output supports are named (evidence/numbers.py)."""
+        grounded = ground_answer(goal, bind_answer(goal, answer, steps, self.root).answer, steps, self.root)
+        return mark_unsupported_numbers(goal, grounded, steps)
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)

@@ -498,6 +498,42 @@ def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp
     assert not f.reflect_on_empty  # the next reflection (a real failure) gets that failure's evidence
 
 
+def test_the_replan_after_an_empty_reflection_runs_the_loosened_search_that_found_lines(tmp_path):
+    # Measured: 0 of 11 reflections recovered; shown `from .storage import` for its empty
+    # `grep 'from storage'`, the 1.5B planner searched the same way again. The lines it was shown
+    # become evidence of the replan whatever it plans.
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "api.py").write_text("from .storage import load, save\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    llm = ScriptedLLM([{"diagnosis": "d", "new_plan_summary": "s"}, _plan("grep -rl 'import storage' .")])
+    f = fns(llm, box, diagnose_shell=box.run_command)
+    st = ReasoningState(goal="Which modules import from the storage module?", session_id="s")
+    st.complexity = f.last_complexity = TaskComplexity.MODERATE
+    st.executed_steps.append(f.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl 'from storage' ."})), st))
+    f.doubt_empty(st)
+    f.reflect({"goal": st.goal, "error": "every command found nothing"})
+    plan = f.parse_plan(f.generate_plan(st.goal, ""), st.goal)
+    assert [s.tool_call.args["command"] for s in plan.steps] == ["grep -rl 'import storage' .", "grep -rnF -e 'storage' ."]
+    assert plan.steps[1].num == 2 and "(ragix)" in plan.steps[1].description
+    st.executed_steps.append(f.execute_step(plan.steps[1], st))
+    assert "api.py:1:from .storage import load, save" in plan.steps[1].result.stdout
+    assert f.parse_plan(_plan("ls"), st.goal).steps[-1].tool_call.args["command"] == "ls"  # added once
+
+
+def test_no_loosened_step_when_the_words_alone_found_nothing_either(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "api.py").write_text("x = 1\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([{"diagnosis": "d", "new_plan_summary": "s"}]), box, diagnose_shell=box.run_command)
+    st = ReasoningState(goal="Which modules import redis?", session_id="s")
+    st.executed_steps.append(f.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl 'import redis' ."})), st))
+    f.doubt_empty(st)
+    f.reflect({"goal": st.goal, "error": "every command found nothing"})
+    assert [s.tool_call.args["command"] for s in f.parse_plan(_plan("ls"), st.goal).steps] == ["ls"]
+
+
 def test_the_empty_doubt_is_raised_once_and_only_when_every_search_came_back_empty():
     f = fns(ScriptedLLM([]))
     assert "found nothing" in f.doubt_empty(_empty_state(0)) and f.reflect_on_empty
@@ -597,3 +633,56 @@ def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_ans
     assert res["meta"]["vote"]["looked"] == ["cat inventory.json"]
     assert '"washer", "quantity": 0' in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file
     assert "none found anything" not in res["answer"]  # the read found something: no absence caveat
+
+
+def _importers_project(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("def greet():\n    return 'hi'\n")
+    (tmp_path / "b.py").write_text("from a import greet\n")
+    return ToolBox(tmp_path, profile="reflect")
+
+
+def test_a_plan_step_whose_count_hid_the_asked_file_keeps_the_search_lines(tmp_path):
+    f = fns(ScriptedLLM([]), _importers_project(tmp_path))
+    st = ReasoningState(goal="Which file imports module a?", session_id="s")
+    step = f.execute_step(PlanStep(1, "find importers", ToolCall("shell", {"command": "grep -rl 'from a import' . | wc -l"})), st)
+    assert step.status == StepStatus.SUCCESS
+    assert step.tool_call.args["command"] == "grep -rl 'from a import' ."
+    assert step.result.stdout.strip() == "./b.py"
+    assert "which printed: 1" in step.tool_call.args["aside"]
+    shown = f.evidence([step], st.goal)
+    assert "./b.py" in shown and "which printed: 1" in shown  # the writer sees the names and the count
+    assert "note" not in step.tool_call.args  # an aside is for the writer: nothing is appended to the answer
+
+
+def test_a_count_the_goal_asks_for_is_kept(tmp_path):
+    f = fns(ScriptedLLM([]), _importers_project(tmp_path))
+    st = ReasoningState(goal="How many files import module a?", session_id="s")
+    step = f.execute_step(PlanStep(1, "count", ToolCall("shell", {"command": "grep -rl 'from a import' . | wc -l"})), st)
+    assert step.tool_call.args["command"] == "grep -rl 'from a import' . | wc -l" and step.result.stdout.strip() == "1"
+    st.goal = "Which file imports module zzz?"  # the reducer counted nothing: nothing to give back
+    empty = f.execute_step(PlanStep(2, "none", ToolCall("shell", {"command": "grep -rl 'from zzz import' . | wc -l"})), st)
+    assert empty.tool_call.args["command"].endswith("| wc -l") and "aside" not in empty.tool_call.args
+
+
+def test_a_voted_command_whose_cut_dropped_the_file_names_is_answered_from_the_search(tmp_path):
+    box = _importers_project(tmp_path)
+    (tmp_path / "api.py").write_text("x = 1\n# FIXME: return 404 instead of raising KeyError\n")
+    cut = {"command": "grep -rn FIXME . | cut -d: -f3-"}
+    llm = ScriptedLLM([cut, cut, "api.py asks to return 404."])
+    f = fns(llm, box)
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("Find FIXME comments in the code and say what they ask for.")
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["grep -rn FIXME ."]
+    assert "./api.py:2:" in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file name
+
+
+def test_a_written_answer_with_a_number_no_output_shows_is_marked():
+    step = PlanStep(1, "grep", ToolCall("shell", {"command": "grep -rn port config"}))
+    step.result = ToolResult("grep", 0, stdout="config/settings.yaml:4:  port: 8080\n", command="grep -rn port config")
+    step.status = StepStatus.SUCCESS
+    invented = fns(ScriptedLLM(["The server listens on port 80."])).compose_for("What port does the server use?", [step])
+    assert "no command output shows 80" in invented
+    read = fns(ScriptedLLM(["The server listens on port 8080."])).compose_for("What port does the server use?", [step])
+    assert read == "The server listens on port 8080."

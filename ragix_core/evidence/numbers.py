@@ -1,0 +1,74 @@
+"""Numbers in a written answer that no command output supports.
+
+A 1.5B writer states numbers it did not read. Measured in the three-set run
+(benchmarks/results/issue12/2026-11-27-three-sets-cc38362.json): "the server listens on port
+80" (the config says 8080; no output showed either), "CHANGELOG.md is 10 lines" (no output
+held CHANGELOG's count). Such a number cannot be traced to the evidence, so the answer says so:
+ragix marks it instead of letting it pass as read.
+
+A number is supported when it is written in the goal, a command, an output or a ragix note, or
+when it can be derived from the outputs the simple ways answers do: a count of output lines
+(any number up to the longest output's line count), or the sum or difference of two numbers
+the outputs show ("longer by 7 lines"). Only whole integers written as such are checked (not
+versions like 0.3.0, nor the digits of a name like test_2.py); 0 and 1 always pass.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import Iterable, List, Sequence, Set
+
+from ragix_core.core.types import PlanStep
+
+__all__ = ["unsupported_numbers", "mark_unsupported_numbers"]
+
+_ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 0.3.0, 1,234
+_ANY_DIGITS = re.compile(r"\d+")
+MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
+MAX_FLAGGED = 5
+
+
+def _texts(goal: str, steps: Sequence[PlanStep]) -> Iterable[str]:
+    yield goal
+    for step in steps:
+        if step.tool_call is not None:
+            yield " ".join(str(v) for v in step.tool_call.args.values())
+        r = step.result
+        if r is not None:
+            yield from (r.stdout or "", r.stderr or "", r.error or "", r.command or "")
+
+
+def _supported(goal: str, steps: Sequence[PlanStep]) -> Set[int]:
+    shown: List[int] = []
+    longest = 0
+    for text in _texts(goal, steps):
+        shown.extend(int(d) for d in _ANY_DIGITS.findall(text) if len(d) <= 15)
+        longest = max(longest, sum(1 for line in text.splitlines() if line.strip()))
+    supported = set(shown) | set(range(longest + 1)) | {0, 1}
+    distinct = list(dict.fromkeys(shown))[:MAX_PAIRED]
+    for a, b in combinations(distinct, 2):
+        supported.update((a + b, abs(a - b)))
+    return supported
+
+
+def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[str]:
+    """The integers ``answer`` states that nothing in the goal or the steps supports, in order.
+    Empty when no step ran (an answer from knowledge has no outputs to check against)."""
+    if not answer or not any(s.result is not None for s in steps):
+        return []
+    stated = [n for n in dict.fromkeys(_ANSWER_NUMBER.findall(answer)) if len(n) <= 15]
+    if not stated:
+        return []
+    supported = _supported(goal, steps)
+    return [n for n in stated if int(n) not in supported][:MAX_FLAGGED]
+
+
+def mark_unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> str:
+    """``answer``, followed by ragix's note naming the numbers no output supports (if any)."""
+    missing = unsupported_numbers(goal, answer, steps)
+    if not missing:
+        return answer
+    which = ", ".join(missing)
+    return (f"{answer.rstrip()}\n\n(ragix: no command output shows {which}; "
+            f"{'this number was' if len(missing) == 1 else 'these numbers were'} not read from the evidence.)")

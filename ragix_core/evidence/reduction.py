@@ -1,0 +1,88 @@
+"""The search behind a pipeline whose last stages threw away what the goal asks for.
+
+Small models end a search with a reducer the goal did not ask for. Measured in the three-set
+run (benchmarks/results/issue12/2026-11-27-three-sets-cc38362.json): "Which file imports
+module a?" ran ``grep -rl 'from a import' . | wc -l`` and answered from the ``1`` it printed;
+"Find FIXME comments ..." ran ``grep -rn FIXME . | cut -d: -f2-`` and the file name was gone.
+The search's own lines hold the answer, so for such a goal ragix runs the search alone as the
+step's evidence and tells the writer what the reducer had printed.
+
+A reduction is left alone when it is the answer: a count the goal asks for (and no names), or
+one item picked by a superlative ("the largest", "the first") with ``sort | head``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional, Tuple
+
+from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.refusal import Refusal
+
+__all__ = ["search_behind_reduction", "SEARCHES", "REDUCERS"]
+
+SEARCHES = {"grep", "egrep", "fgrep", "find"}
+# Stages that only shorten, count or reorder what they are given: their output never holds a
+# fact the search's lines do not.
+REDUCERS = {"wc", "cut", "head", "tail", "sort", "uniq", "tr", "awk"}
+
+_COUNT = re.compile(r"\b(how many|how much|number of|count|total)\b", re.IGNORECASE)
+_NAMES = re.compile(r"\b(which|where|list|name|names|what (?:files?|modules?|lines?))\b", re.IGNORECASE)
+_ONE_ITEM = re.compile(r"\b(largest|smallest|biggest|longest|shortest|most|fewest|least|first|last|top|"
+                       r"highest|lowest|latest|oldest|newest)\b", re.IGNORECASE)
+
+
+def _wants_reduction(goal: str) -> bool:
+    """The goal's answer is what a reducer prints: a bare count, or one item of a ranking."""
+    if _ONE_ITEM.search(goal):
+        return True
+    return bool(_COUNT.search(goal)) and not _NAMES.search(goal)
+
+
+def search_behind_reduction(goal: str, command: str) -> Optional[Tuple[str, str]]:
+    """``(search, tail)`` when ``command`` is a search (grep, find) followed only by reducers and
+    ``goal`` does not ask for what they print; ``search`` is the first stage as a command of its
+    own, ``tail`` the stages dropped. None otherwise (and for any command ragix's lexer refuses)."""
+    if not goal or _wants_reduction(goal):
+        return None
+    try:
+        stages = split_pipeline(command or "")
+    except Refusal:
+        return None
+    if len(stages) < 2 or any(not stage for stage in stages):
+        return None
+    tools = [os.path.basename(str(stage[0])) for stage in stages]
+    if tools[0] not in SEARCHES or any(tool not in REDUCERS for tool in tools[1:]):
+        return None
+    cut = _first_pipe(command)
+    if cut is None:
+        return None
+    # The search as written (a glob stays a glob), checked to be the same words the lexer read.
+    search, tail = command[:cut].strip(), command[cut + 1:].strip()
+    try:
+        if split_pipeline(search) != [stages[0]]:
+            return None
+    except Refusal:
+        return None
+    return search, tail
+
+
+def _first_pipe(command: str) -> Optional[int]:
+    """Index of the first '|' outside quotes (and not escaped), or None."""
+    quote, i = None, 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            if c == quote:
+                quote = None
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            i += 1
+        elif c == "|":
+            return i
+        i += 1
+    return None

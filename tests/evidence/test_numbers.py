@@ -1,0 +1,50 @@
+"""Numbers an answer states are traced to the outputs, or marked."""
+
+from __future__ import annotations
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.numbers import mark_unsupported_numbers, unsupported_numbers
+
+
+def _step(command: str, stdout: str = "", **args) -> PlanStep:
+    step = PlanStep(1, command, ToolCall("shell", {"command": command, **args}))
+    step.result = ToolResult("shell", 0, stdout=stdout, command=command)
+    step.status = StepStatus.SUCCESS
+    return step
+
+
+PORT = [_step("grep -rn port config", "config/settings.yaml:4:  port: 8080\n")]
+COUNTS = [_step("wc -l README.md CHANGELOG.md", "19 README.md\n12 CHANGELOG.md\n31 total\n")]
+
+
+def test_an_invented_number_is_named_and_a_read_one_is_not():
+    # measured: "port 80" where no output showed it (the config says 8080, a longer number)
+    assert unsupported_numbers("What port does the server listen on?", "It listens on port 80.", PORT) == ["80"]
+    assert unsupported_numbers("What port does the server listen on?", "It listens on port 8080.", PORT) == []
+    marked = mark_unsupported_numbers("What port?", "It listens on port 80.", PORT)
+    assert marked.startswith("It listens on port 80.") and "no command output shows 80" in marked
+
+
+def test_counts_sums_and_differences_of_shown_numbers_are_derived_not_invented():
+    goal = "Compare the line counts of README.md and CHANGELOG.md"
+    assert unsupported_numbers(goal, "README.md (19) is longer than CHANGELOG.md (12) by 7 lines.", COUNTS) == []
+    # measured: "CHANGELOG.md is 10 lines": no output holds it, and 10 is no sum or difference of them
+    assert unsupported_numbers(goal, "README.md is 6 lines and CHANGELOG.md is 10.", COUNTS) == ["6", "10"]
+    # a count of output lines: 3 files listed
+    listing = [_step("grep -rl TODO .", "./a.py\n./b.py\n./c.py\n")]
+    assert unsupported_numbers("Which files have TODOs?", "3 files: a.py, b.py, c.py", listing) == []
+    assert unsupported_numbers("Which files have TODOs?", "4 files: a.py, b.py, c.py", listing) == ["4"]
+
+
+def test_what_the_goal_commands_and_ragix_notes_say_is_supported():
+    step = _step("head -n 20 guide.md", "# Guide\n", note="ran it on docs/guide.md, 120 lines")
+    answer = "The first 20 lines of guide.md (120 lines long) show its title."
+    assert unsupported_numbers("Show the first lines of guide.md", answer, [step]) == []
+    assert unsupported_numbers("What changed in release 42?", "Release 42 added a flag.", [step]) == []
+
+
+def test_versions_names_and_answers_without_commands_are_not_checked():
+    steps = [_step("cat pyproject.toml", 'version = "0.3.0"\n')]
+    assert unsupported_numbers("Which version?", "The version is 0.3.0, see test_2.py, 1,234 users.", steps) == []
+    assert unsupported_numbers("What is 2+2?", "It is 4.", []) == []  # no step ran: nothing to check against
+    assert mark_unsupported_numbers("q", "", PORT) == ""

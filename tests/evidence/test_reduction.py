@@ -1,0 +1,38 @@
+"""Which pipelines hide the search's lines from the writer, and which reductions are the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.evidence.reduction import search_behind_reduction
+
+
+@pytest.mark.parametrize("goal,command,expected", [
+    # measured in the three-set run: the count and the cut hid the file the goal asks for
+    ("Which file imports module a?", "grep -rl 'from a import' . | wc -l", ("grep -rl 'from a import' .", "wc -l")),
+    ("Find FIXME comments in the code and say what they ask for.", "grep -rn FIXME . | cut -d: -f2-",
+     ("grep -rn FIXME .", "cut -d: -f2-")),
+    # a pipe inside the quoted pattern is not a stage boundary, and a glob stays a glob
+    ("List the TODO lines", "grep -n 'a|b' *.py | sort | uniq", ("grep -n 'a|b' *.py", "sort | uniq")),
+    ("Which python files are there?", "find . -name '*.py' | head -n 3", ("find . -name '*.py'", "head -n 3")),
+    # a count that also asks for the names: the names are the evidence
+    ("How many functions named execute are there, and in which files?", "grep -rl 'def execute' . | wc -l",
+     ("grep -rl 'def execute' .", "wc -l")),
+])
+def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command, expected):
+    assert search_behind_reduction(goal, command) == expected
+
+
+@pytest.mark.parametrize("goal,command", [
+    ("How many Python files are there?", "find . -name '*.py' | wc -l"),  # the count is the answer
+    ("Count the lines that mention redis", "grep -rn redis . | wc -l"),
+    ("Which file has the most TODO comments?", "grep -rc TODO . | sort -t: -k2 -nr | head -n 1"),  # one of a ranking
+    ("Which file imports module a?", "grep -rl 'from a import' ."),  # nothing reduced
+    ("Which file imports module a?", "grep -rl 'from a import' . | xargs wc -l"),  # xargs runs a new command
+    ("Which files are largest?", "wc -l a.py b.py | sort -n"),  # wc first: not a search
+    ("Which file imports module a?", "cat a.py | wc -l"),
+    ("Which file imports module a?", "grep -rl 'from a import' . |"),  # refused by the lexer
+    ("", "grep -rl x . | wc -l"),
+])
+def test_a_reduction_that_is_the_answer_or_no_search_is_left_alone(goal, command):
+    assert search_behind_reduction(goal, command) is None
