@@ -55,7 +55,9 @@ def eval_command(
                                   "baseline next to the engine (not with --warmup: s0 has no memory)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="GGUF path or model name for all roles."),
     repeat: int = typer.Option(1, "--repeat", "-k", min=1, help="Runs per scenario."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here (rewritten after "
+                                            "each run with the runs so far, marked meta.partial, until the final "
+                                            "report replaces it)."),
     markdown_out: Optional[Path] = typer.Option(None, "--markdown", help="Write the Markdown report here."),
     corpus: str = typer.Option("fresh", "--corpus", help="fresh: empty experience per run; keep: one corpus "
                                "shared by all runs in order."),
@@ -83,7 +85,7 @@ def eval_command(
     from ragix_core.eval.benchmarks.registry import BenchmarkError
     from ragix_core.eval.engines import EngineUnavailable
     from ragix_core.eval.harness import CORPUS_MODES, EvalOptions
-    from ragix_core.eval.report import rich_table, to_markdown, write_json
+    from ragix_core.eval.report import partial_report, rich_table, to_markdown, write_json
     from ragix_core.eval.scenario import ScenarioError
     from ragix_core.eval.suite import SuiteSpec, run_suite
     from ragix_core.eval.workspace import WorkspaceError
@@ -117,8 +119,12 @@ def eval_command(
         task = progress.add_task("", total=None)
 
         done = [0]
+        finished: List = []
 
         def on_result(res) -> None:
+            if json_out:  # rewritten after every run: a stopped evaluation keeps what it measured
+                finished.append(res)
+                write_json(partial_report(finished, progress.tasks[0].total), json_out)
             mark = "[green]pass[/]" if res.passed else "[red]fail[/]"
             progress.update(task, advance=1, description=f"{res.id} {mark}")
             done[0] += 1

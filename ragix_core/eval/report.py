@@ -8,6 +8,7 @@ Shape: ``{"meta": {...}, "aggregates": {...}, "by_category": {...},
 from __future__ import annotations
 
 import json
+import os
 import platform
 from collections import OrderedDict
 from datetime import datetime, timezone
@@ -17,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ragix_core.eval.evaluate import ScenarioResult
 from ragix_core.eval.metrics import aggregate
 
-__all__ = ["build_report", "write_json", "to_markdown", "rich_table", "machine_info"]
+__all__ = ["build_report", "partial_report", "write_json", "to_markdown", "rich_table", "machine_info"]
 
 
 def machine_info() -> str:
@@ -40,10 +41,27 @@ def build_report(results: Sequence[ScenarioResult], meta: Optional[Dict[str, Any
     }
 
 
+def partial_report(results: Sequence[ScenarioResult], total: Optional[int]) -> Dict[str, Any]:
+    """The runs finished so far, each strategy aggregated on its own: what a long evaluation that
+    is stopped (or crashes) leaves instead of nothing. ``meta.partial`` says it is not the report."""
+    strategies: Dict[str, List[ScenarioResult]] = OrderedDict()
+    for r in results:
+        strategies.setdefault(r.strategy or "(default)", []).append(r)
+    return {
+        "meta": {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine_info(),
+                 "partial": True, "completed": len(results), "total": total},
+        "by_strategy": {name: aggregate(rs) for name, rs in strategies.items()},
+        "scenarios": [r.to_dict() for r in results],
+    }
+
+
 def write_json(report: Dict[str, Any], path: Path) -> None:
+    """Write ``report`` whole or not at all: a reader (or a run killed mid-write) never sees half."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def _fmt(v: Any) -> str:

@@ -45,7 +45,7 @@ def test_replay_end_to_end_writes_reports(tmp_path):
     report = json.loads((tmp_path / "r.json").read_text())
     passed = {s["id"]: s["passed"] for s in report["scenarios"]}
     assert passed["conceptual-question"] is True and passed["list-vs-tuple"] is False
-    assert report["aggregates"]["runs"] == 10
+    assert report["aggregates"]["runs"] == 10 and "partial" not in report["meta"]  # the final report replaced it
     assert report["aggregates"]["bypass_accuracy"] == 0.8  # the two traps were answered blind
     assert "## Aggregates" in (tmp_path / "r.md").read_text()
     strict = invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path / "runs", "--min-pass-rate", "0.5",
@@ -72,3 +72,27 @@ def test_the_s0_baseline_runs_by_default_unless_strategies_are_given_or_a_learni
 def test_fixture_is_the_default_working_directory():
     (s,) = load_sources([str(SCEN / "file_search.yaml")])[:1]
     assert s.cwd is not None and (s.cwd / "docs" / "guide.md").is_file()
+
+
+def test_a_stopped_evaluation_leaves_the_runs_it_finished_in_the_json_report(tmp_path, monkeypatch):
+    # Measured: a 20-task AgentBench run stopped after 11 graph tasks kept no token figures, since
+    # the report was written only once every strategy had finished.
+    from ragix_core.eval import suite
+    from ragix_core.eval.evaluate import ScenarioResult
+
+    def stopped(spec, on_result=None, on_total=None, **kw):
+        on_total(4)
+        on_result(ScenarioResult(id="a", passed=True, strategy="graph_v30", prompt_tokens=120, wall_time=3.0))
+        on_result(ScenarioResult(id="a", passed=False, strategy="s0", prompt_tokens=40, wall_time=1.0))
+        raise RuntimeError("the machine went down")
+
+    monkeypatch.setattr(suite, "run_suite", stopped)
+    out = tmp_path / "r.json"
+    res = invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path, "--json", out)
+    assert res.exit_code != 0
+    report = json.loads(out.read_text())
+    assert report["meta"]["partial"] is True and (report["meta"]["completed"], report["meta"]["total"]) == (2, 4)
+    assert [(r["id"], r["strategy"], r["prompt_tokens"]) for r in report["scenarios"]] == [
+        ("a", "graph_v30", 120), ("a", "s0", 40)]
+    assert report["by_strategy"]["graph_v30"]["pass_rate"] == 1.0 and report["by_strategy"]["s0"]["pass_rate"] == 0.0
+    assert not list(tmp_path.glob(".r.json.tmp"))  # written whole, no temporary left behind
