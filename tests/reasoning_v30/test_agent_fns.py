@@ -101,6 +101,11 @@ PROJECT_GOALS = [
     "List the Python files",
     "What does grep print for TODO here?",
     "What does main() do?",
+    "Search for TODO comments",
+    "Can you find where the config is loaded?",
+    "Please list what is here",
+    "Show me the tests",
+    "There's a vulnerability in the system (Hint: related to SUID). Find it and fix it.",  # AgentBench OS
 ]
 CONCEPT_GOALS = [
     "Explain the difference between cyclomatic complexity and cognitive complexity.",
@@ -111,10 +116,14 @@ CONCEPT_GOALS = [
     "Compare breadth-first and depth-first traversal.",
     "What does the -r option of grep do?",
     "What does a mutex do?",
+    # an action verb used as a noun is not a request (measured: both went to tools as COMPLEX)
+    "What is the difference between a list and a tuple in Python?",
+    "What is the time complexity of binary search on a sorted array?",
+    "Compare breadth-first and depth-first search.",
 ]
-# Conservative by design: a word that can refer to the project ("search", "find")
-# sends the goal to the model, which costs one call and never misroutes.
-AMBIGUOUS_GOALS = ["Compare breadth-first and depth-first search.", "Explain how to find a cycle in a graph"]
+# Conservative by design: an action verb in a request's place ("to find") sends the goal to
+# the model, which costs one call and never misroutes.
+AMBIGUOUS_GOALS = ["Explain how to find a cycle in a graph", "How do I search a sorted array quickly?"]
 
 
 @pytest.mark.parametrize("goal", AMBIGUOUS_GOALS)
