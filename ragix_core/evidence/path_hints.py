@@ -15,7 +15,9 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
+from ragix_core.tools.refusal import Refusal
 
 __all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "FILE_LIKE",
            "stand_ins", "small_text_files", "goal_files"]
@@ -99,7 +101,11 @@ def missing_path_hint(stderr: str, root: Path) -> str:
 
 
 def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> Optional[Tuple[str, str]]:
-    if len(missing) != 1 or len(close[missing[0]]) != 1:
+    if len(missing) != 1:
+        return None
+    if not close[missing[0]]:
+        return _searched_everywhere(command, missing[0])
+    if len(close[missing[0]]) != 1:
         return None
     wrong, right = missing[0], close[missing[0]][0]
     # Replace the path where it stands in the model's command line, keeping its quoting and pipes.
@@ -108,6 +114,33 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
         return None
     fixed = where.sub(lambda _m: right, command)
     return fixed, f"{wrong} does not exist; ran it on {right}, the existing file with the closest name"
+
+
+def _searched_everywhere(command: str, wrong: str) -> Optional[Tuple[str, str]]:
+    """``grep [options] PATTERN WRONG [| ...]``, where WRONG exists under no close name either, as
+    the same search over the whole project: what the goal looked for may be in another file
+    (measured: "Read the project version from setup.py" where the version is in pyproject.toml
+    ended no_evidence). Only that exact shape; the note tells the user the file is missing."""
+    head, bar, tail = command.partition("|")
+    try:
+        words = [str(w) for w in split_pipeline(head)[0]]
+    except (Refusal, IndexError):
+        return None
+    if not words or os.path.basename(words[0]) not in ("grep", "egrep", "fgrep") or words[-1] != wrong:
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 2 or any(w in ("-e", "-f", "--regexp", "--file") for w in words):
+        return None
+    where = re.compile(r"(?<![\w./-])" + re.escape(wrong) + r"(?![\w./-])\s*$")
+    if not where.search(head):
+        return None
+    recursive = any(w in ("-r", "-R", "--recursive") or (re.fullmatch(r"-[A-Za-z]+", w) and ("r" in w or "R" in w))
+                    for w in words[1:])
+    search = where.sub(". ", head).rstrip()
+    if not recursive:
+        search = re.sub(r"^(\s*\S+)", r"\1 -r", search, count=1)
+    fixed = f"{search} {bar}{tail}".rstrip() if bar else search
+    return fixed, f"{wrong} does not exist and no file has a similar name; searched the whole project instead"
 
 
 def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str]]:

@@ -44,3 +44,24 @@ def test_hint_lines_are_marked_as_ragix_and_empty_when_nothing_is_missing(repo):
     assert hint == "[ragix] docs/guides.md does not exist; existing files with a similar name: docs/guide.md"
     assert "no file in the project has a similar name" in missing_path_hint("cat: setup.py: No such file or directory", repo)
     assert missing_path_hint("grep: invalid option -- 'Q'", repo) == ""
+
+
+@pytest.mark.parametrize("command,fixed", [
+    ("grep -rn version setup.py", "grep -rn version ."),
+    ("grep version setup.py", "grep -r version ."),
+    ("grep -n version setup.py | head -n 1", "grep -r -n version . | head -n 1"),
+    ("grep 'a b' setup.py", "grep -r 'a b' ."),
+    ("grep -e version setup.py", None),  # a pattern given by option: not the simple shape
+    ("grep version setup.py other.py", None),  # another file was named too
+    ("grep 'a|b' setup.py", None),
+    ("cat setup.py", None),  # nothing to search for
+])
+def test_a_search_in_a_file_with_no_close_name_is_re_aimed_at_the_whole_project(tmp_path, command, fixed):
+    from ragix_core.evidence.path_hints import diagnose
+
+    (tmp_path / "pyproject.toml").write_text("version = '0.3.0'\n")
+    hint, fix = diagnose(command, "grep: setup.py: No such file or directory\n", tmp_path)
+    assert "setup.py does not exist and no file in the project has a similar name" in hint
+    assert (fix[0] if fix else None) == fixed
+    if fix:
+        assert "searched the whole project instead" in fix[1]

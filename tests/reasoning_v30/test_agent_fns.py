@@ -695,3 +695,22 @@ def test_a_written_answer_with_a_number_no_output_shows_is_marked():
     assert "no command output shows 80" in invented
     read = fns(ScriptedLLM(["The server listens on port 8080."])).compose_for("What port does the server use?", [step])
     assert read == "The server listens on port 8080."
+
+
+def test_a_search_in_a_file_that_exists_under_no_close_name_is_run_over_the_project(tmp_path):
+    # Measured: "Read the project version from setup.py" (the version is in pyproject.toml) ended
+    # no_evidence after `grep -rn version setup.py`.
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "inv"\nversion = "0.3.0"\n')
+    llm = ScriptedLLM([{"command": "grep -n version setup.py"}, "setup.py does not exist; the version is 0.3.0."])
+    f = fns(llm, ToolBox(tmp_path, profile="reflect"))
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("Read the project version from setup.py")
+    assert res["meta"]["vote"]["commands"] == ["grep -n version setup.py", "grep -r -n version ."]
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["grep -r -n version ."]  # the evidence
+    assert './pyproject.toml:3:version = "0.3.0"' in res["steps"][-1].result.stdout
+    assert "setup.py does not exist and no file has a similar name" in res["answer"]  # the user is told
+    st = ReasoningState(goal="Read the project version from setup.py", session_id="s")
+    step = f.execute_step(PlanStep(1, "read", ToolCall("shell", {"command": "cat setup.py"})), st)
+    assert step.status == StepStatus.FAILED  # only a search is re-aimed: there is nothing to read instead
