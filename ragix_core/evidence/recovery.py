@@ -9,9 +9,9 @@ given facts, each gathered without a model and each named in ``used``:
 - ``project_search``: which files mention the names the goal gives (quoted text, file
   names, identifiers), searched with the read-only tools;
 - ``loosened_search``: when searches came back empty, each word they looked for, searched
-  alone, with the lines it is on (measured: ``grep 'from storage'`` found nothing where the
-  code says ``from .storage import load``; ``grep 'quantity: 0'`` where the JSON says
-  ``"quantity": 0``).
+  alone and in any case, with the lines it is on (measured: ``grep 'from storage'`` found
+  nothing where the code says ``from .storage import load``; ``grep 'quantity: 0'`` where the
+  JSON says ``"quantity": 0``; ``grep maintainer`` where the guide says ``Maintainer:``).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
     if search is not None and empty_commands:
         found = []
         for word in searched_words(empty_commands):
-            command = f"grep -rnF -e {_quote(word)} ."
+            command = f"grep -rniF -e {_quote(word)} ."
             r = search(command)
             lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
             if lines:

@@ -34,6 +34,15 @@ def test_empty_searches_are_loosened_word_by_word_with_the_lines_found(repo):
     assert "loosened_search" in ev.used and "exit_code" not in ev.used
     assert "from .storage import" in ev.text  # the spelling the empty search missed
     assert '"quantity": 0' in ev.text
+    assert ev.found_by == ["grep -rniF -e 'quantity' .", "grep -rniF -e 'storage' ."]  # the replan runs them
+
+
+def test_a_word_is_loosened_in_any_case(repo):
+    # measured (maintainer-name): `grep -rn maintainer .` found nothing where the guide says "Maintainer:"
+    box = ToolBox(repo, profile="reflect", sandbox="none")
+    ev = gather("Who is named as the maintainer in the documentation?", None, repo, box.run_command,
+                empty_commands=["grep -rn maintainer ."])
+    assert "Maintainer: Ada Lovelace" in ev.text
 
 
 def test_a_failed_command_without_empty_searches_gets_exit_code_and_stderr(repo):
