@@ -9,7 +9,7 @@ in stderr) and the same excerpt of a long output, whichever engine asked.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional
 
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
@@ -19,7 +19,7 @@ from ragix_core.tools.substitution import substitution_as_xargs
 from .excerpt import excerpt
 from .path_hints import diagnose
 
-__all__ = ["step_output", "found_nothing", "run_command_step", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS",
+__all__ = ["step_output", "found_nothing", "run_command_step", "Fix", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS",
            "NO_MATCHES"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
@@ -55,18 +55,29 @@ def found_nothing(step: PlanStep) -> bool:
     return text == "0" and "|" in command
 
 
-def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Tuple[str, str]]:
+class Fix(NamedTuple):
+    """A command to run instead of one that failed, and what ragix says about it. ``key`` is the
+    step argument the words go to: a "note" is added to the answer too (another file was read:
+    the user must know), an "aside" is for the writer only (the same command, written another way)."""
+    command: str
+    note: str
+    key: str = "note"
+
+
+def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
-    unambiguous re-aimed ``(command, note)`` is returned; for a refused command substitution, the
-    same command as a pipe into xargs (tools/substitution.py); else None."""
+    unambiguous re-aimed command is returned; for a refused command substitution, the same command
+    as a pipe into xargs (tools/substitution.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
     if result.refused:
-        fix = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
+        piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
+        fix = Fix(piped[0], piped[1], "aside") if piped else None
     elif not result.ok:
-        hint, fix = diagnose(command, result.stderr or "", root)
+        hint, aimed = diagnose(command, result.stderr or "", root)
+        fix = Fix(*aimed) if aimed else None
         if hint:
             result.stderr = f"{hint}\n{result.stderr or ''}"
     step.result = result

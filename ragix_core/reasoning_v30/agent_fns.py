@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
 from ragix_core import prompts
 from ragix_core.config.reasoning import VotingSection
@@ -25,7 +25,7 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction
-from ragix_core.evidence.steps import evidence_block, found_nothing, run_command_step, step_output
+from ragix_core.evidence.steps import Fix, evidence_block, found_nothing, run_command_step, step_output
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
@@ -277,7 +277,7 @@ class AgentFunctions:
         if fixed is not None:
             # The same lookup as on the SIMPLE path: one existing file of a close name, so the step is
             # re-run on it at once instead of spending a reflection; both runs are in the trace.
-            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed[0], "note": fixed[1]})
+            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note})
             self._run(step)
         return step
 
@@ -306,7 +306,7 @@ class AgentFunctions:
                             stop_reason="command_generation_failed", max_tokens=120)
         return reply.command
 
-    def _run(self, step: PlanStep, goal: str = "") -> Optional[Tuple[str, str]]:
+    def _run(self, step: PlanStep, goal: str = "") -> Optional[Fix]:
         fix = run_command_step(self.toolbox, step, self.root)
         if fix is None and goal and step.status == StepStatus.SUCCESS:
             self._unreduce(step, goal)

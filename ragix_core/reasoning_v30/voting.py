@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.steps import NO_MATCHES, found_nothing
+from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing
 from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
 
 __all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
@@ -33,7 +33,7 @@ __all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
 # run; any other named stop (an invalid reply) is one failed draw among several.
 _FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 AskCommand = Callable[[str, int, bool], str]  # (feedback, draw index, sample rather than greedy) -> command
-RunStep = Callable[[PlanStep], Optional[Tuple[str, str]]]  # runs the step; returns a (command, note) fix or None
+RunStep = Callable[[PlanStep], Optional[Fix]]  # runs the step; returns a fix to run instead, or None
 
 
 def output_key(step: PlanStep) -> str:
@@ -142,9 +142,8 @@ class CommandVote:
             return step
         # One existing file with a close name: the same command on it, without asking the model again
         # (1.5B models tend to retry the same wrong path); the note says so in the answer.
-        fixed, note = fix
-        again = PlanStep(num=num + 1, description=note,
-                         tool_call=ToolCall("shell", {"command": fixed, "note": note}))
+        again = PlanStep(num=num + 1, description=fix.note,
+                         tool_call=ToolCall("shell", {"command": fix.command, fix.key: fix.note}))
         self.run_step(again)
         outcome.steps.append(again)
         return again

@@ -714,3 +714,20 @@ def test_a_search_in_a_file_that_exists_under_no_close_name_is_run_over_the_proj
     st = ReasoningState(goal="Read the project version from setup.py", session_id="s")
     step = f.execute_step(PlanStep(1, "read", ToolCall("shell", {"command": "cat setup.py"})), st)
     assert step.status == StepStatus.FAILED  # only a search is re-aimed: there is nothing to read instead
+
+
+def test_a_refused_substitution_is_rerun_as_xargs_and_said_to_the_writer_only(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "guide.md").write_text("# Guide\n## Install\n## FAQ\n")
+    llm = ScriptedLLM(["The guide's sections are Install and FAQ."])
+    f = fns(llm, ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="List the level-2 headings of the markdown file", session_id="s")
+    step = f.execute_step(PlanStep(1, "headings", ToolCall("shell", {
+        "command": "grep -n '^## ' $(find . -name '*.md' | head -n 1)"})), st)
+    assert step.status == StepStatus.SUCCESS and "2:## Install" in step.result.stdout
+    assert step.tool_call.args["command"] == "find . -name '*.md' | head -n 1 | xargs grep -n '^## '"
+    assert "no command substitution" in step.tool_call.args["aside"] and "note" not in step.tool_call.args
+    answer = f.compose_for(st.goal, [step])
+    assert "no command substitution" in llm.calls[-1]["messages"][0]["content"]  # the writer was told
+    assert answer == "The guide's sections are Install and FAQ."  # the user's answer is not cluttered
