@@ -26,6 +26,7 @@ OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
 FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the output (64 KiB)
 NO_MATCHES = "(no matches)"
+EMPTY_BEFORE_EVIDENCE = "this matched nothing; the outputs below are the evidence"
 
 
 def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
@@ -94,7 +95,7 @@ def _annotate_totals(text: str) -> str:
 def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
     """The steps as a model sees them: command, status, ragix's note, the goal-relevant excerpt."""
     parts = []
-    for s in steps:
+    for i, s in enumerate(steps):
         r = s.result
         cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
         status = "ok" if s.status == StepStatus.SUCCESS else f"FAILED (rc={r.returncode if r else '?'})"
@@ -103,6 +104,11 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
             out = _annotate_totals(out)
         # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.
         notes = [s.tool_call.args.get(key) for key in ("note", "aside")] if s.tool_call else []
+        if found_nothing(s) and any(later.status == StepStatus.SUCCESS and not found_nothing(later)
+                                    for later in steps[i + 1:]):
+            # Measured: shown `grep 'quantity: 0'` (no matches) before the JSON it missed, the 1.5B
+            # writer answered "no item has quantity 0" greedily; without it, or with this line, B7.
+            notes.append(EMPTY_BEFORE_EVIDENCE)
         said = "".join(f"\n(ragix: {n})" for n in notes if n)
         parts.append(f"$ {cmd}   [{status}]{said}\n{out or '(no output)'}")
     return "\n\n".join(parts) or "(no command was run)"
