@@ -275,10 +275,11 @@ class AgentFunctions:
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
         fixed = self._run(step, state.goal)
         if fixed is not None:
-            # The same lookup as on the SIMPLE path: one existing file of a close name, so the step is
-            # re-run on it at once instead of spending a reflection; both runs are in the trace.
+            # The same fixes as on the one-command path (a close file name, a search over the project,
+            # a substitution as xargs): the step is re-run at once instead of spending a reflection;
+            # both runs are in the trace.
             step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note})
-            self._run(step)
+            self._run(step, state.goal)
         return step
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:
