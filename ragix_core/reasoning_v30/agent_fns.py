@@ -26,6 +26,7 @@ from ragix_core.evidence.path_hints import goal_files, project_files, small_text
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction
 from ragix_core.evidence.steps import Fix, evidence_block, found_nothing, run_command_step, step_output
+from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
@@ -441,8 +442,10 @@ class AgentFunctions:
                                issues="(the verifier failed the answer without naming an issue; answer kept)")
             else:
                 # The verifier's own rewrite of a doubted answer is no better evidence than the writer's:
-                # keep the writer's answer and say what was doubted.
+                # keep the writer's answer and say what was doubted. An answer quoted from the outputs
+                # gets no reflection for the doubt (evidence/support.py): replanning adds nothing to it.
                 verdict["answer"] = f"{current.rstrip()}\n\nVerification failed: {issues}"
+                verdict["reflect"] = not quoted_from_outputs(state.goal, current, succeeded)
         verdict["answer"] = self._grounded(state.goal, verdict["answer"], steps)
         return verdict
 

@@ -466,3 +466,11 @@ def test_classify_accepts_labels_in_any_form():
         assert st.complexity == TaskComplexity.MODERATE and nxt == "PLAN"
     with pytest.raises(ValueError, match="allowed"):
         ClassifyNode(lambda g: "HARD").run(state())
+
+
+def test_a_fail_the_verify_function_marks_as_not_worth_a_reflection_stops_with_its_budget_left():
+    graph, _ = build(TaskComplexity.COMPLEX, [make_plan(("a", "ls")), make_plan(("b", "ls"))], ok_step,
+                     verify=lambda st: {"verdict": "fail", "issues": "doubt", "answer": "quoted", "reflect": False})
+    final = graph.run(state())
+    assert final.stop_reason == "verification_failed" and final.final_answer == "quoted"
+    assert final.reflection_count == 0 and len(final.executed_steps) == 1  # the second plan never ran

@@ -1,0 +1,65 @@
+"""Whether an answer is quoted from the outputs: every name, path and number in it is there.
+
+The 1.5B verifier fails answers the outputs plainly support. Measured (maintainer-name,
+targeted run of 9df22b5): the answer "Ada Lovelace" stood on the output line
+``docs/guide.md:120:End of guide. Maintainer: Ada Lovelace``, the verifier said "the output does
+not provide the maintainer's name", and the run spent two more reflections (709 s, 5 steps
+against a budget of 3) to end where it was. A verifier's fail is not new evidence; when the
+answer's specific words are all in the outputs, another round of planning has nothing to add.
+
+The specific words of an answer are those a reader would check: file names and paths,
+identifiers (``snake_case``, ``CamelCase``, dotted), numbers, and capitalised names that do not
+start an ordinary sentence ("Ada", "Lovelace"; not "The").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Sequence
+
+from ragix_core.core.types import PlanStep, StepStatus
+
+from .numbers import unsupported_numbers
+
+__all__ = ["specific_words", "quoted_from_outputs"]
+
+_TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_]|[A-Za-z0-9]")
+_PLAIN_CAPITALS = {
+    "the", "this", "that", "these", "those", "there", "it", "its", "in", "a", "an", "no", "yes", "file", "files",
+    "line", "lines", "output", "outputs", "answer", "command", "commands", "project", "based", "according", "note",
+    "and", "or", "but", "of", "on", "to", "for", "with", "by", "from", "is", "are", "was", "were", "has", "have",
+    "found", "name", "named", "maintainer", "function", "functions", "class", "classes", "module", "modules",
+    "python", "markdown", "json", "yaml", "step", "steps", "ragix", "also", "listed", "however", "here", "both",
+    "each", "every", "all", "none", "one", "two", "three", "i", "we", "you", "they", "he", "she", "if", "when",
+}
+
+
+def specific_words(answer: str) -> List[str]:
+    """The words of ``answer`` a reader would check against the outputs, in order, without repeats."""
+    found: List[str] = []
+    for token in _TOKEN.findall(answer or ""):
+        token = token.rstrip(".")
+        if not token:
+            continue
+        specific = (any(c.isdigit() for c in token) or "_" in token or "/" in token
+                    or re.search(r"\w\.\w", token) is not None
+                    or re.search(r"[a-z][A-Z]", token) is not None
+                    or (token[0].isupper() and token.lower() not in _PLAIN_CAPITALS))
+        if specific and token not in found:
+            found.append(token)
+    return found
+
+
+def quoted_from_outputs(goal: str, answer: str, steps: Sequence[PlanStep]) -> bool:
+    """True when ``answer`` names at least one specific word besides numbers, every such word is in
+    a successful step's output (any case), and every number it states is supported (numbers.py:
+    "longer by 7" is a difference, not a quote). A bare number or an absence ("no items with
+    quantity 0") is never taken as quoted."""
+    words = [w for w in specific_words(answer) if not w.isdigit()]
+    outputs = "\n".join((s.result.stdout or "") for s in steps
+                        if s.status == StepStatus.SUCCESS and s.result is not None).lower()
+    if not words or not outputs.strip():
+        return False
+    if any(w.lower() not in outputs for w in words):
+        return False
+    return not unsupported_numbers(goal, answer, steps)
