@@ -8,8 +8,8 @@ given facts, each gathered without a model and each named in ``used``:
 - ``nearest_directory``: for a missing path, the listing of its nearest existing parent;
 - ``project_search``: which files mention the names the goal gives (quoted text, file
   names, identifiers), searched with the read-only tools;
-- ``loosened_search``: when searches came back empty, each word they looked for, searched
-  alone and in any case, with the lines it is on (measured: ``grep 'from storage'`` found
+- ``loosened_search``: when searches came back empty, each word they looked for (then the
+  goal's own keywords), searched alone and in any case, with the lines it is on (measured: ``grep 'from storage'`` found
   nothing where the code says ``from .storage import load``; ``grep 'quantity: 0'`` where the
   JSON says ``"quantity": 0``; ``grep maintainer`` where the guide says ``Maintainer:``).
 """
@@ -27,13 +27,16 @@ from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
+from .excerpt import goal_keywords
 from .path_hints import FILE_LIKE, missing_paths
 
-__all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words"]
+__all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words", "loosened_words"]
 
 MAX_NAMES = 3
 MAX_LINES = 5  # per word of a loosened search
 MAX_LISTING = 30
+MAX_LOOSENED = 4  # words searched alone after empty searches
+MAX_STEP_LINES = 30  # a loosened search with more lines than this is shown to REFLECT, not run again as a step
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{2,60})[\"'`]")
 _IDENT = re.compile(r"\b([A-Za-z]+_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z]{3,})\b")
 
@@ -63,6 +66,9 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _COMMON = {"from", "import", "def", "class", "the", "and", "for", "with", "return", "self", "none", "true", "false",
            "not", "are", "this", "that"}
 _GREPS = {"grep", "egrep", "fgrep"}
+# Goal words that name what code is made of, not what the user looks for: on most lines of a project.
+_GENERIC = {"module", "import", "item", "data", "function", "class", "code", "python", "value", "thing", "part",
+            "content", "text", "word", "comment"}
 _OPTION_WITH_VALUE = {"-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"}
 
 
@@ -100,6 +106,26 @@ def searched_words(commands: Sequence[str]) -> List[str]:
                     if word.lower() not in _COMMON and word not in words:
                         words.append(word)
     return sorted(words, key=len, reverse=True)[:MAX_NAMES]
+
+
+def loosened_words(goal: str, empty_commands: Sequence[str]) -> List[str]:
+    """The words to search alone after empty searches: theirs first, then the goal's own keywords
+    (measured: "What port does this project's server listen on?" grepped for server.py; the
+    answer is on the line ``port: 8080``, which no searched word is on)."""
+    words = searched_words(empty_commands)
+    return words + _goal_words(goal, words)[:max(0, MAX_LOOSENED - len(words))]
+
+
+def _goal_words(goal: str, searched: Sequence[str]) -> List[str]:
+    known = {w.lower() for w in searched}
+    return [w for w in sorted(goal_keywords(goal), key=lambda w: (-len(w), w))
+            if w not in known and w not in _GENERIC and w.rstrip("s") not in _GENERIC]
+
+
+def _loosened_command(word: str, whole_word: bool) -> str:
+    # A searched word may be part of a name (billing in billing_api); a goal's word is matched whole
+    # ("port" is in every "import" line).
+    return f"grep -rni{'w' if whole_word else ''}F -e {_quote(word)} ."
 
 
 def _nearest_listing(missing: str, root: Path) -> Optional[str]:
@@ -141,11 +167,12 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
             ev.used.append("nearest_directory")
     if search is not None and empty_commands:
         found = []
-        for word in searched_words(empty_commands):
-            command = f"grep -rniF -e {_quote(word)} ."
+        searched = searched_words(empty_commands)
+        for word in loosened_words(goal, empty_commands):
+            command = _loosened_command(word, whole_word=word not in searched)
             r = search(command)
             lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
-            if lines:
+            if 0 < len(lines) <= MAX_STEP_LINES:  # a word on every other line is no evidence for the writer
                 ev.found_by.append(command)
             found.append(f"{word!r}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines
                                           else "in no file"))

@@ -50,3 +50,24 @@ def test_a_failed_command_without_empty_searches_gets_exit_code_and_stderr(repo)
     ev = gather("How many lines does docs/manual.md have?", failed, repo, None)
     assert ev.used[:2] == ["exit_code", "stderr"] and "nearest_directory" in ev.used
     assert "guide.md" in ev.text and "loosened_search" not in ev.used
+
+
+def test_after_the_searched_words_the_goals_own_keywords_are_loosened_too(repo):
+    from ragix_core.evidence.recovery import loosened_words
+
+    # measured (trap-server-port): the model grepped for server.py; the port is on `port: 8080`
+    assert loosened_words("What port does this project's server listen on?", ["grep -rn server.py ."]) == [
+        "server", "listen", "port"]
+    assert loosened_words("Which modules import from the storage module?", ["grep -rl 'from storage' ."]) == [
+        "storage"]  # words on most lines of any code base are not searched
+    box = ToolBox(repo, profile="reflect", sandbox="none")
+    ev = gather("What port does this project's server listen on?", None, repo, box.run_command,
+                empty_commands=["grep -rn server.py ."])
+    assert "port: 8080" in ev.text and "grep -rniwF -e 'port' ." in ev.found_by
+
+
+def test_a_loosened_word_on_too_many_lines_is_shown_to_reflect_but_not_run_again(tmp_path):
+    (tmp_path / "a.py").write_text("".join(f"x{i} = 'value'\n" for i in range(40)))
+    box = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    ev = gather("Where is the value set?", None, tmp_path, box.run_command, empty_commands=["grep -rn 'value: 1' ."])
+    assert "x0 = 'value'" in ev.text and ev.found_by == []
