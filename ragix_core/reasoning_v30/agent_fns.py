@@ -230,7 +230,7 @@ class AgentFunctions:
             repeated = set(self._repeats(reply))
             kept = [s for s in reply.steps if command_text(s.args) not in repeated]
             failed = repeated - set(self.empty_reflected)
-            if not kept and failed:
+            if not kept and failed and not self.loosened:  # loosened searches still make a new plan
                 raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
                               + "; ".join(sorted(failed)))
             # Asked twice, the planner searches only the same empty pattern: the absence stands, and the
@@ -247,20 +247,23 @@ class AgentFunctions:
         steps = []
         for i, s in enumerate(reply.steps, 1):  # renumbered by compact_steps: models skip and repeat numbers
             steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), dict(s.args))))
-        steps = compact_steps(steps, self.root)
-        return Plan(objective=reply.objective or goal, steps=steps + self._loosened_steps(steps),
+        steps = self._loosened_steps(compact_steps(steps, self.root))
+        return Plan(objective=reply.objective or goal, steps=steps,
                     validation=reply.validation, confidence=reply.confidence)
 
     def _loosened_steps(self, steps: List[PlanStep]) -> List[PlanStep]:
-        """The searches REFLECT ran for each word of an empty search alone, when they found lines,
-        as the replan's last steps (once): what REFLECT was shown becomes evidence the writer sees,
-        whether or not the planner used it."""
+        """``steps`` after the searches REFLECT ran for each word of an empty search alone, when
+        they found lines (once): what REFLECT was shown becomes evidence the writer sees, whether
+        or not the planner used it. They come first, so that a planned step that fails (and ends
+        the plan in REFLECT) cannot keep them from running."""
         planned = {command_of(s) for s in steps}
         added = [c for c in self.loosened if c not in planned]
         self.loosened = []
-        return [PlanStep(num=len(steps) + i, description="a word of the empty search, searched alone (ragix)",
-                         tool_call=ToolCall("shell", {"command": c}))
-                for i, c in enumerate(added, 1)]
+        first = [PlanStep(num=i, description="a word of the empty search, searched alone (ragix)",
+                          tool_call=ToolCall("shell", {"command": c})) for i, c in enumerate(added, 1)]
+        for i, step in enumerate(steps, len(first) + 1):
+            step.num = i
+        return first + steps
 
     # -- EXECUTE -----------------------------------------------------------------
 

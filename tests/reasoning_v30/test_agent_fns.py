@@ -539,11 +539,25 @@ def test_the_replan_after_an_empty_reflection_runs_the_loosened_search_that_foun
     f.doubt_empty(st)
     f.reflect({"goal": st.goal, "error": "every command found nothing"})
     plan = f.parse_plan(f.generate_plan(st.goal, ""), st.goal)
-    assert [s.tool_call.args["command"] for s in plan.steps] == ["grep -rl 'import storage' .", "grep -rniF -e 'storage' ."]
-    assert plan.steps[1].num == 2 and "(ragix)" in plan.steps[1].description
-    st.executed_steps.append(f.execute_step(plan.steps[1], st))
-    assert "api.py:1:from .storage import load, save" in plan.steps[1].result.stdout
+    assert [s.tool_call.args["command"] for s in plan.steps] == ["grep -rniF -e 'storage' .", "grep -rl 'import storage' ."]
+    assert [s.num for s in plan.steps] == [1, 2] and "(ragix)" in plan.steps[0].description
+    st.executed_steps.append(f.execute_step(plan.steps[0], st))
+    assert "api.py:1:from .storage import load, save" in plan.steps[0].result.stdout
     assert f.parse_plan(_plan("ls"), st.goal).steps[-1].tool_call.args["command"] == "ls"  # added once
+
+
+def test_a_replan_of_only_failed_commands_still_runs_the_loosened_searches():
+    failed = PlanStep(1, "cat", ToolCall("shell", {"command": "cat storage.txt"}), StepStatus.FAILED,
+                      ToolResult("cat", 1, stderr="cat: storage.txt: No such file or directory"))
+    f = fns(ScriptedLLM([_plan("cat storage.txt"), _plan("cat storage.txt")]))
+    f.failed.append(failed)
+    with pytest.raises(StopRun):  # nothing new to run: the named stop
+        f.generate_plan("Which modules import storage?", "")
+    g = fns(ScriptedLLM([_plan("cat storage.txt"), _plan("cat storage.txt")]))
+    g.failed.append(failed)
+    g.loosened = ["grep -rniF -e 'storage' ."]  # what REFLECT found
+    plan = g.parse_plan(g.generate_plan("Which modules import storage?", ""), "Which modules import storage?")
+    assert [s.tool_call.args["command"] for s in plan.steps] == ["grep -rniF -e 'storage' .", "cat storage.txt"]
 
 
 def test_no_loosened_step_when_the_words_alone_found_nothing_either(tmp_path):
