@@ -172,7 +172,10 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
             command = _loosened_command(word, whole_word=word not in searched)
             r = search(command)
             lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
-            if 0 < len(lines) <= MAX_STEP_LINES:  # a word on every other line is no evidence for the writer
+            # Only what the plan itself looked for is run again for the writer: a goal's keyword
+            # brings in lines about anything (measured: missing-test-api's writer answered from
+            # README's "test fixture" line), and a word on every other line is no evidence either.
+            if word in searched and 0 < len(lines) <= MAX_STEP_LINES:
                 ev.found_by.append(command)
             found.append(f"{word!r}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines
                                           else "in no file"))

@@ -63,7 +63,8 @@ def test_after_the_searched_words_the_goals_own_keywords_are_loosened_too(repo):
     box = ToolBox(repo, profile="reflect", sandbox="none")
     ev = gather("What port does this project's server listen on?", None, repo, box.run_command,
                 empty_commands=["grep -rn server.py ."])
-    assert "port: 8080" in ev.text and "grep -rniwF -e 'port' ." in ev.found_by
+    assert "port: 8080" in ev.text  # shown to REFLECT's planner
+    assert ev.found_by == ["grep -rniF -e 'server' ."]  # only the plan's own word is run again for the writer
 
 
 def test_a_loosened_word_on_too_many_lines_is_shown_to_reflect_but_not_run_again(tmp_path):
