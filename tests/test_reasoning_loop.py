@@ -22,8 +22,9 @@ def loop(replies, toolbox=None, retries=1):
 
 
 def test_success_path_runs_every_phase():
+    tb = FakeToolBox({"wc -l a.md": ToolResult("wc", 0, stdout="3 a.md\n", command="wc -l a.md")})
     lp, seen = loop([{"complexity": "MODERATE"}, plan("wc -l a.md"), "a.md has 3 lines",
-                     {"verdict": "pass", "issues": "", "answer": "a.md: 3 lines", "confidence": 0.9}])
+                     {"verdict": "pass", "issues": "", "answer": "a.md: 3 lines", "confidence": 0.9}], tb)
     st = lp.run(ReasoningState(goal="count lines of a.md", session_id="s"))
     assert st.stop_reason == "success" and st.final_answer == "a.md: 3 lines"
     assert lp.trace == ["CLASSIFY", "PLAN", "EXECUTE", "VERIFY", "RESPOND"]
