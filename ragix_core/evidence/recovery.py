@@ -9,9 +9,11 @@ given facts, each gathered without a model and each named in ``used``:
 - ``project_search``: which files mention the names the goal gives (quoted text, file
   names, identifiers), searched with the read-only tools;
 - ``loosened_search``: when searches came back empty, each word they looked for (then the
-  goal's own keywords), searched alone and in any case, with the lines it is on (measured: ``grep 'from storage'`` found
-  nothing where the code says ``from .storage import load``; ``grep 'quantity: 0'`` where the
-  JSON says ``"quantity": 0``; ``grep maintainer`` where the guide says ``Maintainer:``).
+  goal's own keywords), searched alone and in any case, with the lines it is on (measured:
+  ``grep 'from storage'`` found nothing where the code says ``from .storage import load``;
+  ``grep 'quantity: 0'`` where the JSON says ``"quantity": 0``; ``grep maintainer`` where the
+  guide says ``Maintainer:``). The searches of the plan's own words that found lines are also
+  returned (``found_by``) for the replan to run as evidence the writer sees.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from ragix_core.tools.substitution import substitution_as_xargs
 from .excerpt import excerpt
 from .path_hints import diagnose
 
-__all__ = ["step_output", "found_nothing", "run_command_step", "Fix", "evidence_block", "OUTPUT_CHARS", "EVIDENCE_CHARS",
-           "NO_MATCHES"]
+__all__ = ["step_output", "found_nothing", "run_command_step", "Fix", "evidence_block", "OUTPUT_CHARS",
+           "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model

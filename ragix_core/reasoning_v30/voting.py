@@ -140,8 +140,9 @@ class CommandVote:
         outcome.steps.append(step)
         if fix is None:
             return step
-        # One existing file with a close name: the same command on it, without asking the model again
-        # (1.5B models tend to retry the same wrong path); the note says so in the answer.
+        # A fix ragix found itself (a close file name, a search over the project, a substitution as
+        # xargs) is run without asking the model again (1.5B models tend to retry the same wrong path);
+        # its note or aside says so.
         again = PlanStep(num=num + 1, description=fix.note,
                          tool_call=ToolCall("shell", {"command": fix.command, fix.key: fix.note}))
         self.run_step(again)
