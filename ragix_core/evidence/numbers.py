@@ -27,6 +27,8 @@ _ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a se
 _ANY_DIGITS = re.compile(r"\d+")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
 MAX_FLAGGED = 5
+_MARK_START = "(ragix: no command output shows "
+_MARK = re.compile(r"\n*" + re.escape(_MARK_START) + r"[^)]*\)")
 
 
 def _texts(goal: str, steps: Sequence[PlanStep]) -> Iterable[str]:
@@ -65,10 +67,13 @@ def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> Li
 
 
 def mark_unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> str:
-    """``answer``, followed by ragix's note naming the numbers no output supports (if any)."""
-    missing = unsupported_numbers(goal, answer, steps)
+    """``answer``, followed by ragix's note naming the numbers no output supports (if any). An
+    answer grounded twice (the writer's, then VERIFY's with its doubt appended) is marked once:
+    numbers already named in a mark are not checked again."""
+    marked = {n for mark in _MARK.findall(answer or "") for n in _ANY_DIGITS.findall(mark)}
+    missing = [n for n in unsupported_numbers(goal, _MARK.sub("", answer or ""), steps) if n not in marked]
     if not missing:
         return answer
     which = ", ".join(missing)
-    return (f"{answer.rstrip()}\n\n(ragix: no command output shows {which}; "
+    return (f"{answer.rstrip()}\n\n{_MARK_START}{which}; "
             f"{'this number was' if len(missing) == 1 else 'these numbers were'} not read from the evidence.)")

@@ -48,3 +48,10 @@ def test_versions_names_and_answers_without_commands_are_not_checked():
     assert unsupported_numbers("Which version?", "The version is 0.3.0, see test_2.py, 1,234 users.", steps) == []
     assert unsupported_numbers("What is 2+2?", "It is 4.", []) == []  # no step ran: nothing to check against
     assert mark_unsupported_numbers("q", "", PORT) == ""
+
+
+def test_an_answer_grounded_twice_is_marked_once():
+    # VERIFY grounds the writer's answer again, with its doubt appended after the first mark
+    once = mark_unsupported_numbers("What port?", "It listens on port 80.", PORT)
+    twice = mark_unsupported_numbers("What port?", once + "\n\nVerification failed: no port shown", PORT)
+    assert twice.count("no command output shows 80") == 1 and twice.endswith("Verification failed: no port shown")
