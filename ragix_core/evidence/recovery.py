@@ -114,14 +114,14 @@ def loosened_words(goal: str, empty_commands: Sequence[str]) -> List[str]:
     """The words to search alone after empty searches: theirs first, then the goal's own keywords
     (measured: "What port does this project's server listen on?" grepped for server.py; the
     answer is on the line ``port: 8080``, which no searched word is on)."""
-    words = searched_words(empty_commands)
-    return words + _goal_words(goal, words)[:max(0, MAX_LOOSENED - len(words))]
+    return _with_goal_words(goal, searched_words(empty_commands))
 
 
-def _goal_words(goal: str, searched: Sequence[str]) -> List[str]:
+def _with_goal_words(goal: str, searched: List[str]) -> List[str]:
     known = {w.lower() for w in searched}
-    return [w for w in sorted(goal_keywords(goal), key=lambda w: (-len(w), w))
-            if w not in known and w not in _GENERIC and w.rstrip("s") not in _GENERIC]
+    extra = [w for w in sorted(goal_keywords(goal), key=lambda w: (-len(w), w))
+             if w not in known and w not in _GENERIC and w.rstrip("s") not in _GENERIC]
+    return searched + extra[:max(0, MAX_LOOSENED - len(searched))]
 
 
 def _loosened_command(word: str, whole_word: bool) -> str:
@@ -170,7 +170,7 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
     if search is not None and empty_commands:
         found = []
         searched = searched_words(empty_commands)
-        for word in loosened_words(goal, empty_commands):
+        for word in _with_goal_words(goal, searched):
             command = _loosened_command(word, whole_word=word not in searched)
             r = search(command)
             lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Optional, Tuple
 
-from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["search_behind_reduction", "SEARCHES", "REDUCERS"]
@@ -55,7 +55,7 @@ def search_behind_reduction(goal: str, command: str) -> Optional[Tuple[str, str]
     tools = [os.path.basename(str(stage[0])) for stage in stages]
     if tools[0] not in SEARCHES or any(tool not in REDUCERS for tool in tools[1:]):
         return None
-    cut = _first_pipe(command)
+    cut = first_pipe(command)
     if cut is None:
         return None
     # The search as written (a glob stays a glob), checked to be the same words the lexer read.
@@ -67,22 +67,3 @@ def search_behind_reduction(goal: str, command: str) -> Optional[Tuple[str, str]
         return None
     return search, tail
 
-
-def _first_pipe(command: str) -> Optional[int]:
-    """Index of the first '|' outside quotes (and not escaped), or None."""
-    quote, i = None, 0
-    while i < len(command):
-        c = command[i]
-        if quote:
-            if c == quote:
-                quote = None
-            elif c == "\\" and quote == '"':
-                i += 1
-        elif c in "'\"":
-            quote = c
-        elif c == "\\":
-            i += 1
-        elif c == "|":
-            return i
-        i += 1
-    return None

@@ -327,10 +327,9 @@ class AgentFunctions:
         printed. Both runs are in the trace. If the search alone does not succeed, the step stays
         as it was."""
         call = step.tool_call
-        command = str(call.args.get("command") or "") if call else ""
-        reduced = step_output(step, 300)
-        behind = search_behind_reduction(goal, command)
-        if call is None or behind is None or found_nothing(step) or not reduced:
+        behind = search_behind_reduction(goal, str(call.args.get("command") or "")) if call else None
+        reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""
+        if not reduced:
             return
         search, tail = behind
         before = (step.tool_call, step.result, step.status)

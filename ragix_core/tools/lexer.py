@@ -18,11 +18,12 @@ the lexer's business: the validator expands it inside the project root
 from __future__ import annotations
 
 import glob as _glob
-from typing import List
+from typing import List, Optional
 
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "first_pipe", "check_text",
+           "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -87,6 +88,27 @@ def check_text(text: str, what: str = "command") -> None:
             raise Refusal(f"invisible/bidirectional character U+{code:04X} in the {what} is not allowed")
         if 0xD800 <= code <= 0xDFFF:
             raise Refusal(f"unpaired surrogate U+{code:04X} in the {what} is not allowed")
+
+
+def first_pipe(command: str) -> Optional[int]:
+    """Index of the first '|' outside quotes and not escaped, or None: where a command's first
+    stage ends, for code that rewrites a command's text (which must keep its quoting and globs)."""
+    quote, i = None, 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            if c == quote:
+                quote = None
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            i += 1
+        elif c == "|":
+            return i
+        i += 1
+    return None
 
 
 def split_pipeline(command: str) -> List[List[str]]:

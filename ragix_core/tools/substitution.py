@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ragix_core.tools.lexer import first_pipe
+
 __all__ = ["substitution_as_xargs"]
 
 
@@ -45,19 +47,6 @@ def _closing_paren(command: str, start: int) -> Optional[int]:
     return None
 
 
-def _unquoted_pipe(text: str) -> bool:
-    quote = None
-    for c in text:
-        if quote:
-            if c == quote:
-                quote = None
-        elif c in "'\"":
-            quote = c
-        elif c == "|":
-            return True
-    return False
-
-
 def substitution_as_xargs(command: str) -> Optional[Tuple[str, str]]:
     """``X args $(Y) [| Z]`` as ``(Y | xargs X args [| Z], note)``, or None when the command has any
     other shape: more than one substitution, one that is not the last word of the first stage,
@@ -67,7 +56,7 @@ def substitution_as_xargs(command: str) -> Optional[Tuple[str, str]]:
     if start <= 0 or command[start - 1] != " " or command.count("$(") != 1:
         return None
     head = command[:start].rstrip()
-    if not head or _unquoted_pipe(head) or head.count("'") % 2 or head.count('"') % 2:
+    if not head or first_pipe(head) is not None or head.count("'") % 2 or head.count('"') % 2:
         return None
     end = _closing_paren(command, start + 1)
     if end is None:
