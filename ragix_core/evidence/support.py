@@ -10,6 +10,11 @@ answer's specific words are all in the outputs, another round of planning has no
 The specific words of an answer are those a reader would check: file names and paths,
 identifiers (``snake_case``, ``CamelCase``, dotted), numbers, and capitalised names that do not
 start an ordinary sentence ("Ada", "Lovelace"; not "The").
+
+An answer that names only numbers is quoted when each of them, not one the goal itself gives,
+stands on an output line with one of the goal's keywords. Measured (config-port, three-set run
+of 5ae6fa5): "8080" stood on ``port: 8080``, the verifier said the line "is not the port number
+itself", and the run spent three reflections and ended ``max_reflections`` without the answer.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import List, Sequence
 
 from ragix_core.core.types import PlanStep, StepStatus
 
+from .excerpt import goal_keywords
 from .numbers import unsupported_numbers
 
 __all__ = ["specific_words", "quoted_from_outputs"]
@@ -53,13 +59,26 @@ def specific_words(answer: str) -> List[str]:
 def quoted_from_outputs(goal: str, answer: str, steps: Sequence[PlanStep]) -> bool:
     """True when ``answer`` names at least one specific word besides numbers, every such word is in
     a successful step's output (any case), and every number it states is supported (numbers.py:
-    "longer by 7" is a difference, not a quote). A bare number or an absence ("no items with
-    quantity 0") is never taken as quoted."""
+    "longer by 7" is a difference, not a quote); or when it names only numbers, each on an output
+    line with a goal keyword (see the module's docstring). An absence ("no items with quantity 0",
+    the goal's own 0) is never taken as quoted."""
     words = [w for w in specific_words(answer) if not w.isdigit()]
     outputs = "\n".join((s.result.stdout or "") for s in steps
                         if s.status == StepStatus.SUCCESS and s.result is not None).lower()
-    if not words or not outputs.strip():
+    if not outputs.strip():
         return False
+    if not words:
+        return _numbers_on_keyword_lines(goal, answer, outputs)
     if any(w.lower() not in outputs for w in words):
         return False
     return not unsupported_numbers(goal, answer, steps)
+
+
+def _numbers_on_keyword_lines(goal: str, answer: str, outputs: str) -> bool:
+    given = set(re.findall(r"\d+", goal))
+    numbers = [w for w in specific_words(answer) if w.isdigit() and w not in given]
+    keywords = goal_keywords(goal)
+    if not numbers or not keywords:
+        return False
+    lines = [line for line in outputs.splitlines() if any(k in line for k in keywords)]
+    return all(any(re.search(rf"(?<![\w.]){n}(?![\w.]*\w)", line) for line in lines) for n in numbers)

@@ -33,7 +33,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .classify_rules import needs_tools, rule_based_complexity
-from .plans import command_of, command_text, compact_steps, operand_words, reads_stdin
+from .plans import command_of, command_text, compact_steps, operand_words, reads_stdin, with_tool_name
 from .replies import (
     AnswerReply,
     ClassifyReply,
@@ -246,7 +246,10 @@ class AgentFunctions:
         reply = PlanReply.model_validate(raw)
         steps = []
         for i, s in enumerate(reply.steps, 1):  # renumbered by compact_steps: models skip and repeat numbers
-            steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), dict(s.args))))
+            args = dict(s.args)
+            if isinstance(args.get("command"), str):
+                args["command"] = with_tool_name(args["command"].strip(), s.tool.strip(), self.tools)
+            steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), args)))
         steps = self._loosened_steps(compact_steps(steps, self.root))
         return Plan(objective=reply.objective or goal, steps=steps,
                     validation=reply.validation, confidence=reply.confidence)

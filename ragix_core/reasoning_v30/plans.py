@@ -8,15 +8,17 @@ splitting commands exactly as the executor does (``tools/lexer``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "NAVIGATION"]
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "with_tool_name",
+           "NAVIGATION"]
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
@@ -30,10 +32,20 @@ def _one_stage(command: str) -> Optional[List[str]]:
 
 
 def reads_stdin(command: str, root: Path) -> bool:
-    """True for a single-stage filter (sort, head, wc, ...) that names no existing file: it reads stdin."""
-    words = _one_stage(command)
+    """True for a filter (sort, head, wc, sed, ...) that names no existing file, alone or as the first
+    stage of a pipeline: it reads stdin. Measured (config-port, 5ae6fa5): a replan's first step was
+    ``sed -n 's/port: //p' | awk '{print $1}'``, which printed nothing from an empty stdin."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return False
+    words = list(stages[0]) if stages else []
     if not words or words[0] not in STDIN_FILTERS:
         return False
+    options = [str(w) for w in words[1:] if str(w).startswith("-")]
+    if words[0] == "grep" and any(o in ("--recursive", "--dereference-recursive")
+                                  or (not o.startswith("--") and ("r" in o or "R" in o)) for o in options):
+        return False  # `grep -rn TODO` with no file searches the working directory, not stdin
     operands = [w for w in words[1:] if not w.startswith("-")]
     return not any(_names_a_file(w, root) for w in operands)
 
@@ -71,12 +83,29 @@ def _is_no_evidence(step: PlanStep) -> bool:
     cmd = str(call.args.get("command") or "").strip()
     if not cmd:
         return call.tool in NAVIGATION
+    if cmd.split(None, 1)[0] in NAVIGATION:
+        # Also when the lexer refuses the rest: `echo "port: $(grep ...)"` and `echo $port` (measured,
+        # config-port at 5ae6fa5) print the model's own words, and their refusal cost a reflection each.
+        return True
     words = _one_stage(cmd)
     if not words:
         return False
-    if words[0] in NAVIGATION:
-        return True
     return words[0] == "ls" and all(w.startswith("-") or w in (".", "./") for w in words[1:])
+
+
+def with_tool_name(command: str, tool: str, tools: Sequence[str]) -> str:
+    """``command`` with the step's ``tool`` in front when the planner left it out: measured
+    (config-port, 5ae6fa5), a step {"tool": "grep", "command": "'port: ' config/settings.yaml"} was
+    refused as the tool "port: " and cost a reflection. Only when the command's first word is no
+    allowed tool and ``tool`` is one."""
+    words = command.split(None, 1)
+    if not words or tool not in tools or tool in NAVIGATION:
+        return command
+    try:
+        first = str(split_pipeline(command)[0][0])
+    except (Refusal, IndexError):
+        first = words[0]
+    return command if os.path.basename(first) in tools else f"{tool} {command}"
 
 
 def command_of(step: PlanStep) -> str:

@@ -41,7 +41,8 @@ REFLECT_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd")
 # Executors that take structured arguments rather than a command line (plans are command lines).
 STRUCTURED_TOOLS = ("shell", "python", "operator", "write_file")
 # Tools that, given no file operand, read stdin; head/tail also cut what they read.
-STDIN_FILTERS = ("sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat")
+# Tools that read stdin when they name no file (sed and awk: their first operand is the script).
+STDIN_FILTERS = ("sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat", "sed", "awk")
 TRUNCATING_FILTERS = ("head", "tail")
 SEARCH_TOOLS = ("grep", "egrep", "fgrep", "rg")
 

@@ -38,3 +38,15 @@ def test_a_word_or_number_the_outputs_lack_or_an_absence_is_not_quoted():
                                    [_step('{"B7": {"quantity": 0}}')])  # only a number: an absence is not a quote
     assert not quoted_from_outputs("Who?", "Ada Lovelace", [_step(GUIDE[0].result.stdout, StepStatus.FAILED)])
     assert not quoted_from_outputs("Who?", "Ada Lovelace", [])
+
+
+def test_a_number_on_a_line_with_the_goals_keyword_is_quoted():
+    # measured (config-port at 5ae6fa5): the verifier failed "8080" standing on `port: 8080`
+    config = [_step("port: 8080\nworkers: 4\n")]
+    goal = "Which port does the server use according to the configuration file?"
+    assert quoted_from_outputs(goal, "The server uses port 8080.", config)
+    assert not quoted_from_outputs(goal, "The server uses port 4.", config)  # 4 is on no 'port' line
+    assert not quoted_from_outputs(goal, "The server uses port 80.", config)  # part of 8080 is no quote
+    assert not quoted_from_outputs("What is in the config?", "8080", config)  # no goal keyword on its line
+    assert not quoted_from_outputs("Which items have quantity 0?", "Items with quantity 0: none.",
+                                   [_step('"quantity": 0\n')])  # the goal's own number

@@ -171,6 +171,21 @@ def test_plan_schema_tool_enum_is_the_profile_allowlist():
     assert "Files in the project" in llm.calls[0]["messages"][0]["content"]
 
 
+def test_a_plan_step_without_its_tool_name_gets_the_steps_tool_in_front():
+    # measured (config-port, 5ae6fa5): {"tool": "grep", "command": "'port: ' config/settings.yaml"}
+    # was refused as the tool "port: " and cost a reflection
+    def step(tool, command):
+        return {"num": 1, "description": "d", "tool": tool, "args": {"command": command}}
+    def planned(tool, command):
+        raw = {"objective": "o", "validation": "v", "confidence": 0.5, "steps": [step(tool, command)]}
+        return fns(ScriptedLLM([])).parse_plan(raw, "g").steps[0].tool_call.args["command"]
+    assert planned("grep", "'port: ' config/settings.yaml") == "grep 'port: ' config/settings.yaml"
+    assert planned("wc", "wc -l a.md") == "wc -l a.md"
+    assert planned("grep", "/usr/bin/grep -n x a.md") == "/usr/bin/grep -n x a.md"
+    assert planned("cat", "find . -name '*.md'") == "find . -name '*.md'"  # another allowed tool: as it is
+    assert planned("none", "just think") == "just think"
+
+
 def test_plan_with_no_steps_is_rejected():
     with pytest.raises(ValueError):
         PlanReply.model_validate({"objective": "o", "steps": [], "validation": "", "confidence": 0.5})
@@ -293,7 +308,9 @@ def test_plan_compaction_drops_steps_that_yield_no_evidence(tmp_path):
         return [PlanStep(i + 1, c, ToolCall(c.split()[0] if c else "none", {"command": c} if c else {}))
                 for i, c in enumerate(cmds)]
 
-    out = compact_steps(plan("pwd", "cd config", "", "ls -la", "cat config/settings.yaml | grep port"), tmp_path)
+    out = compact_steps(plan("pwd", "cd config", "", "ls -la", "cat config/settings.yaml | grep port",
+                             'echo "port: $(grep port config/settings.yaml)"', "echo $port"), tmp_path)
+    # the echo steps are dropped although the lexer refuses them: they print the model's own words
     assert [s.tool_call.args["command"] for s in out] == ["cat config/settings.yaml | grep port"]
     assert [s.num for s in out] == [1]
     # ls with an operand lists something the planner was not shown: kept
@@ -445,6 +462,12 @@ def test_a_filter_reads_stdin_only_when_it_names_no_file_as_the_executor_splits_
     assert not reads_stdin("cat *.md", tmp_path)  # the glob is expanded to a.md: it reads files
     assert reads_stdin("cat *.txt", tmp_path)  # matches nothing: stays a literal that does not exist
     assert not reads_stdin("sort a.md|uniq", tmp_path)  # a pipeline, however it is spaced
+    # a pipeline whose first stage names no file reads stdin too (measured: sed ... | awk ... printed nothing)
+    assert reads_stdin("sed -n 's/port: //p' | awk '{print $1}'", tmp_path)
+    assert not reads_stdin("sed -n 1,5p a.md | awk '{print $1}'", tmp_path)
+    assert not reads_stdin("grep -rn TODO", tmp_path)  # grep -r with no file searches the project
+    assert not reads_stdin("grep --recursive TODO | sort", tmp_path)
+    assert reads_stdin("grep -n TODO", tmp_path)
 
 
 def test_the_project_listing_is_read_without_a_tool_call_and_hides_ragix_state(tmp_path):
