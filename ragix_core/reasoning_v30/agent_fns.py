@@ -20,6 +20,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.binding import bind_answer
+from ragix_core.evidence.coverage import goal_files_to_count
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
@@ -86,7 +87,7 @@ class AgentFunctions:
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
-        self.looked: set = set()  # files ragix read itself after empty searches (once each)
+        self.looked: set = set()  # files ragix read (or counted) itself at a plan's end, once each
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
@@ -394,11 +395,20 @@ class AgentFunctions:
         """When every search found nothing, read the small files the goal names or the searches
         were aimed at, once each: what a person does first (measured: `grep 'quantity: 0'
         inventory.json` found nothing where the one-line JSON says `"quantity": 0`, and two
-        reflections did not find the spelling)."""
-        empty = _all_empty(state)
-        if not empty or state.plan is None:
+        reflections did not find the spelling). When a line-count goal names files no output
+        counted, count them, once (evidence/coverage.py)."""
+        if state.plan is None:
             return []
-        return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
+        empty = _all_empty(state)
+        if empty:
+            return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
+        to_count = goal_files_to_count(state.goal, state.executed_steps, self.root)
+        key = "wc:" + " ".join(to_count)
+        if not to_count or key in self.looked:
+            return []
+        self.looked.add(key)
+        return [PlanStep(num=len(state.plan.steps) + 1, description="count the files the goal names (ragix)",
+                         tool_call=ToolCall("shell", {"command": "wc -l " + " ".join(map(shlex.quote, to_count))}))]
 
     def _looks(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         operands = [word for s in empty for word in operand_words(command_of(s))]

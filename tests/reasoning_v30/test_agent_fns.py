@@ -681,6 +681,28 @@ def test_no_look_when_a_search_found_something_or_no_small_file_is_named(tmp_pat
     assert g.named_file_looks(st2) == []  # evidence, not an absence
 
 
+def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "README.md").write_text("r\n" * 19)
+    (tmp_path / "CHANGELOG.md").write_text("c\n" * 12)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text("n\n" * 6)
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box)
+    st = ReasoningState(goal="Compare the line counts of README.md and CHANGELOG.md: which is longer?", session_id="s")
+    st.plan = Plan(objective="o", steps=[PlanStep(1, "w", ToolCall("shell", {
+        "command": "find . -name '*.md' | xargs wc -l | sort -n | head -n 1"}))])
+    st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    assert "notes.md" in st.executed_steps[0].result.stdout  # measured (5ae6fa5): one row, another file's
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["wc -l README.md CHANGELOG.md"]
+    assert looks[0].num == 2 and "(ragix)" in looks[0].description
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert "19 README.md" in looks[0].result.stdout and "12 CHANGELOG.md" in looks[0].result.stdout
+    assert f.named_file_looks(st) == []  # counted now, and once is enough
+
+
 def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_answering(tmp_path):
     from ragix_core.tools import ToolBox
 

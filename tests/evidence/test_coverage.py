@@ -1,0 +1,50 @@
+"""The files a line-count goal names are counted before the answer (evidence/coverage.py)."""
+
+from __future__ import annotations
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.coverage import asks_line_counts, goal_files_to_count
+
+GOAL = "Compare the line counts of README.md and CHANGELOG.md: which is longer, and by how many lines?"
+
+
+def _step(stdout: str, status: StepStatus = StepStatus.SUCCESS) -> PlanStep:
+    step = PlanStep(1, "s", ToolCall("shell", {"command": "c"}))
+    step.result = ToolResult("wc", 0, stdout=stdout, command="c")
+    step.status = status
+    return step
+
+
+def _project(tmp_path):
+    (tmp_path / "README.md").write_text("r\n" * 19)
+    (tmp_path / "CHANGELOG.md").write_text("c\n" * 12)
+    return tmp_path
+
+
+def test_line_count_goals_are_told_from_others():
+    assert asks_line_counts(GOAL)
+    assert asks_line_counts("How many lines does README.md have?")
+    assert asks_line_counts("Is notes.md shorter than guide.md?")
+    assert not asks_line_counts("Which modules depend on models.py?")
+    assert not asks_line_counts("List the functions defined in a.py")
+
+
+def test_named_files_no_output_counted_are_all_counted(tmp_path):
+    root = _project(tmp_path)
+    # measured (5ae6fa5): the plan's one row was another file's
+    assert goal_files_to_count(GOAL, [_step("   6 ./docs/notes.md\n")], root) == ["README.md", "CHANGELOG.md"]
+    # one of the two counted: both again, so that the counts stand in one table
+    assert goal_files_to_count(GOAL, [_step("19 README.md\n")], root) == ["README.md", "CHANGELOG.md"]
+    # a listing names them but counts nothing
+    assert goal_files_to_count(GOAL, [_step("./README.md\n./CHANGELOG.md\n")], root) == ["README.md", "CHANGELOG.md"]
+    # a failed step's rows are no count
+    assert goal_files_to_count(GOAL, [_step("19 README.md\n12 CHANGELOG.md\n", StepStatus.FAILED)], root) == [
+        "README.md", "CHANGELOG.md"]
+
+
+def test_nothing_to_count_when_counted_absent_or_not_a_count_goal(tmp_path):
+    root = _project(tmp_path)
+    counted = [_step("  19 ./README.md\n  12 ./CHANGELOG.md\n  31 total\n")]
+    assert goal_files_to_count(GOAL, counted, root) == []
+    assert goal_files_to_count("How many lines does MISSING.md have?", [], root) == []  # no such file
+    assert goal_files_to_count("What does README.md say about CHANGELOG.md?", [], root) == []
