@@ -26,7 +26,8 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction
-from ragix_core.evidence.steps import Fix, evidence_block, found_nothing, run_command_step, step_output
+from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, evidence_block, found_nothing, refused_after_evidence,
+                                      run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
@@ -288,6 +289,10 @@ class AgentFunctions:
             # both runs are in the trace.
             step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note})
             self._run(step, state.goal)
+        if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
+            # A refused rework of evidence the plan already has is no failure to reflect on.
+            step.status = StepStatus.SKIPPED
+            step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_REFUSAL})
         return step
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:

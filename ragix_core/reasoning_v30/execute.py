@@ -64,8 +64,18 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
                stdout=r.stdout if r else None,
                stderr=r.stderr if r else None,
                returncode=r.returncode if r else None,
-               error=state.last_error if step.status == StepStatus.FAILED else None)
+               error=state.last_error if step.status == StepStatus.FAILED else _skipped_why(step))
     return step
+
+
+def _skipped_why(step: PlanStep) -> Optional[str]:
+    """For a step that ran and was then set aside (a refused rework of evidence the plan has), what
+    happened to it, so that the trace says why it did not count as a failure."""
+    r = step.result
+    if step.status != StepStatus.SKIPPED or r is None:
+        return None
+    why = step.tool_call.args.get("aside") if step.tool_call else None
+    return "; ".join(filter(None, [(r.error or r.stderr or "").strip()[:300], why])) or None
 
 
 class ExecuteNode(BaseNode):

@@ -33,3 +33,29 @@ def test_notes_and_asides_are_shown_to_the_writer():
     step = _step(1, "grep -rn x .", "a.py:1:x\n", note="n1", aside="a1")
     shown = evidence_block([step], "g")
     assert "(ragix: n1)" in shown and "(ragix: a1)" in shown
+
+
+def _ran(command: str, stdout: str = "", status: StepStatus = StepStatus.SUCCESS, refused: bool = False) -> PlanStep:
+    step = PlanStep(1, "s", ToolCall("shell", {"command": command}))
+    step.result = ToolResult("x", 126 if refused else 0, stdout=stdout, refused=refused, command=command,
+                             error="refused: variable or command expansion '$' is not allowed" if refused else None)
+    step.status = status
+    return step
+
+
+def test_a_refused_step_after_output_with_the_goals_words_is_a_rework_of_evidence():
+    from ragix_core.evidence.steps import refused_after_evidence
+
+    goal = "List all TODO comments in the Python files, with their file names."
+    listing = _ran("find . -name '*.py'", "./a.py\n./b.py\n")
+    todos = _ran("find . -name '*.py' | xargs grep -rn TODO", "./a.py:12:    # TODO: support more\n")
+    refused = _ran("cut -d: -f1 $(grep -rn TODO $(find . -name '*.py'))", status=StepStatus.FAILED, refused=True)
+    assert refused_after_evidence(refused, [listing, todos, refused], goal)
+    # a listing holds none of the goal's words: the plan has no evidence yet
+    assert not refused_after_evidence(refused, [listing, refused], goal)
+    # a step that ran and failed (a missing file) is a failure to reflect on, not a refusal
+    missing = _ran("grep TODO nope.py", status=StepStatus.FAILED)
+    assert not refused_after_evidence(missing, [todos, missing], goal)
+    # an empty search is no evidence
+    empty = _ran("grep -rn TODO src", "")
+    assert not refused_after_evidence(refused, [empty, refused], goal)

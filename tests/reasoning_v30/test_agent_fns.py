@@ -703,6 +703,35 @@ def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(
     assert f.named_file_looks(st) == []  # counted now, and once is enough
 
 
+def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):
+    from ragix_core.reasoning_v30.execute import ExecuteNode
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("def add(a, b):\n    # TODO: support more than two operands\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box)
+    # measured (todo-comments, 5ae6fa5): the third step was refused and the run ended max_reflections
+    commands = ["find . -name '*.py'", "find . -name '*.py' | xargs grep -rn TODO",
+                "cut -d: -f1 $(grep -rn TODO $(find . -name '*.py'))"]
+    st = ReasoningState(goal="List all TODO comments in the Python files, with their file names.", session_id="s")
+    st.complexity = TaskComplexity.MODERATE
+    st.plan = Plan(objective="o", steps=[PlanStep(i, "s", ToolCall("shell", {"command": c}))
+                                         for i, c in enumerate(commands, 1)])
+    node = ExecuteNode(f.execute_step, {TaskComplexity.MODERATE: 1})
+    nxt = "EXECUTE"
+    while nxt == "EXECUTE":
+        st, nxt = node.run(st)
+    assert nxt == "RESPOND" and st.stop_reason == "success" and st.reflection_count == 0
+    third = st.executed_steps[2]
+    assert third.status == StepStatus.SKIPPED and third.result.refused
+    assert "(ragix: refused and skipped" in f.evidence(st.executed_steps, st.goal)
+    # the same refusal with no evidence before it still goes to REFLECT
+    st2 = ReasoningState(goal=st.goal, session_id="s2")
+    st2.complexity = TaskComplexity.MODERATE
+    st2.plan = Plan(objective="o", steps=[PlanStep(1, "s", ToolCall("shell", {"command": commands[2]}))])
+    assert node.run(st2)[1] == "REFLECT"
+
+
 def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_answering(tmp_path):
     from ragix_core.tools import ToolBox
 
