@@ -1,4 +1,5 @@
-"""Whether the evidence covers the files a goal asks to count.
+r"""Whether the evidence covers the files a goal asks about: counts of the files it names, and the
+contents of the file it asks about.
 
 A small planner answers "compare the line counts of README.md and CHANGELOG.md" with
 ``find . -name '*.md' | xargs wc -l | sort -n | head -n 1``: one row, for another file
@@ -9,8 +10,13 @@ without a model: when a goal asks about line counts of files it names, and a nam
 exists but no successful step printed a count row for it, ``wc -l`` runs on the named files
 as one more step (then binding.py checks the answer against that table).
 
-Only line-count goals: for other goals a named file the outputs do not show may be the
-target of a search ("which modules depend on models.py?"), not a file to read, and
+The same for a file whose contents the goal asks about ("the functions defined in a.py", "what
+is in config.yaml"): measured (functions-in-a, targeted run of ecc4ea4), the plan was
+``grep -rl '.*\.py'``, whose output names a.py among other files but shows none of its lines,
+and the writer answered "a.py". When no successful step read such a file (named it as an
+operand, or printed ``a.py:N:`` lines), ragix reads it (``cat``, small text files only).
+A file is taken as the goal's subject only after "in", "of" or "inside": after "from", "on" or
+"import" a named file is a search's target ("which modules depend on models.py?"), and
 reading it would put its name in front of a writer that lists what it is shown.
 """
 
@@ -24,7 +30,7 @@ from ragix_core.core.types import PlanStep, StepStatus
 
 from .path_hints import goal_files, small_text_files
 
-__all__ = ["asks_line_counts", "goal_files_to_count"]
+__all__ = ["asks_line_counts", "goal_files_to_count", "goal_files_to_read"]
 
 # "how many lines", "line count(s)", "number of lines", and comparisons of length.
 _LINE_COUNT = re.compile(r"\b(how many lines|line counts?|number of lines|longer|shorter|more lines|fewer lines)\b",
@@ -56,3 +62,29 @@ def goal_files_to_count(goal: str, steps: Sequence[PlanStep], root: Path) -> Lis
         return []
     named = small_text_files(goal_files(goal), root, max_bytes=MAX_FILE_BYTES)
     return named if any(not _counted(name, steps) for name in named) else []
+
+
+def _subject(goal: str, name: str) -> bool:
+    return re.search(rf"\b(?:in|of|inside)\s+(?:the\s+)?(?:file\s+)?[`'\"]?{re.escape(name)}", goal,
+                     re.IGNORECASE) is not None
+
+
+def _read(name: str, steps: Sequence[PlanStep]) -> bool:
+    """A successful step named ``name`` as a word of its command (a grep pattern spelling it counts too:
+    the rule errs towards not reading), or printed lines of it (``name:N:``)."""
+    for step in steps:
+        if step.status != StepStatus.SUCCESS or step.result is None:
+            continue
+        command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
+        if any(word.strip("'\"") in (name, f"./{name}") for word in command.split()):
+            return True
+        if re.search(rf"^(?:\./)?{re.escape(name)}:\d+:", step.result.stdout or "", re.MULTILINE):
+            return True
+    return False
+
+
+def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[str]:
+    """The small existing text files ``goal`` asks about (named after "in", "of", "inside") that no
+    successful step read, in the goal's order."""
+    named = [name for name in goal_files(goal) if _subject(goal, name)]
+    return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]

@@ -20,7 +20,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.binding import bind_answer
-from ragix_core.evidence.coverage import goal_files_to_count
+from ragix_core.evidence.coverage import goal_files_to_count, goal_files_to_read
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
@@ -401,19 +401,26 @@ class AgentFunctions:
         were aimed at, once each: what a person does first (measured: `grep 'quantity: 0'
         inventory.json` found nothing where the one-line JSON says `"quantity": 0`, and two
         reflections did not find the spelling). When a line-count goal names files no output
-        counted, count them, once (evidence/coverage.py)."""
+        counted, count them; when the goal asks about a file no step read, read it; once each
+        (evidence/coverage.py)."""
         if state.plan is None:
             return []
         empty = _all_empty(state)
         if empty:
             return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
+        first = len(state.plan.steps) + 1
         to_count = goal_files_to_count(state.goal, state.executed_steps, self.root)
         key = "wc:" + " ".join(to_count)
-        if not to_count or key in self.looked:
-            return []
-        self.looked.add(key)
-        return [PlanStep(num=len(state.plan.steps) + 1, description="count the files the goal names (ragix)",
-                         tool_call=ToolCall("shell", {"command": "wc -l " + " ".join(map(shlex.quote, to_count))}))]
+        if to_count and key not in self.looked:
+            self.looked.add(key)
+            return [PlanStep(num=first, description="count the files the goal names (ragix)",
+                             tool_call=ToolCall("shell", {"command": "wc -l " + " ".join(map(shlex.quote, to_count))}))]
+        to_read = [f for f in goal_files_to_read(state.goal, state.executed_steps, self.root, LOOK_BYTES)
+                   if f not in self.looked][:MAX_LOOKS]
+        self.looked.update(to_read)
+        return [PlanStep(num=first + i, description=f"read {f}: the goal asks about it and no step read it (ragix)",
+                         tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
+                for i, f in enumerate(to_read)]
 
     def _looks(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         operands = [word for s in empty for word in operand_words(command_of(s))]

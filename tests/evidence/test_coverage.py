@@ -48,3 +48,25 @@ def test_nothing_to_count_when_counted_absent_or_not_a_count_goal(tmp_path):
     assert goal_files_to_count(GOAL, counted, root) == []
     assert goal_files_to_count("How many lines does MISSING.md have?", [], root) == []  # no such file
     assert goal_files_to_count("What does README.md say about CHANGELOG.md?", [], root) == []
+
+
+def test_a_file_the_goal_asks_about_is_read_when_no_step_read_it(tmp_path):
+    from ragix_core.evidence.coverage import goal_files_to_read
+
+    (tmp_path / "a.py").write_text("def greet():\n    pass\n")
+    (tmp_path / "models.py").write_text("class Item:\n    pass\n")
+    (tmp_path / "big.py").write_text("x = 1\n" * 2000)
+    goal = "List the functions defined in a.py"
+    # measured (ecc4ea4): `grep -rl '.*\.py'` named a.py among other files and showed none of its lines
+    assert goal_files_to_read(goal, [_step("README.md\na.py\nCHANGELOG.md\n")], tmp_path, 4096) == ["a.py"]
+    assert goal_files_to_read(goal, [], tmp_path, 4096) == ["a.py"]
+    read = PlanStep(1, "s", ToolCall("shell", {"command": "grep -n 'def ' a.py"}))
+    read.result, read.status = ToolResult("grep", 0, stdout="1:def greet():\n"), StepStatus.SUCCESS
+    assert goal_files_to_read(goal, [read], tmp_path, 4096) == []  # named as an operand
+    assert goal_files_to_read(goal, [_step("./a.py:1:def greet():\n")], tmp_path, 4096) == []  # its lines shown
+    # a file the goal searches for, not one it asks about; a file over the size cap; a missing file
+    assert goal_files_to_read("Which modules depend on models.py?", [], tmp_path, 4096) == []
+    assert goal_files_to_read("Which modules import from models.py?", [], tmp_path, 4096) == []
+    assert goal_files_to_read("List the functions in big.py", [], tmp_path, 4096) == []
+    assert goal_files_to_read("List the functions in nope.py", [], tmp_path, 4096) == []
+    assert goal_files_to_read("What is in the file models.py?", [], tmp_path, 4096) == ["models.py"]

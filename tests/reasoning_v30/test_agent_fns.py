@@ -703,6 +703,23 @@ def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(
     assert f.named_file_looks(st) == []  # counted now, and once is enough
 
 
+def test_a_file_the_goal_asks_about_is_read_at_the_plans_end_when_no_step_read_it(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("def greet():\n    pass\n")
+    (tmp_path / "README.md").write_text("see a.py\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box)
+    st = ReasoningState(goal="List the functions defined in a.py", session_id="s")
+    st.plan = Plan(objective="o", steps=[PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl greet ."}))])
+    st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["cat a.py"] and looks[0].num == 2
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert "def greet" in looks[0].result.stdout
+    assert f.named_file_looks(st) == []
+
+
 def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):
     from ragix_core.reasoning_v30.execute import ExecuteNode
     from ragix_core.tools import ToolBox
