@@ -69,8 +69,8 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
 
 
 def _skipped_why(step: PlanStep) -> Optional[str]:
-    """For a step that ran and was then set aside (a refused rework of evidence the plan has), what
-    happened to it, so that the trace says why it did not count as a failure."""
+    """For a step set aside after the policy refused it (a rework of evidence the plan already has),
+    the refusal and the reason, so that the trace says why it did not count as a failure."""
     r = step.result
     if step.status != StepStatus.SKIPPED or r is None:
         return None
