@@ -23,7 +23,8 @@ minima, "which file" — the answer is checked against the tool outputs, determi
   an answer that names project files, none of them listed, contradicts the output (measured:
   "./a.py" for "which file imports module a?" when ``grep -rl 'from a import'`` printed
   ``./b.py``); checked only when the project root is given, since a name counts only if the
-  file exists.
+  file exists, and not when a file the answer names had its lines printed by a search
+  (``path:N:text``) in any output: a later bare listing does not contradict that.
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
 a deterministic answer, never an unchecked pairing.
@@ -203,7 +204,16 @@ def _named_files(answer: str, root: Path) -> List[str]:
     return out
 
 
-def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Optional[Path]) -> Optional[Binding]:
+_MATCH_LINE = re.compile(r"^(\S+?):\d+[:-]", re.MULTILINE)  # grep -n: path:line:text
+
+
+def _matched_in(evidence: Sequence[Tuple[str, str]]) -> set:
+    """The files whose lines a search printed (``path:N:text``), in any output."""
+    return {_clean(m.group(1)) for _, output in evidence for m in _MATCH_LINE.finditer(output)}
+
+
+def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Optional[Path],
+                   matched: frozenset = frozenset()) -> Optional[Binding]:
     if root is None or not _WHICH_FILE.search(goal):
         return None
     lines = [line for line in output.splitlines() if line.strip()]
@@ -212,6 +222,11 @@ def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Opti
     listed = [_clean(p) for p in listed_paths(output, root)]
     named = _named_files(answer, root)
     if not named or any(p in listed or Path(p).name in {Path(x).name for x in listed} for p in named):
+        return None
+    if any(p in matched for p in named):
+        # The answer rests on lines a search printed; a later bare listing does not contradict it
+        # (measured, importers-of-storage at 5ae6fa5: the right answer, from the loosened search's
+        # `./src/inventory/cli.py:6:from .storage import load`, was replaced by `ls *.py`'s a.py, b.py).
         return None
     return Binding(f"{', '.join(listed)} (the files `{command}` printed).\n\n"
                    f"(ragix: the answer named {', '.join(named)}, which that output does not list; "
@@ -247,7 +262,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                            True, "pairing")
     if rows:
         return Binding(answer)
-    unlisted = _unlisted_file(goal, answer, command, output, root)  # a file list, not a count table
+    unlisted = _unlisted_file(goal, answer, command, output, root, frozenset(_matched_in(evidence)))  # a file list
     if unlisted is not None:
         return unlisted
     row = _COUNT_PATH.match(output.strip())

@@ -114,6 +114,22 @@ def test_which_file_answers_that_name_a_listed_file_or_no_file_are_kept(tmp_path
     assert not bind_answer("Does anything import module a?", "./a.py", [grep_l], root).corrected
 
 
+def test_a_which_file_answer_resting_on_an_earlier_searchs_lines_is_not_replaced_by_a_later_listing(tmp_path):
+    # measured (importers-of-storage at 5ae6fa5): the loosened search printed the importing lines,
+    # the plan then ran `ls *.py`, and the right answer was replaced by "a.py, b.py"
+    root = _project(tmp_path)
+    search = step("./src/inventory/cli.py:6:from .storage import load\n./src/inventory/api.py:4:from .storage import save\n",
+                  command="grep -rniF -e 'storage' .")
+    listing = step("a.py\nb.py\n", command="ls *.py")
+    goal = "Which modules import from the storage module?"
+    kept = bind_answer(goal, "src/inventory/cli.py and src/inventory/api.py", [search, listing], root)
+    assert not kept.corrected
+    # a file only a listing names (find, grep -l) is no such evidence: the answer is still replaced
+    found = step("./a.py\n./b.py\n", command="find . -name '*.py'")
+    grep_l = step("./b.py\n", command="grep -rl 'from a import' .")
+    assert bind_answer("Which file imports module a?", "./a.py", [found, grep_l], root).corrected
+
+
 TWO = "  19 README.md\n  12 CHANGELOG.md\n  31 total\n"
 COMPARE = "Compare the line counts of README.md and CHANGELOG.md: which is longer, and by how many lines?"
 
