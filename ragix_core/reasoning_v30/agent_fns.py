@@ -34,6 +34,7 @@ from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
+from .absence import all_empty, searches_empty
 from .classify_rules import needs_tools, rule_based_complexity
 from .plans import command_of, command_text, compact_steps, operand_words, reads_stdin, with_tool_name
 from .replies import (
@@ -405,7 +406,7 @@ class AgentFunctions:
         (evidence/coverage.py)."""
         if state.plan is None:
             return []
-        empty = _all_empty(state)
+        empty = all_empty(state)
         if empty:
             return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
         first = len(state.plan.steps) + 1
@@ -437,13 +438,22 @@ class AgentFunctions:
         An absence agrees with itself whether the pattern or path was right or wrong (measured: "no
         module imports storage" from a grep for the wrong spelling), so the first time, whatever the
         plan's complexity, it goes to REFLECT, which searches for each word the empty searches looked
-        for, alone; after a reflection an empty result stands as the answer. The caller checks that a
-        reflection is left to spend."""
-        if state.reflection_count or not _all_empty(state):
+        for, alone; after a reflection an empty result stands as the answer. The same when the only
+        other outputs are file listings (measured, dataclass-name at 5ae6fa5: `ls *.py` and
+        `wc -l *.py` beside two empty `grep -rl dataclass *.py`, and the answer "a.py"). The caller
+        checks that a reflection is left to spend."""
+        if state.reflection_count:
             return None
-        self.reflect_on_empty = True
-        return ("every command found nothing: its pattern or path may not match what the files contain; "
-                "look at the files before concluding that nothing exists")
+        if all_empty(state):
+            self.reflect_on_empty = True
+            return ("every command found nothing: its pattern or path may not match what the files contain; "
+                    "look at the files before concluding that nothing exists")
+        if searches_empty(state):
+            self.reflect_on_empty = True
+            return ("every search found nothing and the other commands only listed files: a search's pattern or "
+                    "path may not match what the files contain; look at the files before concluding that nothing "
+                    "exists")
+        return None
 
     def verify(self, state: ReasoningState) -> Dict[str, Any]:
         steps = state.executed_steps
@@ -475,10 +485,4 @@ class AgentFunctions:
                 verdict["reflect"] = not quoted_from_outputs(state.goal, current, succeeded)
         verdict["answer"] = self._grounded(state.goal, verdict["answer"], steps)
         return verdict
-
-
-def _all_empty(state: ReasoningState) -> List[PlanStep]:
-    """The run's successful steps when there are some and every one found nothing; else []."""
-    succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
-    return succeeded if succeeded and all(found_nothing(s) for s in succeeded) else []
 

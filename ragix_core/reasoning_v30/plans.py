@@ -18,7 +18,7 @@ from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "with_tool_name",
-           "NAVIGATION"]
+           "programs", "NAVIGATION", "LISTING_TOOLS"]
 
 
 def _one_stage(command: str) -> Optional[List[str]]:
@@ -48,6 +48,18 @@ def reads_stdin(command: str, root: Path) -> bool:
         return False  # `grep -rn TODO` with no file searches the working directory, not stdin
     operands = [w for w in words[1:] if not w.startswith("-")]
     return not any(_names_a_file(w, root) for w in operands)
+
+
+# Tools whose output is about files (names, sizes, line counts), not what the files say.
+LISTING_TOOLS = {"ls", "find", "wc", "du", "stat", "file"}
+
+
+def programs(command: str) -> List[str]:
+    """The program of each stage of ``command``, as the executor splits it ([] if it would refuse it)."""
+    try:
+        return [os.path.basename(str(stage[0])) for stage in split_pipeline(command) if stage]
+    except Refusal:
+        return []
 
 
 def operand_words(command: str) -> List[str]:

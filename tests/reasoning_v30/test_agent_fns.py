@@ -606,6 +606,23 @@ def test_the_empty_doubt_is_raised_once_and_only_when_every_search_came_back_emp
     assert g.doubt_empty(st) is None  # one search found something: that is evidence, not an absence
 
 
+def test_empty_searches_beside_file_listings_are_doubted_like_an_all_empty_plan():
+    # measured (dataclass-name at 5ae6fa5): `ls *.py` and `wc -l *.py` printed files, both
+    # `grep -rl dataclass *.py` found nothing, and the answer was "a.py"
+    st = ReasoningState(goal="Which class in this project is declared as a dataclass?", session_id="s")
+    st.executed_steps = [_searched("ls *.py", stdout="a.py\nb.py\n"),
+                         _searched("grep -rl 'dataclass' *.py", no_match=True),
+                         _searched("wc -l *.py", stdout=" 18 a.py\n 18 b.py\n 36 total\n")]
+    f = fns(ScriptedLLM([]))
+    assert "every search found nothing" in f.doubt_empty(st) and f.reflect_on_empty
+    # an output about what files say (cat) is evidence: no doubt
+    st.executed_steps.append(_searched("cat a.py", stdout="def greet():\n"))
+    assert fns(ScriptedLLM([])).doubt_empty(st) is None
+    # listings with no search at all are no absence either
+    st.executed_steps = [_searched("find . -name '*.py'", stdout="./a.py\n")]
+    assert fns(ScriptedLLM([])).doubt_empty(st) is None
+
+
 def _plan(*commands):
     return {"objective": "o", "steps": [{"num": i + 1, "description": c, "tool": "shell", "args": {"command": c}}
                                         for i, c in enumerate(commands)], "validation": "", "confidence": 0.5}
