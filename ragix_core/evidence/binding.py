@@ -42,7 +42,6 @@ from ragix_core.tools.policy import is_wc_total_line
 
 from .grounding import listed_paths
 from .path_hints import FILE_LIKE, project_files
-from .steps import step_output
 
 __all__ = ["bind_answer", "count_table", "Binding"]
 
