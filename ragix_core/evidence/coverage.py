@@ -18,19 +18,25 @@ operand, or printed ``a.py:N:`` lines), ragix reads it (``cat``, small text file
 A file is taken as the goal's subject only after "in", "of" or "inside": after "from", "on" or
 "import" a named file is a search's target ("which modules depend on models.py?"), and
 reading it would put its name in front of a writer that lists what it is shown.
+
+And for a file the goal names that does not exist: measured (missing-test-api, three-set run of
+5ae6fa5), "What does tests/test_api.py test?" was searched for by name, then with
+``find . -name 'tests/test_api.py'``, and answered "0". Its directory exists; ragix lists it
+(``ls tests``) with a note that the named file does not exist, so the writer sees what is there
+(tests/test_models.py) and the user is told.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 from ragix_core.core.types import PlanStep, StepStatus
 
 from .path_hints import goal_files, small_text_files
 
-__all__ = ["asks_line_counts", "goal_files_to_count", "goal_files_to_read"]
+__all__ = ["asks_line_counts", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
 
 # "how many lines", "line count(s)", "number of lines", and comparisons of length.
 _LINE_COUNT = re.compile(r"\b(how many lines|line counts?|number of lines|longer|shorter|more lines|fewer lines)\b",
@@ -88,3 +94,34 @@ def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_byt
     successful step read, in the goal's order."""
     named = [name for name in goal_files(goal) if _subject(goal, name)]
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]
+
+
+def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List[Tuple[str, str]]:
+    """``(named, directory)`` for each file ``goal`` names that does not exist while its directory
+    (not the project root) does, and no successful step's command named that directory or a path
+    in it."""
+    out: List[Tuple[str, str]] = []
+    base = root.resolve()
+    for named in goal_files(goal):
+        named = named[2:] if named.startswith("./") else named
+        parent = str(Path(named).parent)
+        try:
+            real = (root / parent).resolve()
+            if parent in (".", "") or (root / named).exists() or not real.is_dir() or not real.is_relative_to(base):
+                continue
+        except (OSError, ValueError):
+            continue
+        if any(_names_dir(step, parent, named) for step in steps) or any(parent == d for _, d in out):
+            continue
+        out.append((named, parent))
+    return out
+
+
+def _names_dir(step: PlanStep, directory: str, missing: str) -> bool:
+    """A successful step's command named ``directory`` or a path in it other than the ``missing`` file."""
+    if step.status != StepStatus.SUCCESS or step.tool_call is None:
+        return False
+    command = str(step.tool_call.args.get("command") or "")
+    words = [w.strip("'\"").rstrip("/") for w in command.split()]
+    words = [w[2:] if w.startswith("./") else w for w in words]
+    return any(w == directory or (w.startswith(f"{directory}/") and w != missing) for w in words)

@@ -10,7 +10,6 @@ refuses what it cannot validate.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
@@ -20,10 +19,9 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolCall
 from ragix_core.evidence.binding import bind_answer
-from ragix_core.evidence.coverage import goal_files_to_count, goal_files_to_read
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
-from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
+from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction
 from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, evidence_block, found_nothing, refused_after_evidence,
@@ -35,8 +33,9 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
+from .looks import Looks
 from .classify_rules import needs_tools, rule_based_complexity
-from .plans import command_of, command_text, compact_steps, operand_words, reads_stdin, with_tool_name
+from .plans import command_of, command_text, compact_steps, reads_stdin, with_tool_name
 from .replies import (
     AnswerReply,
     ClassifyReply,
@@ -50,8 +49,6 @@ from .voting import CommandVote
 
 __all__ = ["AgentFunctions"]
 
-LOOK_BYTES = 4096  # a file named by the goal or a search is read after empty searches only up to this size
-MAX_LOOKS = 2
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
 
@@ -89,11 +86,11 @@ class AgentFunctions:
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
         self.empty: List[PlanStep] = []  # steps that found nothing, for REFLECT's loosened search
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
-        self.looked: set = set()  # files ragix read (or counted) itself at a plan's end, once each
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
+        self.looks = Looks(self.root)  # the steps ragix adds itself at a plan's end, once each
         self.last_complexity: Optional[TaskComplexity] = None
         self._listing: Optional[str] = None
 
@@ -194,7 +191,7 @@ class AgentFunctions:
             return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
         evidence = [winner]
         if vote.found_nothing:  # as in a plan (named_file_looks): open the named files before answering "none"
-            for look in self._looks(goal, [winner], first=len(vote.steps) + 1):
+            for look in self.looks.after_empty(goal, [winner], first=len(vote.steps) + 1):
                 self._run(look)
                 evidence.append(look)
             meta["vote"]["looked"] = [s.tool_call.args["command"] for s in evidence[1:]]
@@ -398,39 +395,8 @@ class AgentFunctions:
         return self.compose_for(state.goal, state.executed_steps)
 
     def named_file_looks(self, state: ReasoningState) -> List[PlanStep]:
-        """When every search found nothing, read the small files the goal names or the searches
-        were aimed at, once each: what a person does first (measured: `grep 'quantity: 0'
-        inventory.json` found nothing where the one-line JSON says `"quantity": 0`, and two
-        reflections did not find the spelling). When a line-count goal names files no output
-        counted, count them; when the goal asks about a file no step read, read it; once each
-        (evidence/coverage.py)."""
-        if state.plan is None:
-            return []
-        empty = all_empty(state)
-        if empty:
-            return self._looks(state.goal, empty, first=len(state.plan.steps) + 1)
-        first = len(state.plan.steps) + 1
-        to_count = goal_files_to_count(state.goal, state.executed_steps, self.root)
-        key = "wc:" + " ".join(to_count)
-        if to_count and key not in self.looked:
-            self.looked.add(key)
-            return [PlanStep(num=first, description="count the files the goal names (ragix)",
-                             tool_call=ToolCall("shell", {"command": "wc -l " + " ".join(map(shlex.quote, to_count))}))]
-        to_read = [f for f in goal_files_to_read(state.goal, state.executed_steps, self.root, LOOK_BYTES)
-                   if f not in self.looked][:MAX_LOOKS]
-        self.looked.update(to_read)
-        return [PlanStep(num=first + i, description=f"read {f}: the goal asks about it and no step read it (ragix)",
-                         tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
-                for i, f in enumerate(to_read)]
-
-    def _looks(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
-        operands = [word for s in empty for word in operand_words(command_of(s))]
-        files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
-                 if f not in self.looked][:MAX_LOOKS]
-        self.looked.update(files)
-        return [PlanStep(num=first + i, description=f"read {f}: every search found nothing (ragix)",
-                         tool_call=ToolCall("shell", {"command": f"cat {shlex.quote(f)}"}))
-                for i, f in enumerate(files)]
+        """The steps ragix adds itself to a finished plan, once each (reasoning_v30/looks.py)."""
+        return self.looks.at_plan_end(state)
 
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).

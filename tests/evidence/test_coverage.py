@@ -70,3 +70,24 @@ def test_a_file_the_goal_asks_about_is_read_when_no_step_read_it(tmp_path):
     assert goal_files_to_read("List the functions in big.py", [], tmp_path, 4096) == []
     assert goal_files_to_read("List the functions in nope.py", [], tmp_path, 4096) == []
     assert goal_files_to_read("What is in the file models.py?", [], tmp_path, 4096) == ["models.py"]
+
+
+def test_a_missing_file_the_goal_names_gets_its_existing_directory_listed(tmp_path):
+    from ragix_core.evidence.coverage import missing_goal_files
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_models.py").write_text("def test_item(): pass\n")
+    goal = "What does tests/test_api.py test?"
+    # measured (5ae6fa5): searched by name, then `find . -name 'tests/test_api.py'`, answer "0"
+    empty = _step("")
+    empty.tool_call = ToolCall("shell", {"command": "find . -name 'tests/test_api.py'"})
+    assert missing_goal_files(goal, [empty], tmp_path) == [("tests/test_api.py", "tests")]
+    listed = _step("test_models.py\n")
+    listed.tool_call = ToolCall("shell", {"command": "ls tests/"})
+    assert missing_goal_files(goal, [listed], tmp_path) == []  # its directory was listed already
+    read = _step("def test_item(): pass\n")
+    read.tool_call = ToolCall("shell", {"command": "cat tests/test_models.py"})
+    assert missing_goal_files(goal, [read], tmp_path) == []  # a file in it was read
+    assert missing_goal_files("What does tests/test_models.py test?", [], tmp_path) == []  # it exists
+    assert missing_goal_files("What does setup.py say?", [], tmp_path) == []  # in the root: no directory to list
+    assert missing_goal_files("What does lib/x.py do?", [], tmp_path) == []  # its directory is missing too

@@ -737,6 +737,26 @@ def test_a_file_the_goal_asks_about_is_read_at_the_plans_end_when_no_step_read_i
     assert f.named_file_looks(st) == []
 
 
+def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_models.py").write_text("def test_item(): pass\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box)
+    st = ReasoningState(goal="What does tests/test_api.py test?", session_id="s")
+    st.plan = Plan(objective="o", steps=[PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl test_api ."}))])
+    st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["ls tests"]
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert "test_models.py" in looks[0].result.stdout
+    assert f.named_file_looks(st) == []
+    # the note reaches the answer: the user is told the named file is not there
+    assert "Note: tests/test_api.py does not exist; listed tests instead." in f._grounded(st.goal, "It tests items.",
+                                                                                         st.executed_steps)
+
+
 def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):
     from ragix_core.reasoning_v30.execute import ExecuteNode
     from ragix_core.tools import ToolBox

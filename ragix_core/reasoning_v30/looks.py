@@ -1,0 +1,76 @@
+"""The steps ragix adds itself to a finished plan: what a person looks at before answering.
+
+Each runs once per run (``looked``), costs no model call and no reflection, and is said to be
+ragix's in its description; the outputs become evidence like any step's.
+
+- every search found nothing: read the small files the goal names or the searches were aimed
+  at (measured: `grep 'quantity: 0' inventory.json` found nothing where the one-line JSON says
+  `"quantity": 0`, and two reflections did not find the spelling);
+- the goal names a file that is not there: list its directory, with a note the answer carries;
+- a line-count goal names files no output counted: count them (`wc -l`);
+- the goal asks about a file no step read: read it.
+
+The last three are evidence/coverage.py's judgements.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import List
+
+from ragix_core.core.types import PlanStep, ReasoningState, ToolCall
+from ragix_core.evidence.coverage import goal_files_to_count, goal_files_to_read, missing_goal_files
+from ragix_core.evidence.path_hints import goal_files, small_text_files
+
+from .absence import all_empty
+from .plans import command_of, operand_words
+
+__all__ = ["Looks", "LOOK_BYTES", "MAX_LOOKS"]
+
+LOOK_BYTES = 4096  # a file is read by a look only up to this size
+MAX_LOOKS = 2
+
+
+def _step(num: int, description: str, command: str, **args: str) -> PlanStep:
+    return PlanStep(num=num, description=f"{description} (ragix)", tool_call=ToolCall("shell", {"command": command, **args}))
+
+
+class Looks:
+    def __init__(self, root: Path):
+        self.root = root
+        self.looked: set = set()  # what was read, listed or counted already ("ls:DIR", "wc:FILES", FILE)
+
+    def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
+        if state.plan is None:
+            return []
+        first = len(state.plan.steps) + 1
+        goal, steps = state.goal, state.executed_steps
+        missing = [(named, d) for named, d in missing_goal_files(goal, steps, self.root)
+                   if f"ls:{d}" not in self.looked][:MAX_LOOKS]
+        if missing:
+            self.looked.update(f"ls:{d}" for _, d in missing)
+            return [_step(first + i, f"list {d}: the goal names {named}, which is not there", f"ls {shlex.quote(d)}",
+                          note=f"{named} does not exist; listed {d} instead")
+                    for i, (named, d) in enumerate(missing)]
+        empty = all_empty(state)
+        if empty:
+            return self.after_empty(goal, empty, first)
+        to_count = goal_files_to_count(goal, steps, self.root)
+        key = "wc:" + " ".join(to_count)
+        if to_count and key not in self.looked:
+            self.looked.add(key)
+            return [_step(first, "count the files the goal names", "wc -l " + " ".join(map(shlex.quote, to_count)))]
+        to_read = [f for f in goal_files_to_read(goal, steps, self.root, LOOK_BYTES) if f not in self.looked][:MAX_LOOKS]
+        self.looked.update(to_read)
+        return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
+                for i, f in enumerate(to_read)]
+
+    def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
+        """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""
+        operands = [word for s in empty for word in operand_words(command_of(s))]
+        files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
+                 if f not in self.looked][:MAX_LOOKS]
+        self.looked.update(files)
+        return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
+                for i, f in enumerate(files)]
