@@ -88,12 +88,58 @@ def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple
     missing = missing_paths(stderr)[:3]
     if not missing:
         return "", None
+    moved = _directory_elsewhere(command, missing, root)
+    if moved is not None:
+        return moved
     files = project_files(root)
     close = {path: _similar(path, files) for path in missing}
     lines = [f"[ragix] {path} does not exist; existing files with a similar name: {', '.join(near)}" if near
              else f"[ragix] {path} does not exist and no file in the project has a similar name"
              for path, near in close.items()]
     return "\n".join(lines), _re_aimed(command, missing, close)
+
+
+def _project_dirs(root: Path) -> List[str]:
+    out: List[str] = []
+    for dirpath, dirnames, _ in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        rel = os.path.relpath(dirpath, root)
+        out.extend(d if rel == "." else f"{rel}/{d}" for d in dirnames)
+        if len(out) >= MAX_FILES:
+            break
+    return out
+
+
+def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Optional[Tuple[str, Tuple[str, str]]]:
+    """When every missing path starts with the same directory name D that does not exist at the top
+    while exactly one directory of the project is called D (``inventory`` for ``src/inventory``),
+    the hint names it and the command is re-aimed there. Measured (ambiguous-execute, three-set run
+    of 5ae6fa5): `find inventory -name '*.py' | wc -l inventory/*.py` got "similar: inventory.json"
+    and "b.py, a.py", and the reflection planned `mkdir inventory`. The paths are replaced only
+    where they stand as whole words, and only when every such word is one of the missing paths."""
+    cleaned = [m[2:] if m.startswith("./") else m for m in missing]
+    heads = {m.split("/", 1)[0] for m in cleaned}
+    if len(heads) != 1:
+        return None
+    head = heads.pop()
+    if not head or head in (".", "..") or (root / head).exists():
+        return None
+    homes = [d for d in _project_dirs(root) if Path(d).name == head]
+    if len(homes) != 1:
+        return None
+    home = homes[0]
+    where = re.compile(r"(?<![\w./-])(\./)?" + re.escape(head) + r"(?=/|[\s'\"|]|$)")
+    try:
+        words = [str(w) for stage in split_pipeline(command) for w in stage]
+    except Refusal:
+        return None
+    words = [w[2:] if w.startswith("./") else w for w in words]
+    paths = [w for w in words if w == head or w.startswith(head + "/")]
+    if not paths or any(w not in cleaned for w in paths) or len(where.findall(command)) != len(paths):
+        return None
+    fixed = where.sub(lambda _m: home, command)
+    hint = f"[ragix] {head} does not exist at the top of the project; the project's one directory of that name is {home}"
+    return hint, (fixed, f"{head} does not exist; ran it on {home}, the project's one directory of that name")
 
 
 def missing_path_hint(stderr: str, root: Path) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ragix_core.evidence.path_hints import missing_path_hint, missing_paths, similar_paths
+from ragix_core.evidence.path_hints import diagnose, missing_path_hint, missing_paths, similar_paths
 
 # stderr as GNU tools print it (coreutils 9, findutils 4.9, grep 3)
 STDERRS = [
@@ -65,3 +65,25 @@ def test_a_search_in_a_file_with_no_close_name_is_re_aimed_at_the_whole_project(
     assert (fix[0] if fix else None) == fixed
     if fix:
         assert "searched the whole project instead" in fix[1]
+
+
+def test_a_directory_named_without_its_parent_is_found_and_the_command_re_aimed(tmp_path):
+    # measured (ambiguous-execute at 5ae6fa5): the hints named inventory.json and b.py, a.py, and the
+    # reflection planned `mkdir inventory`
+    for rel in ("src/inventory/cli.py", "src/inventory/api.py", "inventory.json", "a.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    command = "find inventory -name '*.py' | wc -l inventory/*.py"
+    stderr = ("find: 'inventory': No such file or directory\n"
+              "wc: 'inventory/*.py': No such file or directory\n")
+    hint, aimed = diagnose(command, stderr, tmp_path)
+    assert "src/inventory" in hint and "inventory.json" not in hint
+    assert aimed[0] == "find src/inventory -name '*.py' | wc -l src/inventory/*.py"
+    assert "ran it on src/inventory" in aimed[1]
+    # a search pattern spelled like the directory is not a path: not re-aimed at the directory
+    _, aimed = diagnose("grep -rn inventory inventory/", "grep: inventory/: No such file or directory\n", tmp_path)
+    assert aimed is None or "src/inventory" not in aimed[0]
+    # two directories of that name: ambiguous, the usual close-name hints
+    (tmp_path / "lib" / "inventory").mkdir(parents=True)
+    hint, aimed = diagnose(command, stderr, tmp_path)
+    assert aimed is None and "src/inventory" not in hint
