@@ -117,6 +117,7 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     of 5ae6fa5): `find inventory -name '*.py' | wc -l inventory/*.py` got "similar: inventory.json"
     and "b.py, a.py", and the reflection planned `mkdir inventory`. The paths are replaced only
     where they stand as whole words, and only when every such word is one of the missing paths."""
+    root = Path(root)  # the tool box's root may be a str
     cleaned = [m[2:] if m.startswith("./") else m for m in missing]
     heads = {m.split("/", 1)[0] for m in cleaned}
     if len(heads) != 1:

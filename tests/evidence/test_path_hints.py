@@ -76,7 +76,7 @@ def test_a_directory_named_without_its_parent_is_found_and_the_command_re_aimed(
     command = "find inventory -name '*.py' | wc -l inventory/*.py"
     stderr = ("find: 'inventory': No such file or directory\n"
               "wc: 'inventory/*.py': No such file or directory\n")
-    hint, aimed = diagnose(command, stderr, tmp_path)
+    hint, aimed = diagnose(command, stderr, str(tmp_path))  # a tool box's root may be a str
     assert "src/inventory" in hint and "inventory.json" not in hint
     assert aimed[0] == "find src/inventory -name '*.py' | wc -l src/inventory/*.py"
     assert "ran it on src/inventory" in aimed[1]
