@@ -97,8 +97,9 @@ class ExecuteNode(BaseNode):
         left, having found nothing new, the doubted plan's evidence stands and the run finishes as
         that plan would have (doubting was a check, not a failure).
         ``look_fn(state)`` gives steps ragix adds itself to a finished plan before any doubt (for
-        graph_v30: read the small files the goal or the searches named when every search found nothing); they run
-        as the plan's next steps and cost no reflection."""
+        graph_v30, reasoning_v30/looks.py: read the small files the goal or the searches named when
+        every search found nothing, list the directory of a missing file the goal names, count or
+        read the files it asks about); they run as the plan's next steps and cost no reflection."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
@@ -124,7 +125,7 @@ class ExecuteNode(BaseNode):
         looks = self.look_fn(state) if self.look_fn is not None and state.plan is not None else []
         if looks:
             emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
-                       error="every command found nothing; ragix reads the small files the goal or the searches named",
+                       error="ragix adds steps of its own before answering: " + "; ".join(s.description for s in looks),
                        meta={"verdict": "look", "checked_by": "evidence",
                              "added_steps": [s.description for s in looks]})
             state.plan.steps.extend(looks)

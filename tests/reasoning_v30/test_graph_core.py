@@ -244,6 +244,7 @@ def test_steps_ragix_adds_after_empty_searches_run_before_any_doubt_and_cost_no_
     assert len(doubts) == 1  # asked once, after the added step ran, not before it
     look_events = [e for e in emitted if e.event_type == "verification"]
     assert look_events and look_events[0].meta["verdict"] == "look"
+    assert look_events[0].error == "ragix adds steps of its own before answering: read f (ragix)"  # says which
 
 
 def test_max_reflections_writes_partial_results_with_recommendation():
