@@ -131,9 +131,15 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     home = homes[0]
     where = re.compile(r"(?<![\w./-])(\./)?" + re.escape(head) + r"(?=/|[\s'\"|]|$)")
     try:
-        words = [str(w) for stage in split_pipeline(command) for w in stage]
+        stages = split_pipeline(command)
     except Refusal:
         return None
+    # Used as a directory: a path under it, or a tool that takes directories. `cat inventory` may
+    # mean inventory.json; the close-name hints below handle that.
+    if not any(m.startswith(head + "/") for m in cleaned) and \
+            not any(stage and os.path.basename(str(stage[0])) in ("find", "ls", "du") for stage in stages):
+        return None
+    words = [str(w) for stage in stages for w in stage]
     words = [w[2:] if w.startswith("./") else w for w in words]
     paths = [w for w in words if w == head or w.startswith(head + "/")]
     if not paths or any(w not in cleaned for w in paths) or len(where.findall(command)) != len(paths):

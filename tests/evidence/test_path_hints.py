@@ -83,6 +83,9 @@ def test_a_directory_named_without_its_parent_is_found_and_the_command_re_aimed(
     # a search pattern spelled like the directory is not a path: not re-aimed at the directory
     _, aimed = diagnose("grep -rn inventory inventory/", "grep: inventory/: No such file or directory\n", tmp_path)
     assert aimed is None or "src/inventory" not in aimed[0]
+    # not used as a directory (`cat inventory` may mean inventory.json): the usual close-name hints
+    hint, aimed = diagnose("cat inventory", "cat: inventory: No such file or directory\n", tmp_path)
+    assert "inventory.json" in hint and (aimed is None or aimed[0] == "cat inventory.json")
     # two directories of that name: ambiguous, the usual close-name hints
     (tmp_path / "lib" / "inventory").mkdir(parents=True)
     hint, aimed = diagnose(command, stderr, tmp_path)
