@@ -33,8 +33,8 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
-from .looks import Looks
 from .classify_rules import needs_tools, rule_based_complexity
+from .looks import Looks
 from .plans import command_of, command_text, compact_steps, reads_stdin, with_tool_name
 from .replies import (
     AnswerReply,
