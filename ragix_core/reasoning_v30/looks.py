@@ -40,6 +40,7 @@ class Looks:
     def __init__(self, root: Path):
         self.root = root
         self.looked: set = set()  # what was read, listed or counted already ("ls:DIR", "wc:FILES", FILE)
+        self.missing_listed = False  # a file the goal names is shown not to exist: an empty search for it agrees
 
     def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
         if state.plan is None:
@@ -50,6 +51,7 @@ class Looks:
                    if f"ls:{d}" not in self.looked][:MAX_LOOKS]
         if missing:
             self.looked.update(f"ls:{d}" for _, d in missing)
+            self.missing_listed = True
             return [_step(first + i, f"list {d}: the goal names {named}, which is not there", f"ls {shlex.quote(d)}",
                           note=f"{named} does not exist; listed {d} instead")
                     for i, (named, d) in enumerate(missing)]
