@@ -94,9 +94,9 @@ def _grep_patterns(argv: Sequence[str]) -> List[str]:
     return patterns or rest[:1]
 
 
-def searched_words(commands: Sequence[str]) -> List[str]:
-    """The words the grep stages of ``commands`` looked for, longest (most specific) first."""
-    words: List[str] = []
+def _patterns_searched(commands: Sequence[str]) -> List[str]:
+    """The patterns the grep stages of ``commands`` searched for, in order."""
+    patterns: List[str] = []
     for command in commands:
         try:
             stages = split_pipeline(command)  # ragix's own lexer: a '|' inside a quoted pattern stays in it
@@ -104,12 +104,18 @@ def searched_words(commands: Sequence[str]) -> List[str]:
             continue
         for stage in stages:
             argv = [str(word) for word in stage]
-            if not argv or os.path.basename(argv[0]) not in _GREPS:
-                continue
-            for pattern in _grep_patterns(argv[1:]):
-                for word in _WORD.findall(pattern):
-                    if word.lower() not in _COMMON and word not in words:
-                        words.append(word)
+            if argv and os.path.basename(argv[0]) in _GREPS:
+                patterns.extend(_grep_patterns(argv[1:]))
+    return patterns
+
+
+def searched_words(commands: Sequence[str]) -> List[str]:
+    """The words the grep stages of ``commands`` looked for, longest (most specific) first."""
+    words: List[str] = []
+    for pattern in _patterns_searched(commands):
+        for word in _WORD.findall(pattern):
+            if word.lower() not in _COMMON and word not in words:
+                words.append(word)
     return sorted(words, key=len, reverse=True)[:MAX_NAMES]
 
 
@@ -119,20 +125,11 @@ def ordered_patterns(commands: Sequence[str]) -> List[str]:
     the words said together. Measured (importers-of-storage, targeted run of c8031d9): 'storage'
     alone also found the docstrings of storage.py and __init__.py, and the writer listed them."""
     out: List[str] = []
-    for command in commands:
-        try:
-            stages = split_pipeline(command)
-        except Refusal:
-            continue
-        for stage in stages:
-            argv = [str(word) for word in stage]
-            if not argv or os.path.basename(argv[0]) not in _GREPS:
-                continue
-            for pattern in _grep_patterns(argv[1:]):
-                words = _ANY_WORD.findall(pattern)
-                joined = ".*".join(words)
-                if len(words) >= 2 and joined not in out:
-                    out.append(joined)
+    for pattern in _patterns_searched(commands):
+        words = _ANY_WORD.findall(pattern)
+        joined = ".*".join(words)
+        if len(words) >= 2 and joined not in out:
+            out.append(joined)
     return out[:MAX_NAMES]
 
 

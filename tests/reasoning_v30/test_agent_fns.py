@@ -698,19 +698,24 @@ def test_no_look_when_a_search_found_something_or_no_small_file_is_named(tmp_pat
     assert g.named_file_looks(st2) == []  # evidence, not an absence
 
 
-def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(tmp_path):
+def _one_step_ran(tmp_path, files, goal, command):
+    """A real tool box over ``files`` (path -> text) and a plan of ``command`` that has run."""
     from ragix_core.tools import ToolBox
 
-    (tmp_path / "README.md").write_text("r\n" * 19)
-    (tmp_path / "CHANGELOG.md").write_text("c\n" * 12)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "notes.md").write_text("n\n" * 6)
-    box = ToolBox(tmp_path, profile="reflect")
-    f = fns(ScriptedLLM([]), box)
-    st = ReasoningState(goal="Compare the line counts of README.md and CHANGELOG.md: which is longer?", session_id="s")
-    st.plan = Plan(objective="o", steps=[PlanStep(1, "w", ToolCall("shell", {
-        "command": "find . -name '*.md' | xargs wc -l | sort -n | head -n 1"}))])
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal=goal, session_id="s")
+    st.plan = Plan(objective="o", steps=[PlanStep(1, "g", ToolCall("shell", {"command": command}))])
     st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    return f, st
+
+
+def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(tmp_path):
+    f, st = _one_step_ran(tmp_path, {"README.md": "r\n" * 19, "CHANGELOG.md": "c\n" * 12, "docs/notes.md": "n\n" * 6},
+                          "Compare the line counts of README.md and CHANGELOG.md: which is longer?",
+                          "find . -name '*.md' | xargs wc -l | sort -n | head -n 1")
     assert "notes.md" in st.executed_steps[0].result.stdout  # measured (5ae6fa5): one row, another file's
     looks = f.named_file_looks(st)
     assert [s.tool_call.args["command"] for s in looks] == ["wc -l README.md CHANGELOG.md"]
@@ -721,15 +726,8 @@ def test_a_line_count_goal_whose_files_no_output_counted_gets_them_counted_once(
 
 
 def test_a_file_the_goal_asks_about_is_read_at_the_plans_end_when_no_step_read_it(tmp_path):
-    from ragix_core.tools import ToolBox
-
-    (tmp_path / "a.py").write_text("def greet():\n    pass\n")
-    (tmp_path / "README.md").write_text("see a.py\n")
-    box = ToolBox(tmp_path, profile="reflect")
-    f = fns(ScriptedLLM([]), box)
-    st = ReasoningState(goal="List the functions defined in a.py", session_id="s")
-    st.plan = Plan(objective="o", steps=[PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl greet ."}))])
-    st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    f, st = _one_step_ran(tmp_path, {"a.py": "def greet():\n    pass\n", "README.md": "see a.py\n"},
+                          "List the functions defined in a.py", "grep -rl greet .")
     looks = f.named_file_looks(st)
     assert [s.tool_call.args["command"] for s in looks] == ["cat a.py"] and looks[0].num == 2
     st.executed_steps.append(f.execute_step(looks[0], st))
@@ -738,15 +736,8 @@ def test_a_file_the_goal_asks_about_is_read_at_the_plans_end_when_no_step_read_i
 
 
 def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_path):
-    from ragix_core.tools import ToolBox
-
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_models.py").write_text("def test_item(): pass\n")
-    box = ToolBox(tmp_path, profile="reflect")
-    f = fns(ScriptedLLM([]), box)
-    st = ReasoningState(goal="What does tests/test_api.py test?", session_id="s")
-    st.plan = Plan(objective="o", steps=[PlanStep(1, "g", ToolCall("shell", {"command": "grep -rl test_api ."}))])
-    st.executed_steps.append(f.execute_step(st.plan.steps[0], st))
+    f, st = _one_step_ran(tmp_path, {"tests/test_models.py": "def test_item(): pass\n"},
+                          "What does tests/test_api.py test?", "grep -rl test_api .")
     looks = f.named_file_looks(st)
     assert [s.tool_call.args["command"] for s in looks] == ["ls tests"]
     st.executed_steps.append(f.execute_step(looks[0], st))
