@@ -101,6 +101,7 @@ def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List
     (not the project root) does, and no successful step's command named that directory or a path
     in it."""
     out: List[Tuple[str, str]] = []
+    root = Path(root)  # a tool box's root may be a str
     base = root.resolve()
     for named in goal_files(goal):
         named = named[2:] if named.startswith("./") else named

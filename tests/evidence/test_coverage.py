@@ -82,6 +82,7 @@ def test_a_missing_file_the_goal_names_gets_its_existing_directory_listed(tmp_pa
     empty = _step("")
     empty.tool_call = ToolCall("shell", {"command": "find . -name 'tests/test_api.py'"})
     assert missing_goal_files(goal, [empty], tmp_path) == [("tests/test_api.py", "tests")]
+    assert missing_goal_files(goal, [empty], str(tmp_path)) == [("tests/test_api.py", "tests")]  # a str root too
     listed = _step("test_models.py\n")
     listed.tool_call = ToolCall("shell", {"command": "ls tests/"})
     assert missing_goal_files(goal, [listed], tmp_path) == []  # its directory was listed already
