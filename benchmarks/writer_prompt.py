@@ -23,11 +23,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ragix_core import prompts  # noqa: E402
+from ragix_core.core.events import EventKind  # noqa: E402
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult  # noqa: E402
 from ragix_core.eval.matching import find_patterns  # noqa: E402
 from ragix_core.eval.suite import load_sources  # noqa: E402
 from ragix_core.llm.config import LLMConfig  # noqa: E402
 from ragix_core.llm.roles import Roles  # noqa: E402
+from ragix_core.memory.traces import read_trace  # noqa: E402
 from ragix_core.reasoning_v30 import agent_fns  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,9 +38,8 @@ SETS = ["file_search", "code_analysis", "bypass_question"]
 
 def steps_from_trace(path: Path) -> list:
     steps = []
-    for line in path.read_text().splitlines():
-        event = json.loads(line)
-        if event.get("kind") != "step_executed":
+    for event in read_trace(path):
+        if event.get("kind") != EventKind.STEP_EXECUTED.value:
             continue
         data = event["data"].get("event", event["data"])
         command = data.get("tool_input") or ""

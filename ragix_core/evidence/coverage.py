@@ -81,8 +81,7 @@ def _read(name: str, steps: Sequence[PlanStep]) -> bool:
     for step in steps:
         if step.status != StepStatus.SUCCESS or step.result is None:
             continue
-        command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
-        if any(word.strip("'\"") in (name, f"./{name}") for word in command.split()):
+        if name in _command_words(step):
             return True
         if re.search(rf"^(?:\./)?{re.escape(name)}:\d+:", step.result.stdout or "", re.MULTILINE):
             return True
@@ -120,9 +119,14 @@ def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List
 
 def _names_dir(step: PlanStep, directory: str, missing: str) -> bool:
     """A successful step's command named ``directory`` or a path in it other than the ``missing`` file."""
-    if step.status != StepStatus.SUCCESS or step.tool_call is None:
+    if step.status != StepStatus.SUCCESS:
         return False
-    command = str(step.tool_call.args.get("command") or "")
+    return any(w == directory or (w.startswith(f"{directory}/") and w != missing) for w in _command_words(step))
+
+
+def _command_words(step: PlanStep) -> List[str]:
+    """The words of a step's command as paths are compared: quotes, a leading ./ and a trailing / off.
+    Split on blanks, not by the lexer: a word is only looked up, never run."""
+    command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
     words = [w.strip("'\"").rstrip("/") for w in command.split()]
-    words = [w[2:] if w.startswith("./") else w for w in words]
-    return any(w == directory or (w.startswith(f"{directory}/") and w != missing) for w in words)
+    return [w[2:] if w.startswith("./") else w for w in words]

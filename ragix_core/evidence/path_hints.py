@@ -13,7 +13,7 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
@@ -46,17 +46,28 @@ def missing_paths(stderr: str) -> List[str]:
     return found
 
 
-def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_FILES) -> List[str]:
-    """The project's files as relative paths, sorted, walked without following links and without
-    ragix's state, VCS, caches or hidden directories; at most ``max_depth`` directories deep."""
-    out: List[str] = []
+def _walk(root: Path, max_depth: Optional[int] = None) -> Iterator[Tuple[str, List[str], List[str]]]:
+    """``(rel, dirnames, filenames)`` for each project directory, walked without following links and
+    without ragix's state, VCS, caches or hidden directories; at most ``max_depth`` directories deep.
+    ``dirnames`` are the subdirectories walked next, sorted."""
     for dirpath, dirnames, filenames in os.walk(root):
         rel = os.path.relpath(dirpath, root)
         depth = 0 if rel == "." else rel.count(os.sep) + 1
         dirnames[:] = [] if max_depth is not None and depth + 1 >= max_depth else \
             sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(filenames):
-            out.append(name if rel == "." else f"{rel}/{name}")
+        yield rel, dirnames, sorted(filenames)
+
+
+def _joined(rel: str, name: str) -> str:
+    return name if rel == "." else f"{rel}/{name}"
+
+
+def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_FILES) -> List[str]:
+    """The project's files as relative paths, sorted (see ``_walk`` for what is left out)."""
+    out: List[str] = []
+    for rel, _, filenames in _walk(root, max_depth):
+        for name in filenames:
+            out.append(_joined(rel, name))
             if len(out) >= limit:
                 return out
     return out
@@ -99,17 +110,6 @@ def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple
     return "\n".join(lines), _re_aimed(command, missing, close)
 
 
-def _project_dirs(root: Path) -> List[str]:
-    out: List[str] = []
-    for dirpath, dirnames, _ in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        rel = os.path.relpath(dirpath, root)
-        out.extend(d if rel == "." else f"{rel}/{d}" for d in dirnames)
-        if len(out) >= MAX_FILES:
-            break
-    return out
-
-
 def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Optional[Tuple[str, Tuple[str, str]]]:
     """When every missing path starts with the same directory name D that does not exist at the top
     while exactly one directory of the project is called D (``inventory`` for ``src/inventory``),
@@ -125,10 +125,6 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     head = heads.pop()
     if not head or head in (".", "..") or (root / head).exists():
         return None
-    homes = [d for d in _project_dirs(root) if Path(d).name == head]
-    if len(homes) != 1:
-        return None
-    home = homes[0]
     where = re.compile(r"(?<![\w./-])(\./)?" + re.escape(head) + r"(?=/|[\s'\"|]|$)")
     try:
         stages = split_pipeline(command)
@@ -144,6 +140,14 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     paths = [w for w in words if w == head or w.startswith(head + "/")]
     if not paths or any(w not in cleaned for w in paths) or len(where.findall(command)) != len(paths):
         return None
+    homes: List[str] = []  # walked last, after the checks that need no walk; as bounded as project_files
+    for seen, (rel, dirnames, _) in enumerate(_walk(root)):
+        homes.extend(_joined(rel, d) for d in dirnames if d == head)
+        if len(homes) > 1 or seen >= MAX_FILES:
+            return None
+    if len(homes) != 1:
+        return None
+    home = homes[0]
     fixed = where.sub(lambda _m: home, command)
     hint = f"[ragix] {head} does not exist at the top of the project; the project's one directory of that name is {home}"
     return hint, (fixed, f"{head} does not exist; ran it on {home}, the project's one directory of that name")

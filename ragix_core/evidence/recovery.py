@@ -195,24 +195,21 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
         covered = set()  # words whose in-order search found lines: not run again alone for the writer
         for ordered in ordered_patterns(empty_commands):
             command = f"grep -rniE -e {_quote(ordered)} ."
-            lines = [line for line in (getattr(search(command), "stdout", "") or "").splitlines() if line.strip()]
+            lines = _lines(search(command))
             if 0 < len(lines) <= MAX_STEP_LINES:
                 ev.found_by.append(command)
                 covered.update(w.lower() for w in ordered.split(".*"))
-            found.append(f"{ordered.replace('.*', ' ... ')!r} (the words in this order): "
-                         + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines else "in no file"))
+            found.append(_shown(f"{ordered.replace('.*', ' ... ')!r} (the words in this order)", lines))
         searched = searched_words(empty_commands)
         for word in _with_goal_words(goal, searched):
             command = _loosened_command(word, whole_word=word not in searched)
-            r = search(command)
-            lines = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()]
+            lines = _lines(search(command))
             # Only what the plan itself looked for is run again for the writer: a goal's keyword
             # brings in lines about anything (measured: missing-test-api's writer answered from
             # README's "test fixture" line), and a word on every other line is no evidence either.
             if word in searched and 0 < len(lines) <= MAX_STEP_LINES and word.lower() not in covered:
                 ev.found_by.append(command)
-            found.append(f"{word!r}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines
-                                          else "in no file"))
+            found.append(_shown(repr(word), lines))
         if found:
             parts.append("the searches found nothing; their words searched in order, then each alone, in any case:\n"
                          + "\n".join(found))
@@ -220,14 +217,23 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
     if search is not None:
         hits = []
         for name in goal_names(goal):
-            r = search(f"grep -rlF -e {_quote(name)} .")
-            files = [line for line in (getattr(r, "stdout", "") or "").splitlines() if line.strip()][:8]
+            files = _lines(search(f"grep -rlF -e {_quote(name)} ."))[:8]
             hits.append(f"{name!r}: " + (", ".join(files) if files else "in no file"))
         if hits:
             parts.append("files mentioning the goal's names:\n" + "\n".join(hits))
             ev.used.append("project_search")
     ev.text = "\n\n".join(parts)
     return ev
+
+
+def _lines(result: Any) -> List[str]:
+    """The non-blank lines a search printed."""
+    return [line for line in (getattr(result, "stdout", "") or "").splitlines() if line.strip()]
+
+
+def _shown(label: str, lines: List[str]) -> str:
+    """A loosened search for REFLECT: its label and its first lines, or "in no file"."""
+    return f"{label}: " + ("\n  ".join([""] + [bounded(x, 200) for x in lines[:MAX_LINES]]) if lines else "in no file")
 
 
 def _quote(text: str) -> str:

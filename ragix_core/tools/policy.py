@@ -40,8 +40,8 @@ WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv", "tee", "ln", "chmod")
 REFLECT_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd")
 # Executors that take structured arguments rather than a command line (plans are command lines).
 STRUCTURED_TOOLS = ("shell", "python", "operator", "write_file")
-# Tools that, given no file operand, read stdin; head/tail also cut what they read.
-# Tools that read stdin when they name no file (sed and awk: their first operand is the script).
+# Tools that, given no file operand, read stdin (sed and awk: their first operand is the script);
+# head/tail also cut what they read.
 STDIN_FILTERS = ("sort", "head", "tail", "uniq", "cut", "tr", "wc", "grep", "cat", "sed", "awk")
 TRUNCATING_FILTERS = ("head", "tail")
 SEARCH_TOOLS = ("grep", "egrep", "fgrep", "rg")
