@@ -28,6 +28,7 @@ And for a file the goal names that does not exist: measured (missing-test-api, t
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import List, Sequence, Tuple
@@ -36,11 +37,12 @@ from ragix_core.core.types import PlanStep, StepStatus
 
 from .path_hints import goal_files, small_text_files
 
-__all__ = ["asks_line_counts", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
+__all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
 
 # "how many lines", "line count(s)", "number of lines", and comparisons of length.
 _LINE_COUNT = re.compile(r"\b(how many lines|line counts?|number of lines|longer|shorter|more lines|fewer lines)\b",
                          re.IGNORECASE)
+MAX_NOTED_ENTRIES = 8  # a missing file's note names what its directory holds, when that is this short
 MAX_FILE_BYTES = 1 << 20  # wc reads any size; the cap only keeps odd files (devices, huge logs) out
 
 
@@ -115,6 +117,17 @@ def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List
             continue
         out.append((named, parent))
     return out
+
+
+def directory_entries(root: Path, directory: str, limit: int = MAX_NOTED_ENTRIES) -> List[str]:
+    """The names in a project directory (subdirectories with a trailing /, hidden ones left out),
+    sorted; [] when there are more than ``limit`` or it cannot be read: a note names a short list."""
+    try:
+        with os.scandir(Path(root) / directory) as it:
+            names = sorted(e.name + ("/" if e.is_dir() else "") for e in it if not e.name.startswith("."))
+    except OSError:
+        return []
+    return names if len(names) <= limit else []
 
 
 def _names_dir(step: PlanStep, directory: str, missing: str) -> bool:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import List
 
 from ragix_core.core.types import PlanStep, ReasoningState, ToolCall
-from ragix_core.evidence.coverage import goal_files_to_count, goal_files_to_read, missing_goal_files
+from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
 from ragix_core.evidence.path_hints import goal_files, small_text_files
 
 from .absence import all_empty
@@ -53,7 +53,7 @@ class Looks:
             self.looked.update(f"ls:{d}" for _, d in missing)
             self.missing_listed = True
             return [_step(first + i, f"list {d}: the goal names {named}, which is not there", f"ls {shlex.quote(d)}",
-                          note=f"{named} does not exist; listed {d} instead")
+                          note=self._missing_note(named, d))
                     for i, (named, d) in enumerate(missing)]
         empty = all_empty(state)
         if empty:
@@ -67,6 +67,14 @@ class Looks:
         self.looked.update(to_read)
         return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
                 for i, f in enumerate(to_read)]
+
+    def _missing_note(self, named: str, directory: str) -> str:
+        """What the answer says about a missing file: measured (missing-test-api at 3fe9ab5), the
+        writer said "tests/test_api.py does not exist" and never named the file that is there."""
+        entries = directory_entries(self.root, directory)
+        if entries:
+            return f"{named} does not exist; {directory} holds {', '.join(entries)}"
+        return f"{named} does not exist; listed {directory} instead"
 
     def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""

@@ -92,3 +92,14 @@ def test_a_missing_file_the_goal_names_gets_its_existing_directory_listed(tmp_pa
     assert missing_goal_files("What does tests/test_models.py test?", [], tmp_path) == []  # it exists
     assert missing_goal_files("What does setup.py say?", [], tmp_path) == []  # in the root: no directory to list
     assert missing_goal_files("What does lib/x.py do?", [], tmp_path) == []  # its directory is missing too
+
+
+def test_a_directory_s_entries_are_named_only_when_the_list_is_short(tmp_path):
+    from ragix_core.evidence.coverage import directory_entries
+
+    (tmp_path / "tests" / "unit").mkdir(parents=True)
+    (tmp_path / "tests" / "test_models.py").write_text("")
+    (tmp_path / "tests" / ".hidden").write_text("")
+    assert directory_entries(tmp_path, "tests") == ["test_models.py", "unit/"]
+    assert directory_entries(tmp_path, "tests", limit=1) == []  # too many to name in a note
+    assert directory_entries(tmp_path, "nowhere") == []

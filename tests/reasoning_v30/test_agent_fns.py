@@ -745,9 +745,9 @@ def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_
     assert f.named_file_looks(st) == []
     # the empty search for the missing file agrees with the listing: no doubt, no reflection spent
     assert f.doubt_empty(st) is None
-    # the note reaches the answer: the user is told the named file is not there
-    assert "Note: tests/test_api.py does not exist; listed tests instead." in f._grounded(st.goal, "It tests items.",
-                                                                                         st.executed_steps)
+    # the note reaches the answer: the user is told the named file is not there, and what is
+    assert "Note: tests/test_api.py does not exist; tests holds test_models.py." in f._grounded(
+        st.goal, "It tests items.", st.executed_steps)
 
 
 def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):

@@ -1,0 +1,115 @@
+"""List answers bound to the definitions an output shows ("list the functions defined in a.py").
+
+Measured (functions-in-a, issue 12 runs at 5ae6fa5 and c8031d9): `cat a.py` printed the three
+``def`` lines, and the 1.5B writer answered "a.py" — twice, with two different plans. A goal
+that asks for the functions, methods or classes of a file (or of the project) is answered by
+names the outputs show; so, deterministically:
+
+- the definitions are read from outputs that print source lines: a one-file command's output
+  (``cat a.py``, ``grep -n def a.py``) or a search's ``path:N:text`` / ``path:text`` lines;
+  Python's ``def`` / ``async def`` for functions and methods, ``class`` for classes;
+- when the goal names files, only the definitions of those files count;
+- an answer that names none of them is replaced by the list, written from the outputs;
+- an answer that names some gets the others appended, so a list answer names every item shown.
+
+Only plural asks ("functions", "classes") with a list intent are checked: "which class is a
+dataclass" or "how many functions" ask for a subset or a number, which a list cannot check.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Dict, List, Optional, Sequence, Tuple
+
+__all__ = ["bind_definitions", "definitions_in"]
+
+_KIND_WORDS = {
+    "def": re.compile(r"\b(functions|methods|defs)\b", re.IGNORECASE),
+    "class": re.compile(r"\b(classes)\b", re.IGNORECASE),
+}
+_LIST_INTENT = re.compile(r"\b(list|what|which|name|show|give|enumerate)\b", re.IGNORECASE)
+_SUBSET_OR_COUNT = re.compile(r"\b(how many|count|number of|called|calls?|imports?|uses?|decorat\w*)\b",
+                              re.IGNORECASE)
+_SOURCE = {
+    "def": re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\("),
+    "class": re.compile(r"^\s*class\s+([A-Za-z_]\w*)\s*[:(]"),
+}
+_PREFIXED = re.compile(r"^(?P<path>[^\s:]+\.\w+):(?:\d+[:-])?(?P<text>.*)$")  # grep -rn / grep -r
+_NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
+_GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
+_PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
+MAX_NAMES = 60
+
+
+def _kind(goal: str) -> Optional[str]:
+    if _SUBSET_OR_COUNT.search(goal) or not _LIST_INTENT.search(goal):
+        return None
+    kinds = [k for k, rx in _KIND_WORDS.items() if rx.search(goal)]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def _one_file(command: str) -> Optional[str]:
+    """The single source file a command reads, if it names exactly one."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    files = [w for w in words[1:] if not w.startswith("-") and re.search(r"\.\w+$", w)]
+    return files[0] if len(files) == 1 else None
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def definitions_in(kind: str, evidence: Sequence[Tuple[str, str]]) -> Dict[str, List[str]]:
+    """``file -> [name, ...]`` for every ``kind`` definition the outputs print, in output order."""
+    found: Dict[str, List[str]] = {}
+    for command, output in evidence:
+        single = _one_file(command)
+        for line in output.splitlines():
+            m = _PREFIXED.match(line)
+            path, text = (m.group("path"), m.group("text")) if m else (single, line)
+            if not m:
+                numbered = _NUMBERED.match(line)
+                text = numbered.group("text") if numbered else line
+            d = _SOURCE[kind].match(text)
+            if d and path and _PYTHON.search(path):
+                names = found.setdefault(path[2:] if path.startswith("./") else path, [])
+                if d.group(1) not in names:
+                    names.append(d.group(1))
+    return found
+
+
+def _in_scope(goal: str, found: Dict[str, List[str]]) -> Dict[str, List[str]]:
+    asked = {_name(f) for f in _GOAL_FILE.findall(goal)}
+    if not asked:
+        return found
+    return {path: names for path, names in found.items() if _name(path) in asked}
+
+
+def _named(answer: str, name: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", answer) is not None
+
+
+def bind_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """``(new answer, reason)`` when the answer misses definitions the outputs show; None otherwise."""
+    kind = _kind(goal)
+    if kind is None:
+        return None
+    scoped = _in_scope(goal, definitions_in(kind, evidence))
+    shown = [(path, name) for path, names in scoped.items() for name in names][:MAX_NAMES]
+    if not shown:
+        return None
+    missing = [(path, name) for path, name in shown if not _named(answer, name)]
+    if not missing:
+        return None
+    word = "Functions" if kind == "def" else "Classes"
+    if len(missing) == len(shown):
+        lines = [f"{word} defined in {path}: {', '.join(n for p, n in shown if p == path)}"
+                 for path in dict.fromkeys(p for p, _ in shown)]
+        return ("\n".join(lines) + "\n\n(ragix: the written answer named none of the definitions the "
+                "outputs show; this answer is written from the outputs.)", "definitions")
+    extra = ", ".join(f"{name} ({path})" for path, name in missing)
+    return (f"{answer.rstrip()}\n\n(ragix: the outputs also show {extra}.)", "definitions_added")

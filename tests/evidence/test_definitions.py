@@ -1,0 +1,58 @@
+"""List answers bound to definitions: "list the functions in a.py" names what the outputs show."""
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.binding import bind_answer
+from ragix_core.evidence.definitions import bind_definitions, definitions_in
+
+A_PY = ('"""Module a."""\n\nimport os\n\n\ndef greet(name):\n    return name\n\n\n'
+        'async def add(x, y):\n    return x + y\n\n\nclass Box:\n    def __init__(self):\n        pass\n')
+
+
+def step(stdout, command):
+    return PlanStep(1, "look", ToolCall("shell", {"command": command}), StepStatus.SUCCESS,
+                    ToolResult("shell", 0, stdout=stdout))
+
+
+def test_definitions_are_read_from_one_file_outputs_and_from_search_lines():
+    assert definitions_in("def", [("cat a.py", A_PY)]) == {"a.py": ["greet", "add", "__init__"]}
+    assert definitions_in("class", [("cat a.py", A_PY)]) == {"a.py": ["Box"]}
+    assert definitions_in("def", [("grep -n def a.py", "6:def greet(name):\n10:async def add(x, y):\n")]) \
+        == {"a.py": ["greet", "add"]}
+    grep = "./b.py:3:def run(cmd):\nsrc/c.py:def stop():\nREADME.md:4:def example():\n"
+    assert definitions_in("def", [("grep -rn def .", grep)]) == {"b.py": ["run"], "src/c.py": ["stop"]}
+    # an output whose lines name no file, from a command naming several, is not attributed
+    assert definitions_in("def", [("cat a.py b.py", A_PY)]) == {}
+
+
+def test_an_answer_naming_no_definition_is_replaced_by_the_list():
+    # Measured (functions-in-a, issue 12): `cat a.py` ran and the writer answered "a.py".
+    b = bind_answer("List the functions defined in a.py", "a.py", [step(A_PY, "cat a.py")])
+    assert b.corrected and b.reason == "definitions"
+    assert b.answer.startswith("Functions defined in a.py: greet, add, __init__")
+
+
+def test_an_answer_naming_some_definitions_gets_the_others_appended():
+    b = bind_answer("What functions are defined in a.py?", "a.py defines greet.", [step(A_PY, "cat a.py")])
+    assert b.corrected and b.reason == "definitions_added"
+    assert b.answer.startswith("a.py defines greet.") and "add (a.py)" in b.answer and "greet (" not in b.answer
+
+
+def test_a_complete_answer_is_kept_word_for_word():
+    answer = "greet, add and Box.__init__"
+    assert not bind_answer("List the functions in a.py", answer, [step(A_PY, "cat a.py")]).corrected
+
+
+def test_only_the_files_the_goal_names_count():
+    grep = "./a.py:6:def greet(name):\n./b.py:3:def run(cmd):\n"
+    b = bind_answer("List the functions defined in a.py", "greet", [step(grep, "grep -rn def .")])
+    assert not b.corrected  # run is b.py's
+    assert bind_definitions("List the functions defined in c.py", "nothing", [("grep -rn def .", grep)]) is None
+
+
+def test_subsets_counts_and_single_asks_are_not_checked():
+    ev = [("cat a.py", A_PY)]
+    assert bind_definitions("How many functions are defined in a.py?", "3", ev) is None
+    assert bind_definitions("Which functions in a.py call os.listdir?", "none", ev) is None
+    assert bind_definitions("Which class in a.py is a dataclass?", "none", ev) is None
+    assert bind_definitions("Explain the functions in a.py and the classes", "x", ev) is None  # two kinds
+    assert bind_definitions("List the classes in a.py", "Box", ev) is None
