@@ -13,6 +13,7 @@ from typing import Any, List, NamedTuple, Optional
 
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
+from ragix_core.tools.grep_directory import grep_directory_as_recursive
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
 
@@ -85,7 +86,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
-    as a pipe into xargs (tools/substitution.py, an aside); else None."""
+    as a pipe into xargs (tools/substitution.py, an aside); for a grep given a directory without
+    -r, the recursive search (tools/grep_directory.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
@@ -94,7 +96,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         fix = Fix(piped[0], piped[1], "aside") if piped else None
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
-        fix = Fix(*aimed) if aimed else None
+        recursive = None if aimed else grep_directory_as_recursive(command, result.stderr or "")
+        fix = Fix(*aimed) if aimed else Fix(recursive[0], recursive[1], "aside") if recursive else None
         if hint:
             result.stderr = f"{hint}\n{result.stderr or ''}"
     step.result = result

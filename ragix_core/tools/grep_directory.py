@@ -1,0 +1,49 @@
+"""A grep aimed at a directory without ``-r``, written as the recursive search it stands for.
+
+GNU grep given a directory and no ``-r`` prints "grep: DIR: Is a directory" and exits 2.
+Measured (importers-of-storage, targeted run of 62eb891): `grep -v 'storage.py' . | wc -l`
+failed that way and the run's last reflection went to it. A person would add ``-r``; so does
+ragix, once, for the first stage only. This module only rewrites the text: the result goes
+through the same lexer and validation as any command, and the caller says what it ran.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from typing import Optional, Tuple
+
+from ragix_core.tools.lexer import first_pipe
+
+__all__ = ["grep_directory_as_recursive"]
+
+_IS_A_DIRECTORY = re.compile(r"^\S*grep: (.+): Is a directory$", re.MULTILINE)
+_RECURSIVE_LONG = ("--recursive", "--dereference-recursive", "--directories=recurse")
+
+
+def _recursive(words) -> bool:
+    return any(w in _RECURSIVE_LONG or (w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w))
+               for w in words)
+
+
+def grep_directory_as_recursive(command: str, stderr: str) -> Optional[Tuple[str, str]]:
+    """``(command with grep -r, what ragix says)`` when the first stage is a grep that named a
+    directory ``stderr`` reports, without a recursive option; None otherwise."""
+    directories = _IS_A_DIRECTORY.findall(stderr or "")
+    if not directories:
+        return None
+    cut = first_pipe(command)
+    stage, rest = (command, "") if cut is None else (command[:cut], command[cut:])
+    try:
+        words = shlex.split(stage)
+    except ValueError:
+        return None
+    if not words or os.path.basename(words[0]) != "grep" or _recursive(words[1:]):
+        return None
+    named = [d for d in directories if d in words[1:]]
+    if not named:
+        return None
+    start = stage.index(words[0]) + len(words[0])
+    fixed = f"{stage[:start]} -r{stage[start:]}{rest}"
+    return fixed, f"grep was given the directory {named[0]}, so it searched it recursively (-r)"
