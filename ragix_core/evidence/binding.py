@@ -26,8 +26,8 @@ minima, "which file" — the answer is checked against the tool outputs, determi
   file exists, and not when a file the answer names had its lines printed by a search
   (``path:N:text``) in any output: a later bare listing does not contradict that.
 
-- a goal that lists functions or classes must name the definitions the outputs show
-  (``definitions.py``).
+- a goal that lists functions or classes must name the definitions the outputs show, and one
+  about a function or class by name every file defining it (``definitions.py``).
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
 a deterministic answer, never an unchecked pairing.
@@ -43,7 +43,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
-from .definitions import bind_definitions
+from .definitions import bind_definitions, bind_named_definitions
 from .grounding import listed_paths
 from .path_hints import FILE_LIKE, project_files
 
@@ -265,8 +265,8 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                            True, "pairing")
     if rows:
         return Binding(answer)
-    listed = bind_definitions(goal, answer, evidence)  # "list the functions defined in a.py"
-    if listed is not None:
+    listed = bind_definitions(goal, answer, evidence) or bind_named_definitions(goal, answer, evidence)
+    if listed is not None:  # "list the functions defined in a.py", "where is execute defined?"
         return Binding(listed[0], True, listed[1])
     unlisted = _unlisted_file(goal, answer, command, output, root, frozenset(_matched_in(evidence)))  # a file list
     if unlisted is not None:

@@ -22,7 +22,7 @@ import re
 import shlex
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["bind_definitions", "definitions_in"]
+__all__ = ["asked_names", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in"]
 
 _KIND_WORDS = {
     "def": re.compile(r"\b(functions|methods|defs)\b", re.IGNORECASE),
@@ -40,6 +40,17 @@ _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
 MAX_NAMES = 60
+# A name the goal asks about as a definition: "functions named execute", "the execute function", "execute()".
+_ASKED = (
+    re.compile(r"\b(?:functions?|methods?|classes|class)\s+(?:named|called)\s+[`'\"]?([A-Za-z_]\w*)", re.IGNORECASE),
+    re.compile(r"\bthe\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s+(?:function|method|class)\b", re.IGNORECASE),
+    re.compile(r"[`'\"]?\b([A-Za-z_]\w*)\(\)"),
+)
+_NOT_NAMES = {"same", "first", "last", "other", "only", "next", "previous", "whole", "entire", "following",
+              "given", "above", "below", "new", "old", "main's", "this", "that", "each", "every", "any"}
+_DEFINED = re.compile(r"\b(defined|defines|definitions?|declared)\b", re.IGNORECASE)  # counts of calls are not counts of defs
+_HOW_MANY = re.compile(r"\b(how many|number of)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
 
 
 def _kind(goal: str) -> Optional[str]:
@@ -113,3 +124,52 @@ def bind_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]
                 "outputs show; this answer is written from the outputs.)", "definitions")
     extra = ", ".join(f"{name} ({path})" for path, name in missing)
     return (f"{answer.rstrip()}\n\n(ragix: the outputs also show {extra}.)", "definitions_added")
+
+
+def asked_names(goal: str) -> List[str]:
+    """The function or class names ``goal`` asks about as definitions, in order."""
+    names: List[str] = []
+    for rx in _ASKED:
+        for name in rx.findall(goal):
+            if name.lower() not in _NOT_NAMES and name not in names:
+                names.append(name)
+    return names
+
+
+def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str]:
+    """``path:line`` (``path`` when no output numbered it) of each definition of ``name`` the
+    outputs show; one definition printed by two searches (``grep -r``, ``grep -rn``) counts once."""
+    rx = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?:(?P<line>\d+)[:-])?\s*(?:async\s+)?(?:def|class)\s+"
+                    + re.escape(name) + r"\b", re.MULTILINE)
+    lines: Dict[str, List[str]] = {}
+    for _, output in evidence:
+        for m in rx.finditer(output):
+            path = m.group("path")[2:] if m.group("path").startswith("./") else m.group("path")
+            numbered = lines.setdefault(path, [])
+            if m.group("line") and m.group("line") not in numbered:
+                numbered.append(m.group("line"))
+    return [f"{path}:{n}" for path, numbered in lines.items() for n in numbered] + \
+        [path for path, numbered in lines.items() if not numbered]
+
+
+def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """For a goal about a named function or class, the answer must name every file a search showed
+    defining it, and a "how many" goal must state how many. Measured (issue 12 runs): "What does the
+    execute function do?" answered from cli.py alone where b.py defines one too, and "how many
+    functions named execute" counted the four files that mention the word."""
+    for name in asked_names(goal):
+        sites = definition_sites(name, evidence)
+        if not sites:
+            continue
+        where = ", ".join(sites)
+        if _HOW_MANY.search(goal) and not _DEFINED.search(goal):
+            continue  # a count of calls or uses is not a count of definitions
+        if _HOW_MANY.search(goal) and str(len(sites)) not in _NUMBER.findall(answer):
+            return (f"{len(sites)}: {name} is defined at {where} (the search outputs' definition lines).\n\n"
+                    f"(ragix: the written answer did not state how many definitions the outputs show; "
+                    f"this answer is written from them.)", "named_count")
+        unnamed = [s for s in sites if _name(s.split(":")[0]) not in answer]
+        if unnamed and len(sites) > 1:
+            return (f"{answer.rstrip()}\n\n(ragix: {name} is defined in {len(sites)} places: {where}.)",
+                    "named_sites")
+    return None

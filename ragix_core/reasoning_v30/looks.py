@@ -8,9 +8,12 @@ ragix's in its description; the outputs become evidence like any step's.
   `"quantity": 0`, and two reflections did not find the spelling);
 - the goal names a file that is not there: list its directory, with a note the answer carries;
 - a line-count goal names files no output counted: count them (`wc -l`);
-- the goal asks about a file no step read: read it.
+- the goal asks about a file no step read: read it;
+- the goal asks about a function or class by name and no output shows where it is defined:
+  search for its definitions (evidence/definitions.py), so that every one is in view (measured:
+  "what does the execute function do?" answered from one of the two files defining it).
 
-The last three are evidence/coverage.py's judgements.
+The middle three are evidence/coverage.py's judgements.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ import shlex
 from pathlib import Path
 from typing import List
 
-from ragix_core.core.types import PlanStep, ReasoningState, ToolCall
+from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
-from ragix_core.evidence.path_hints import goal_files, small_text_files
+from ragix_core.evidence.definitions import asked_names, definition_sites
+from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
+from ragix_core.evidence.steps import step_output
 
 from .absence import all_empty
 from .plans import command_of, operand_words
@@ -65,8 +70,24 @@ class Looks:
             return [_step(first, "count the files the goal names", "wc -l " + " ".join(map(shlex.quote, to_count)))]
         to_read = [f for f in goal_files_to_read(goal, steps, self.root, LOOK_BYTES) if f not in self.looked][:MAX_LOOKS]
         self.looked.update(to_read)
-        return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
-                for i, f in enumerate(to_read)]
+        if to_read:
+            return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
+                    for i, f in enumerate(to_read)]
+        return self.definitions(goal, steps, first)
+
+    def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Search the project for the definitions of the names ``goal`` asks about, unless a search
+        already printed one."""
+        outputs = [("", step_output(s)) for s in steps if s.status == StepStatus.SUCCESS]
+        # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
+        # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
+        names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
+                 and not definition_sites(n, outputs)][:MAX_LOOKS]
+        if not names or not any(f.endswith(".py") for f in project_files(self.root)):
+            return []
+        self.looked.update(f"def:{n}" for n in names)
+        return [_step(first + i, f"find where {n} is defined: the goal asks about it",
+                      f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for i, n in enumerate(names)]
 
     def _missing_note(self, named: str, directory: str) -> str:
         """What the answer says about a missing file: measured (missing-test-api at 3fe9ab5), the

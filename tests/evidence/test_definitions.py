@@ -56,3 +56,40 @@ def test_subsets_counts_and_single_asks_are_not_checked():
     assert bind_definitions("Which class in a.py is a dataclass?", "none", ev) is None
     assert bind_definitions("Explain the functions in a.py and the classes", "x", ev) is None  # two kinds
     assert bind_definitions("List the classes in a.py", "Box", ev) is None
+
+
+DEFS = "./src/inventory/cli.py:11:def execute(argv):\n./b.py:11:def execute(command):\n"
+
+
+def test_names_asked_about_as_definitions():
+    from ragix_core.evidence.definitions import asked_names
+
+    assert asked_names("How many functions named execute are defined here?") == ["execute"]
+    assert asked_names("What does the execute function do?") == ["execute"]
+    assert asked_names("What does `load()` return, and the Item class?") == ["Item", "load"]
+    assert asked_names("Which class in this project is declared as a dataclass?") == []
+    assert asked_names("What does the same function do in b.py?") == []
+
+
+def test_a_count_of_named_definitions_is_the_number_of_definition_lines():
+    # Measured (count-execute-defs, issue 12): `grep -rl execute .` listed four files, two of them
+    # Markdown, and the writer answered "4".
+    goal = "How many functions named execute are defined in this repository, and in which files?"
+    ev = [step(DEFS, "grep -rnwE '(def|class) +execute' --include='*.py' ."),
+          step("./b.py:def execute(command):\n", "grep -r 'def execute' .")]  # the same definition again
+    b = bind_answer(goal, "There are 4 functions named execute.", ev)
+    assert b.corrected and b.reason == "named_count"
+    assert b.answer.startswith("2: execute is defined at src/inventory/cli.py:11, b.py:11")
+    assert not bind_answer(goal, "2: in src/inventory/cli.py and b.py", ev).corrected
+    partly = bind_answer(goal, "2, in cli.py.", ev)  # the right count, a file left out
+    assert partly.corrected and partly.reason == "named_sites" and "b.py:11" in partly.answer
+    # calls are not definitions: the count is not checked
+    assert not bind_answer("How many times is execute() called?", "7 times", ev).corrected
+
+
+def test_an_answer_about_a_named_function_names_every_file_defining_it():
+    b = bind_answer("What does the execute function do?", "In cli.py, execute parses argv.", [step(DEFS, "grep -rn 'def execute' .")])
+    assert b.corrected and b.reason == "named_sites" and "b.py:11" in b.answer
+    assert b.answer.startswith("In cli.py, execute parses argv.")
+    both = "cli.py's execute parses argv; b.py's runs a command."
+    assert not bind_answer("What does the execute function do?", both, [step(DEFS, "grep -rn 'def execute' .")]).corrected

@@ -735,6 +735,23 @@ def test_a_file_the_goal_asks_about_is_read_at_the_plans_end_when_no_step_read_i
     assert f.named_file_looks(st) == []
 
 
+def test_a_function_asked_about_by_name_gets_its_definitions_searched_when_no_output_shows_them(tmp_path):
+    # Measured (ambiguous-execute, issue 12): the plan read src/inventory/cli.py only; b.py defines
+    # an execute too, and the answer named one of the two.
+    files = {"src/inventory/cli.py": "def execute(argv):\n    return argv\n",
+             "b.py": "def execute(command):\n    return command\n", "README.md": "execute things\n"}
+    f, st = _one_step_ran(tmp_path, files, "What does the execute function do?", "cat src/inventory/cli.py")
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["grep -rnwE '(def|class) +execute' --include='*.py' ."]
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    out = looks[0].result.stdout
+    assert "b.py:1:def execute(command):" in out and "cli.py:1:def execute(argv):" in out and "README" not in out
+    assert f.named_file_looks(st) == []  # searched once
+    # a plan whose output already shows the definition gets no search
+    g, done = _one_step_ran(tmp_path, {}, "What does the execute function do?", "grep -rn 'def execute' .")
+    assert g.named_file_looks(done) == []
+
+
 def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_path):
     f, st = _one_step_ran(tmp_path, {"tests/test_models.py": "def test_item(): pass\n"},
                           "What does tests/test_api.py test?", "grep -rl test_api .")
