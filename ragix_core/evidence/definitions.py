@@ -22,7 +22,8 @@ import re
 import shlex
 from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["asked_names", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in"]
+__all__ = ["asked_names", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
+           "decorators_asked"]
 
 _KIND_WORDS = {
     "def": re.compile(r"\b(functions|methods|defs)\b", re.IGNORECASE),
@@ -173,3 +174,21 @@ def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str,
             return (f"{answer.rstrip()}\n\n(ragix: {name} is defined in {len(sites)} places: {where}.)",
                     "named_sites")
     return None
+
+
+_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?P<line>\d+):\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
+
+
+def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:
+    """The decorators the goal names whose lines a search printed (``path:N:@name``) while no output
+    shows the line under them, the thing decorated. Measured (dataclass-name, issue 12): the search
+    printed ``models.py:6:@dataclass``, and the answer had no class to name."""
+    text = "\n".join(outputs)
+    names: List[str] = []
+    for m in _DECORATOR_LINE.finditer(text):
+        name, path, below = m.group("name"), m.group("path"), int(m.group("line")) + 1
+        shown = re.search(rf"^{re.escape(path)}[:-]{below}[:-]", text, re.MULTILINE)
+        if not shown and re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", goal, re.IGNORECASE) \
+                and name not in names:
+            names.append(name)
+    return names

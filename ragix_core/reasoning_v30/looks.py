@@ -11,7 +11,8 @@ ragix's in its description; the outputs become evidence like any step's.
 - the goal asks about a file no step read: read it;
 - the goal asks about a function or class by name and no output shows where it is defined:
   search for its definitions (evidence/definitions.py), so that every one is in view (measured:
-  "what does the execute function do?" answered from one of the two files defining it).
+  "what does the execute function do?" answered from one of the two files defining it), and
+  show the line under a decorator the goal names when a search printed only the decorator.
 
 The middle three are evidence/coverage.py's judgements.
 """
@@ -24,7 +25,7 @@ from typing import List
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
-from ragix_core.evidence.definitions import asked_names, definition_sites
+from ragix_core.evidence.definitions import asked_names, decorators_asked, definition_sites
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.steps import step_output
 
@@ -77,17 +78,22 @@ class Looks:
 
     def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
         """Search the project for the definitions of the names ``goal`` asks about, unless a search
-        already printed one."""
+        already printed one; and for what the decorators it asks about decorate, when a search
+        printed a decorator's line without the one under it."""
         outputs = [("", step_output(s)) for s in steps if s.status == StepStatus.SUCCESS]
         # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
         # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
         names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
                  and not definition_sites(n, outputs)][:MAX_LOOKS]
-        if not names or not any(f.endswith(".py") for f in project_files(self.root)):
+        decorators = [d for d in decorators_asked(goal, [out for _, out in outputs])
+                      if f"@:{d}" not in self.looked][:MAX_LOOKS]
+        if not (names or decorators) or not any(f.endswith(".py") for f in project_files(self.root)):
             return []
-        self.looked.update(f"def:{n}" for n in names)
-        return [_step(first + i, f"find where {n} is defined: the goal asks about it",
-                      f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for i, n in enumerate(names)]
+        self.looked.update([f"def:{n}" for n in names] + [f"@:{d}" for d in decorators])
+        steps = [_step(first + i, f"find where {n} is defined: the goal asks about it",
+                       f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for i, n in enumerate(names)]
+        return steps + [_step(first + len(steps) + i, f"show what @{d} decorates: a search printed it, not the line under it",
+                              f"grep -rn -A1 '@{d}' --include='*.py' .") for i, d in enumerate(decorators)]
 
     def _missing_note(self, named: str, directory: str) -> str:
         """What the answer says about a missing file: measured (missing-test-api at 3fe9ab5), the

@@ -752,6 +752,20 @@ def test_a_function_asked_about_by_name_gets_its_definitions_searched_when_no_ou
     assert g.named_file_looks(done) == []
 
 
+def test_a_decorator_the_goal_names_gets_the_line_under_it_shown(tmp_path):
+    # Measured (dataclass-name, issue 12): a search printed `models.py:6:@dataclass`, not the class.
+    files = {"src/models.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    sku: str\n"}
+    f, st = _one_step_ran(tmp_path, files, "Which class is declared as a dataclass?", "grep -rn dataclass .")
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["grep -rn -A1 '@dataclass' --include='*.py' ."]
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert "models.py-5-class Item:" in looks[0].result.stdout
+    assert f.named_file_looks(st) == []
+    # a decorator the goal does not ask about is not followed
+    g, other = _one_step_ran(tmp_path, {}, "Which files mention dataclasses?", "grep -rn dataclass .")
+    assert g.named_file_looks(other) == []
+
+
 def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_path):
     f, st = _one_step_ran(tmp_path, {"tests/test_models.py": "def test_item(): pass\n"},
                           "What does tests/test_api.py test?", "grep -rl test_api .")
