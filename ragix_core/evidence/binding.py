@@ -27,7 +27,8 @@ minima, "which file" — the answer is checked against the tool outputs, determi
   (``path:N:text``) in any output: a later bare listing does not contradict that.
 
 - a goal that lists functions or classes must name the definitions the outputs show, and one
-  about a function or class by name every file defining it (``definitions.py``).
+  about a function or class by name every file defining it (``definitions.py``); a goal selecting
+  JSON records by a field's value must name the records that have it (``records.py``).
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
 a deterministic answer, never an unchecked pairing.
@@ -46,6 +47,7 @@ from ragix_core.tools.policy import is_wc_total_line
 from .definitions import bind_definitions, bind_named_definitions
 from .grounding import listed_paths
 from .path_hints import FILE_LIKE, project_files
+from .records import bind_records
 
 __all__ = ["bind_answer", "count_table", "Binding"]
 
@@ -265,8 +267,9 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                            True, "pairing")
     if rows:
         return Binding(answer)
-    listed = bind_definitions(goal, answer, evidence) or bind_named_definitions(goal, answer, evidence)
-    if listed is not None:  # "list the functions defined in a.py", "where is execute defined?"
+    listed = (bind_definitions(goal, answer, evidence) or bind_named_definitions(goal, answer, evidence)
+              or bind_records(goal, answer, evidence))
+    if listed is not None:  # "list the functions in a.py", "where is execute defined?", "items with quantity 0"
         return Binding(listed[0], True, listed[1])
     unlisted = _unlisted_file(goal, answer, command, output, root, frozenset(_matched_in(evidence)))  # a file list
     if unlisted is not None:

@@ -19,6 +19,7 @@ from ragix_core.tools.substitution import substitution_as_xargs
 
 from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose
+from .records import records_in, records_text
 
 __all__ = ["step_output", "found_nothing", "run_command_step", "Fix", "evidence_block", "refused_after_evidence",
            "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
@@ -29,6 +30,7 @@ FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the out
 NO_MATCHES = "(no matches)"
 EMPTY_BEFORE_EVIDENCE = "this matched nothing; the outputs below are the evidence"
 SKIPPED_REFUSAL = "refused and skipped: the outputs above already hold the goal's words"
+RECORDS_SHOWN = "JSON output shown one record per line: key: field=value, ..."
 
 
 def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
@@ -119,7 +121,10 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
         cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
         status = "ok" if s.status == StepStatus.SUCCESS else "skipped" if s.status == StepStatus.SKIPPED else \
             f"FAILED (rc={r.returncode if r else '?'})"
-        out = excerpt(step_output(s, limit=FULL_OUTPUT), goal, EVIDENCE_CHARS)
+        full = step_output(s, limit=FULL_OUTPUT)
+        records = records_in(full) if s.status == StepStatus.SUCCESS else None
+        # A JSON document on one line is one line to the writer; one record per line it can read.
+        out = excerpt(records_text(records) if records else full, goal, EVIDENCE_CHARS)
         if " wc" in f" {cmd}":
             out = _annotate_totals(out)
         # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.
@@ -129,6 +134,8 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
             # Measured: shown `grep 'quantity: 0'` (no matches) before the JSON it missed, the 1.5B
             # writer answered "no item has quantity 0" greedily; without it, or with this line, B7.
             notes.append(EMPTY_BEFORE_EVIDENCE)
+        if records:
+            notes.append(RECORDS_SHOWN)
         said = "".join(f"\n(ragix: {n})" for n in notes if n)
         parts.append(f"$ {cmd}   [{status}]{said}\n{out or '(no output)'}")
     return "\n\n".join(parts) or "(no command was run)"

@@ -21,7 +21,7 @@ def test_an_empty_search_before_real_output_is_marked_as_no_evidence_of_absence(
     shown = evidence_block([EMPTY, READ], "Which items have quantity 0?")
     empty_part, read_part = shown.split("\n\n$ ")
     assert EMPTY_BEFORE_EVIDENCE in empty_part and "(no matches)" in empty_part
-    assert EMPTY_BEFORE_EVIDENCE not in read_part and '"washer"' in read_part
+    assert EMPTY_BEFORE_EVIDENCE not in read_part and 'name=washer' in read_part
 
 
 def test_an_empty_search_that_is_all_there_is_or_comes_last_is_shown_as_it_is():

@@ -822,7 +822,7 @@ def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_ans
     res = f.answer("Which items have quantity 0?")
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["grep 'quantity: 0' inventory.json", "cat inventory.json"]
     assert res["meta"]["vote"]["looked"] == ["cat inventory.json"]
-    assert '"washer", "quantity": 0' in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file
+    assert "B7: name=washer, quantity=0" in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file
     assert "none found anything" not in res["answer"]  # the read found something: no absence caveat
 
 

@@ -1,0 +1,100 @@
+"""JSON outputs read as records: shown one per line, and "which items have quantity 0" answered from them.
+
+Measured (out-of-stock-items, issue 12 runs): `inventory.json` is one line,
+``{"A1": {"sku": "A1", "name": "bolt", "quantity": 3}, "B7": {... "name": "washer", "quantity": 0}}``;
+the 1.5B writer answered "one item has quantity 0: ./inventory.json" with the line in front of it.
+So, deterministically:
+
+- an output that is a JSON object of objects or a list of objects (a whole file, or one search line
+  ``path:{...}``) is shown to the writer one record per line (``B7: sku=B7, name=washer, quantity=0``);
+- a goal that names a field of those records followed by a value ("quantity 0", "status is
+  archived") selects the records whose field equals it; an answer naming none of them is replaced
+  by the list, and one naming some gets the rest appended.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+__all__ = ["records_in", "records_text", "bind_records"]
+
+MAX_RECORDS = 200
+MAX_SELECTED = 20
+_PATH_PREFIX = re.compile(r"^[^\s:{\[]+:(?:\d+:)?(?=[{\[])")  # grep's "path:" or "path:N:" before the JSON
+_LABELS = ("name", "title", "id", "sku", "key")  # the fields that say which record it is
+
+
+def records_in(output: str) -> Optional[List[Tuple[str, Dict[str, Any]]]]:
+    """``[(key, record), ...]`` when ``output`` is one JSON object of objects or list of objects
+    (a grep path prefix allowed); None otherwise."""
+    text = output.strip()
+    if not text or text[0] not in "{[" and not _PATH_PREFIX.match(text):
+        return None
+    text = _PATH_PREFIX.sub("", text, count=1)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        items = list(data.items())
+    elif isinstance(data, list):
+        items = [(str(i), v) for i, v in enumerate(data, 1)]
+    else:
+        return None
+    if not items or len(items) > MAX_RECORDS or not all(isinstance(v, dict) for _, v in items):
+        return None
+    return [(str(k), v) for k, v in items]
+
+
+def _scalar(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+
+
+def records_text(records: List[Tuple[str, Dict[str, Any]]]) -> str:
+    """One line per record: ``key: field=value, ...``."""
+    return "\n".join(f"{key}: " + ", ".join(f"{f}={_scalar(v)}" for f, v in record.items())
+                     for key, record in records)
+
+
+def _wanted(goal: str, fields: Sequence[str]) -> List[Tuple[str, str]]:
+    """``(field, value)`` pairs the goal asks for: a field name followed by a value, maybe after "is"/"=" ."""
+    out = []
+    for field in fields:
+        m = re.search(rf"\b{re.escape(field)}\b\s*(?:is|of|=|==|:|equal to|equals)?\s*[\"'`]?([\w.-]+)", goal,
+                      re.IGNORECASE)
+        if m:
+            out.append((field, m.group(1)))
+    return out
+
+
+def _label(key: str, record: Dict[str, Any]) -> List[str]:
+    return [str(record[f]) for f in _LABELS if f in record and not isinstance(record[f], (dict, list))] + [key]
+
+
+def _named(answer: str, word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", answer, re.IGNORECASE) is not None
+
+
+def bind_records(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """``(new answer, reason)`` when the answer misses records the goal selects; None otherwise."""
+    for command, output in reversed(evidence):
+        records = records_in(output)
+        if not records:
+            continue
+        fields = list(dict.fromkeys(f for _, r in records for f in r))
+        for field, value in _wanted(goal, fields):
+            chosen = [(k, r) for k, r in records if field in r and _scalar(r[field]).lower() == value.lower()]
+            if not chosen or len(chosen) > MAX_SELECTED:
+                continue
+            missing = [(k, r) for k, r in chosen if not any(_named(answer, w) for w in _label(k, r))]
+            if not missing:
+                return None
+            lines = "\n".join(f"- {k}: " + ", ".join(f"{f}={_scalar(v)}" for f, v in r.items()) for k, r in missing)
+            if len(missing) == len(chosen):
+                return (f"The records with {field} {value} (the output of `{command}`):\n{lines}\n\n"
+                        f"(ragix: the written answer named none of them; this answer is written from the output.)",
+                        "records")
+            return f"{answer.rstrip()}\n\n(ragix: the output also has {field} {value} for:\n{lines})", "records_added"
+    return None

@@ -1,0 +1,46 @@
+"""JSON outputs as records: shown one per line; "which items have quantity 0" answered from them."""
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.binding import bind_answer
+from ragix_core.evidence.records import records_in, records_text
+from ragix_core.evidence.steps import evidence_block
+
+INVENTORY = ('{"A1": {"sku": "A1", "name": "bolt", "quantity": 3}, '
+             '"B7": {"sku": "B7", "name": "washer", "quantity": 0}}')
+
+
+def step(stdout, command="cat inventory.json"):
+    return PlanStep(1, "read", ToolCall("shell", {"command": command}), StepStatus.SUCCESS,
+                    ToolResult("shell", 0, stdout=stdout))
+
+
+def test_objects_of_objects_and_lists_of_objects_are_records():
+    assert [k for k, _ in records_in(INVENTORY)] == ["A1", "B7"]
+    assert records_in(f"./inventory.json:{INVENTORY}\n")[1][1]["name"] == "washer"  # a grep line
+    assert records_in('[{"id": 1}, {"id": 2}]')[1] == ("2", {"id": 2})
+    for not_records in ['{"a": 1}', "[1, 2]", "{not json", "plain text", "", '{"a": {"b": 1}, "c": 2}']:
+        assert records_in(not_records) is None, not_records
+    assert records_text(records_in(INVENTORY)).splitlines()[1] == "B7: sku=B7, name=washer, quantity=0"
+
+
+def test_the_writer_sees_one_record_per_line():
+    block = evidence_block([step(INVENTORY)], "Which items have quantity 0?")
+    assert "B7: sku=B7, name=washer, quantity=0" in block and "one record per line" in block
+
+
+def test_an_answer_naming_no_selected_record_is_replaced_by_them():
+    # Measured (out-of-stock-items, issue 12): "one item has quantity 0: ./inventory.json".
+    goal = "Which items in the inventory data file have quantity 0?"
+    b = bind_answer(goal, "One item has quantity 0: ./inventory.json", [step(INVENTORY)])
+    assert b.corrected and b.reason == "records"
+    assert "B7: sku=B7, name=washer, quantity=0" in b.answer and "bolt" not in b.answer
+    assert not bind_answer(goal, "The washer (B7).", [step(INVENTORY)]).corrected
+    assert not bind_answer(goal, "B7", [step(INVENTORY)]).corrected  # its key names it too
+
+
+def test_some_named_gets_the_rest_appended_and_unselective_goals_are_left_alone():
+    data = '[{"name": "a", "status": "archived"}, {"name": "b", "status": "archived"}, {"name": "c", "status": "live"}]'
+    b = bind_answer("Which projects have status archived?", "Project a.", [step(data, "cat p.json")])
+    assert b.corrected and b.reason == "records_added" and "name=b" in b.answer and "name=c" not in b.answer
+    assert not bind_answer("What is in p.json?", "Three projects.", [step(data, "cat p.json")]).corrected
+    assert not bind_answer("Which projects have status deleted?", "None.", [step(data, "cat p.json")]).corrected
