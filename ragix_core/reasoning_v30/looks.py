@@ -5,7 +5,8 @@ ragix's in its description; the outputs become evidence like any step's.
 
 - every search found nothing: read the small files the goal names or the searches were aimed
   at (measured: `grep 'quantity: 0' inventory.json` found nothing where the one-line JSON says
-  `"quantity": 0`, and two reflections did not find the spelling);
+  `"quantity": 0`, and two reflections did not find the spelling); when there are none, search
+  the goal's own words once;
 - the goal names a file that is not there: list its directory, with a note the answer carries;
 - a line-count goal names files no output counted: count them (`wc -l`);
 - the goal asks about a file no step read: read it;
@@ -27,6 +28,7 @@ from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
 from ragix_core.evidence.definitions import asked_names, decorators_asked, definition_sites
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
+from ragix_core.evidence.recovery import goal_words_search
 from ragix_core.evidence.steps import step_output
 
 from .absence import all_empty
@@ -109,5 +111,11 @@ class Looks:
         files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
                  if f not in self.looked][:MAX_LOOKS]
         self.looked.update(files)
-        return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
-                for i, f in enumerate(files)]
+        if files:
+            return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
+                    for i, f in enumerate(files)]
+        search = goal_words_search(goal)
+        if search is None or "words:" in self.looked:
+            return []
+        self.looked.add("words:")
+        return [_step(first, "search the goal's own words: every search found nothing and no file was named", search)]

@@ -682,17 +682,30 @@ def test_after_empty_searches_ragix_reads_the_small_files_they_were_aimed_at_onc
     looks = f.named_file_looks(st)
     assert [s.tool_call.args["command"] for s in looks] == ["cat inventory.json"]  # big.log is over the size cap
     assert looks[0].num == 2 and "(ragix)" in looks[0].description
-    assert f.named_file_looks(st) == []  # once per file
+    assert all("inventory.json" not in s.tool_call.args["command"] for s in f.named_file_looks(st))  # once per file
     st.executed_steps.append(f.execute_step(looks[0], st))
     assert '"washer", "quantity": 0' in looks[0].result.stdout
+
+
+def test_after_empty_searches_naming_no_file_ragix_searches_the_goals_own_words_once(tmp_path):
+    # Measured (trap-server-port, 5ae6fa5): the plans grepped for a server.py that does not exist and
+    # the answer invented "port 80"; `port: 8080` is in config/settings.yaml.
+    f, st = _one_step_ran(tmp_path, {"config/settings.yaml": "server:\n  host: 0.0.0.0\n  port: 8080\n",
+                                     "a.py": "import os\n"},
+                          "What port does this project's server listen on?", "grep -rn server.py .")
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["grep -rniwE -e 'listen|server|port' ."]
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert "settings.yaml:3:  port: 8080" in looks[0].result.stdout and "import" not in looks[0].result.stdout
+    assert f.named_file_looks(st) == []
 
 
 def test_no_look_when_a_search_found_something_or_no_small_file_is_named(tmp_path):
     f, st = _looked_project(tmp_path)
     st.executed_steps.append(f.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -rn 'quantity: 0' ."})), st))
-    assert f.named_file_looks(st) == []  # aimed at a directory, and the goal names no file
-    st.goal = "Which items in inventory.json have quantity 0?"
-    assert [s.tool_call.args["command"] for s in f.named_file_looks(st)] == ["cat inventory.json"]  # the goal names it
+    named = ReasoningState(goal="Which items in inventory.json have quantity 0?", session_id="s",
+                           plan=st.plan, executed_steps=st.executed_steps)
+    assert [s.tool_call.args["command"] for s in f.named_file_looks(named)] == ["cat inventory.json"]  # the goal names it
     g, st2 = _looked_project(tmp_path)
     st2.executed_steps.append(g.execute_step(PlanStep(1, "g", ToolCall("shell", {"command": "grep -n quantity inventory.json"})), st2))
     assert g.named_file_looks(st2) == []  # evidence, not an absence
