@@ -28,7 +28,8 @@ minima, "which file" — the answer is checked against the tool outputs, determi
 
 - a goal that lists functions or classes must name the definitions the outputs show, and one
   about a function or class by name every file defining it (``definitions.py``); a goal selecting
-  JSON records by a field's value must name the records that have it (``records.py``).
+  JSON records by a field's value must name the records that have it (``records.py``); one asking
+  which modules import a module, every importer the import lines show (``imports.py``).
 
 On a mismatch the answer is replaced by one written from the output line (and says so):
 a deterministic answer, never an unchecked pairing.
@@ -46,6 +47,7 @@ from ragix_core.tools.policy import is_wc_total_line
 
 from .definitions import bind_definitions, bind_named_definitions
 from .grounding import listed_paths
+from .imports import bind_importers
 from .path_hints import FILE_LIKE, project_files
 from .records import bind_records
 
@@ -268,7 +270,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
     if rows:
         return Binding(answer)
     listed = (bind_definitions(goal, answer, evidence) or bind_named_definitions(goal, answer, evidence)
-              or bind_records(goal, answer, evidence))
+              or bind_records(goal, answer, evidence) or bind_importers(goal, answer, evidence))
     if listed is not None:  # "list the functions in a.py", "where is execute defined?", "items with quantity 0"
         return Binding(listed[0], True, listed[1])
     unlisted = _unlisted_file(goal, answer, command, output, root, frozenset(_matched_in(evidence)))  # a file list

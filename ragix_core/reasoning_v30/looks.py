@@ -13,9 +13,11 @@ ragix's in its description; the outputs become evidence like any step's.
 - the goal asks about a function or class by name and no output shows where it is defined:
   search for its definitions (evidence/definitions.py), so that every one is in view (measured:
   "what does the execute function do?" answered from one of the two files defining it), and
-  show the line under a decorator the goal names when a search printed only the decorator.
+  show the line under a decorator the goal names when a search printed only the decorator;
+- the goal asks which modules import (or depend on) a module: search its import lines, and
+  for indirect dependents those of each importer, level by level (evidence/imports.py).
 
-The middle three are evidence/coverage.py's judgements.
+The second to fourth are evidence/coverage.py's judgements.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import List
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
 from ragix_core.evidence.definitions import asked_names, decorators_asked, definition_sites
+from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import goal_words_search
 from ragix_core.evidence.steps import step_output
@@ -38,6 +41,7 @@ __all__ = ["Looks", "LOOK_BYTES", "MAX_LOOKS"]
 
 LOOK_BYTES = 4096  # a file is read by a look only up to this size
 MAX_LOOKS = 2
+MAX_IMPORT_SEARCHES = 8  # import searches per run: a dependency chain deeper than this is cut
 
 
 def _step(num: int, description: str, command: str, **args: str) -> PlanStep:
@@ -64,8 +68,9 @@ class Looks:
                           note=self._missing_note(named, d))
                     for i, (named, d) in enumerate(missing)]
         empty = all_empty(state)
-        if empty:
-            return self.after_empty(goal, empty, first)
+        reads = self._read_after_empty(goal, empty, first) if empty else []
+        if reads:
+            return reads
         to_count = goal_files_to_count(goal, steps, self.root)
         key = "wc:" + " ".join(to_count)
         if to_count and key not in self.looked:
@@ -76,7 +81,10 @@ class Looks:
         if to_read:
             return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
                     for i, f in enumerate(to_read)]
-        return self.definitions(goal, steps, first)
+        code = self.definitions(goal, steps, first) or self.imports(goal, steps, first)
+        # The goal's loose words last: exact searches first (measured: a loose `storage` search printed
+        # the docstrings of storage.py and __init__.py, and the writer named them as importers).
+        return code or (self._goal_words(goal, first) if empty else [])
 
     def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
         """Search the project for the definitions of the names ``goal`` asks about, unless a search
@@ -105,15 +113,34 @@ class Looks:
             return f"{named} does not exist; {directory} holds {', '.join(entries)}"
         return f"{named} does not exist; listed {directory} instead"
 
+    def imports(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Search the import lines of the module ``goal`` asks the importers of, and, for indirect
+        importers, of each importer found, level by level (each call sees the last level's output)."""
+        asked = asked_module(goal)
+        if asked is None or not any(f.endswith(".py") for f in project_files(self.root)):
+            return []
+        module, transitive = asked
+        found = importers(module, [step_output(s) for s in steps if s.status == StepStatus.SUCCESS], transitive)
+        wanted = [module] + ([module_of(f) for f in found] if transitive else [])
+        pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked]
+        pending = pending[:max(0, MAX_IMPORT_SEARCHES - sum(k.startswith("imp:") for k in self.looked))][:MAX_LOOKS]
+        self.looked.update(f"imp:{m}" for m in pending)
+        return [_step(first + i, f"find the modules importing {m}", import_search(m)) for i, m in enumerate(pending)]
+
     def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
-        """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""
+        """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each; when
+        there are none, search the goal's own words once."""
+        return self._read_after_empty(goal, empty, first) or self._goal_words(goal, first)
+
+    def _read_after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         operands = [word for s in empty for word in operand_words(command_of(s))]
         files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
                  if f not in self.looked][:MAX_LOOKS]
         self.looked.update(files)
-        if files:
-            return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
-                    for i, f in enumerate(files)]
+        return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
+                for i, f in enumerate(files)]
+
+    def _goal_words(self, goal: str, first: int) -> List[PlanStep]:
         search = goal_words_search(goal)
         if search is None or "words:" in self.looked:
             return []

@@ -779,6 +779,28 @@ def test_a_decorator_the_goal_names_gets_the_line_under_it_shown(tmp_path):
     assert g.named_file_looks(other) == []
 
 
+def test_indirect_importers_are_searched_level_by_level_at_the_plans_end(tmp_path):
+    files = {"pkg/models.py": "class Item: pass\n", "pkg/storage.py": "from .models import Item\n",
+             "pkg/cli.py": "from .storage import load\n", "pkg/__init__.py": '"""models and storage."""\n',
+             "b.py": "import os\n"}
+    f, st = _one_step_ran(tmp_path, files, "Which modules depend on models.py, directly or through another module?",
+                          "grep -rl models .")
+    ran = []
+    while True:
+        looks = f.named_file_looks(st)
+        if not looks:
+            break
+        for look in looks:
+            st.plan.steps.append(look)
+            st.executed_steps.append(f.execute_step(look, st))
+            ran.append(look.description)
+    assert ran == ["find the modules importing models (ragix)", "find the modules importing storage (ragix)",
+                   "find the modules importing cli (ragix)"]
+    outputs = "".join(s.result.stdout for s in st.executed_steps[1:])
+    assert "storage.py:1:from .models import Item" in outputs and "cli.py:1:from .storage import load" in outputs
+    assert "__init__" not in outputs
+
+
 def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_path):
     f, st = _one_step_ran(tmp_path, {"tests/test_models.py": "def test_item(): pass\n"},
                           "What does tests/test_api.py test?", "grep -rl test_api .")
