@@ -27,6 +27,12 @@ def _recursive(words) -> bool:
                for w in words)
 
 
+def _inverted(words) -> bool:
+    """-v over a whole tree prints every other line of every file: never evidence (measured at dfcbeb6,
+    importers-of-storage: `grep -r -v 'storage.py' .` filled the writer's evidence with the project)."""
+    return any(w == "--invert-match" or (w.startswith("-") and not w.startswith("--") and "v" in w) for w in words)
+
+
 def grep_directory_as_recursive(command: str, stderr: str) -> Optional[Tuple[str, str]]:
     """``(command with grep -r, what ragix says)`` when the first stage is a grep that named a
     directory ``stderr`` reports, without a recursive option; None otherwise."""
@@ -39,7 +45,7 @@ def grep_directory_as_recursive(command: str, stderr: str) -> Optional[Tuple[str
         words = shlex.split(stage)
     except ValueError:
         return None
-    if not words or os.path.basename(words[0]) != "grep" or _recursive(words[1:]):
+    if not words or os.path.basename(words[0]) != "grep" or _recursive(words[1:]) or _inverted(words[1:]):
         return None
     named = [d for d in directories if d in words[1:]]
     if not named:

@@ -13,7 +13,7 @@ IS_DIR = "/usr/bin/grep: .: Is a directory\n"
 
 
 @pytest.mark.parametrize("command,stderr,expected", [
-    ("grep -v 'storage.py' . | wc -l", IS_DIR, "grep -r -v 'storage.py' . | wc -l"),
+    ("grep -n 'storage' . | wc -l", IS_DIR, "grep -r -n 'storage' . | wc -l"),
     ("grep storage src/inventory", "grep: src/inventory: Is a directory\n", "grep -r storage src/inventory"),
     ("/usr/bin/grep -n 'a|b' .", IS_DIR, "/usr/bin/grep -r -n 'a|b' ."),
 ])
@@ -24,6 +24,8 @@ def test_the_first_grep_stage_gets_r(command, stderr, expected):
 
 @pytest.mark.parametrize("command,stderr", [
     ("grep -rn x .", IS_DIR),  # already recursive: something else is wrong
+    ("grep -v 'storage.py' . | wc -l", IS_DIR),  # every other line of the tree is no evidence
+    ("grep --invert-match x .", IS_DIR),
     ("grep --recursive x .", IS_DIR),
     ("grep x a.py", "grep: a.py: No such file or directory\n"),  # not a directory
     ("cat x | grep y .", IS_DIR),  # grep is not the first stage
