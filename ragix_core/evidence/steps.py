@@ -21,7 +21,7 @@ from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose
 from .records import records_in, records_text
 
-__all__ = ["step_output", "found_nothing", "run_command_step", "Fix", "evidence_block", "refused_after_evidence",
+__all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block", "refused_after_evidence",
            "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
@@ -107,6 +107,12 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     return fix
 
 
+def empty_before_evidence(step: PlanStep, later: List[PlanStep]) -> bool:
+    """``step`` found nothing and one of the ``later`` steps found something: its absence is only
+    a pattern or path that missed, not evidence that nothing exists."""
+    return found_nothing(step) and any(s.status == StepStatus.SUCCESS and not found_nothing(s) for s in later)
+
+
 def _annotate_totals(text: str) -> str:
     """Mark wc's summary line so that a model does not take "total" for a file."""
     return "\n".join(f"{line.rstrip()}   <- sum of the files listed, not a file" if is_wc_total_line(line) else line
@@ -129,8 +135,7 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
             out = _annotate_totals(out)
         # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.
         notes = [s.tool_call.args.get(key) for key in ("note", "aside")] if s.tool_call else []
-        if found_nothing(s) and any(later.status == StepStatus.SUCCESS and not found_nothing(later)
-                                    for later in steps[i + 1:]):
+        if empty_before_evidence(s, steps[i + 1:]):
             # Measured: shown `grep 'quantity: 0'` (no matches) before the JSON it missed, the 1.5B
             # writer answered "no item has quantity 0" greedily; without it, or with this line, B7.
             notes.append(EMPTY_BEFORE_EVIDENCE)

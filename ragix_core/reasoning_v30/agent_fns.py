@@ -24,8 +24,8 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction
-from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, evidence_block, found_nothing, refused_after_evidence,
-                                      run_command_step, step_output)
+from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, empty_before_evidence, evidence_block, found_nothing,
+                                      refused_after_evidence, run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.codeblock import extract_command
@@ -433,6 +433,10 @@ class AgentFunctions:
         # An all-empty plan was already doubted by EXECUTE (doubt_empty) while a reflection was left.
         succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
         current = state.final_answer or self.compose(state)
+        # Nor is a search that missed before a later step found the thing: measured (out-of-stock-items
+        # at dfb7f09), the verifier failed "B7" because `grep 'quantity: 0'` had found nothing before
+        # `cat inventory.json` showed the record.
+        succeeded = [s for i, s in enumerate(succeeded) if not empty_before_evidence(s, succeeded[i + 1:])]
         # Only the steps that produced output are evidence: measured, a refused first attempt listed
         # here made the verifier fail answers that later steps had fully supported.
         text = prompts.render("verify", goal=bounded(state.goal, 2000), plan_and_steps=self.evidence(succeeded, state.goal),

@@ -35,7 +35,11 @@ def test_an_answer_naming_no_selected_record_is_replaced_by_them():
     assert b.corrected and b.reason == "records"
     assert "B7: sku=B7, name=washer, quantity=0" in b.answer and "bolt" not in b.answer
     assert not bind_answer(goal, "The washer (B7).", [step(INVENTORY)]).corrected
-    assert not bind_answer(goal, "B7", [step(INVENTORY)]).corrected  # its key names it too
+    keyed = bind_answer(goal, "The item is B7.", [step(INVENTORY)])  # by its key only: its name is added
+    assert keyed.corrected and keyed.reason == "records_added" and keyed.answer.startswith("The item is B7.")
+    assert "name=washer" in keyed.answer
+    nameless = '[{"id": 7, "quantity": 0}, {"id": 8, "quantity": 2}]'
+    assert not bind_answer(goal, "Item 7.", [step(nameless)]).corrected  # no name to call it by
 
 
 def test_some_named_gets_the_rest_appended_and_unselective_goals_are_left_alone():

@@ -401,6 +401,25 @@ def test_verifier_sees_only_successful_steps_and_a_reasonless_fail_keeps_the_ans
     assert out["confidence"] <= 0.5 and "without naming an issue" in out["issues"]
 
 
+def test_the_verifier_is_not_shown_a_search_that_missed_before_a_later_step_found_the_thing():
+    # Measured (out-of-stock-items at dfb7f09): "B7" failed on `grep 'quantity: 0'` finding nothing,
+    # though `cat inventory.json` after it showed the record.
+    llm = ScriptedLLM([{"verdict": "pass", "issues": "", "answer": "B7", "confidence": 0.9}])
+    st = ReasoningState(goal="Which items have quantity 0?", session_id="s")
+    missed = PlanStep(1, "grep", ToolCall("shell", {"command": "grep 'quantity: 0' inventory.json"}), StepStatus.SUCCESS,
+                      ToolResult("grep", 1, stdout="", no_match=True))
+    read = PlanStep(2, "cat", ToolCall("shell", {"command": "cat inventory.json"}), StepStatus.SUCCESS,
+                    ToolResult("cat", 0, stdout='[{"name": "washer", "quantity": 0}]\n'))
+    st.executed_steps, st.final_answer = [missed, read], "washer"
+    fns(llm).verify(st)
+    prompt = llm.calls[0]["messages"][0]["content"]
+    assert "cat inventory.json" in prompt and "quantity: 0' inventory.json" not in prompt
+    # an absence that is the last word is still shown: it may be the answer
+    st.executed_steps = [read, missed]
+    fns(llm2 := ScriptedLLM([{"verdict": "pass", "issues": "", "answer": "x", "confidence": 0.9}])).verify(st)
+    assert "quantity: 0' inventory.json" in llm2.calls[0]["messages"][0]["content"]
+
+
 def test_a_reasoned_fail_keeps_the_writers_answer_and_states_the_doubt():
     llm = ScriptedLLM([{"verdict": "fail", "issues": "the output shows no return type", "answer": "unknown",
                         "confidence": 0.2}])
