@@ -14,6 +14,15 @@ names the outputs show; so, deterministically:
 
 Only plural asks ("functions", "classes") with a list intent are checked: "which class is a
 dataclass" or "how many functions" ask for a subset or a number, which a list cannot check.
+
+Two more readings of definitions serve reasoning_v30/looks.py and the binding:
+
+- ``asked_names``: the names a goal asks about as definitions ("functions named execute",
+  "the execute function", "load()"); ``definition_sites`` finds where a search showed them
+  defined, and ``bind_named_definitions`` makes an answer name every such file (and a "how
+  many … defined" answer state their number);
+- ``decorators_asked``: a decorator the goal names whose line a search printed without the line
+  under it, the thing it decorates.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ _PREFIXED = re.compile(r"^(?P<path>[^\s:]+\.\w+):(?:\d+[:-])?(?P<text>.*)$")  # 
 _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
+_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?P<line>\d+):\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
 MAX_NAMES = 60
 # A name the goal asks about as a definition: "functions named execute", "the execute function", "execute()".
 _ASKED = (
@@ -174,9 +184,6 @@ def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str,
             return (f"{answer.rstrip()}\n\n(ragix: {name} is defined in {len(sites)} places: {where}.)",
                     "named_sites")
     return None
-
-
-_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?P<line>\d+):\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
 
 
 def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:

@@ -24,12 +24,16 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 __all__ = ["asked_module", "import_search", "importers", "module_of", "bind_importers"]
 
-_ASKS_IMPORTERS = re.compile(r"\b(import\w*|depend\w*|rel(?:y|ies) on|uses?|using)\b", re.IGNORECASE)
+# Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does a.py import?").
+_ASKS_IMPORTERS = re.compile(
+    r"\b(importers?|dependents?|imported by|used by|depend\w* on|rel(?:y|ies) on)\b"
+    r"|\b(which|what)\s+(?:\w+\s+){0,2}(?:modules?|files?|scripts?|packages?)\s+(?:\w+\s+){0,2}(?:import|use|depend)\w*\b",
+    re.IGNORECASE)
 _INDIRECT = re.compile(r"\b(indirect\w*|through|transitive\w*|via)\b", re.IGNORECASE)
 _MODULE_NAMED = (
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*([A-Za-z_]\w*)\.py\b"),
     re.compile(r"\bthe\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s+module\b", re.IGNORECASE),
-    re.compile(r"\bmodule\s+[`'\"]?([A-Za-z_]\w*)\b", re.IGNORECASE),
+    re.compile(r"\bmodule\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:[?.,;:!]|$)", re.IGNORECASE),  # "module a?", not "module uses"
 )
 _NOT_MODULES = {"another", "other", "each", "every", "this", "that", "same", "python", "given", "any"}
 _SEARCH_LINE = re.compile(r"^(?P<path>[^\s:]+\.py):(?:\d+:)?(?P<text>.*)$", re.MULTILINE)

@@ -20,6 +20,9 @@ API = "./src/inventory/cli.py:5:from .api import handle_get\n"
     ("Which files use the json module?", ("json", False)),
     ("What does the execute function do?", None),
     ("Count the lines of storage.py", None),  # no import or dependency asked
+    ("What does a.py import?", None),  # what it imports, not who imports it
+    ("Which module uses the cache, and what are the dependents of storage.py?", ("storage", False)),
+    ("Which module defines execute?", None),
 ])
 def test_the_module_a_goal_asks_the_importers_of(goal, expected):
     assert asked_module(goal) == expected
