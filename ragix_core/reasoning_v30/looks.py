@@ -41,7 +41,8 @@ __all__ = ["Looks", "LOOK_BYTES", "MAX_LOOKS"]
 
 LOOK_BYTES = 4096  # a file is read by a look only up to this size
 MAX_LOOKS = 2
-MAX_IMPORT_SEARCHES = 8  # import searches per run: a dependency chain deeper than this is cut
+MAX_IMPORT_SEARCHES = 4  # import searches (levels) per run: a dependency chain deeper than this is cut
+MAX_IMPORTS_A_SEARCH = 12  # modules one search looks for
 
 
 def _step(num: int, description: str, command: str, **args: str) -> PlanStep:
@@ -115,17 +116,18 @@ class Looks:
 
     def imports(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
         """Search the import lines of the module ``goal`` asks the importers of, and, for indirect
-        importers, of each importer found, level by level (each call sees the last level's output)."""
+        importers, of the importers found, one search a level (each call sees the last level's output)."""
         asked = asked_module(goal)
         if asked is None or not any(f.endswith(".py") for f in project_files(self.root)):
             return []
         module, transitive = asked
         found = importers(module, [step_output(s) for s in steps if s.status == StepStatus.SUCCESS], transitive)
         wanted = [module] + ([module_of(f) for f in found] if transitive else [])
-        pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked]
-        pending = pending[:max(0, MAX_IMPORT_SEARCHES - sum(k.startswith("imp:") for k in self.looked))][:MAX_LOOKS]
-        self.looked.update(f"imp:{m}" for m in pending)
-        return [_step(first + i, f"find the modules importing {m}", import_search(m)) for i, m in enumerate(pending)]
+        pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked][:MAX_IMPORTS_A_SEARCH]
+        if not pending or sum(k.startswith("imports:") for k in self.looked) >= MAX_IMPORT_SEARCHES:
+            return []
+        self.looked.update([f"imp:{m}" for m in pending] + [f"imports:{len(self.looked)}"])
+        return [_step(first, f"find the modules importing {', '.join(pending)}", import_search(pending))]
 
     def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each; when

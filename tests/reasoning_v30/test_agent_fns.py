@@ -800,8 +800,8 @@ def test_a_decorator_the_goal_names_gets_the_line_under_it_shown(tmp_path):
 
 def test_indirect_importers_are_searched_level_by_level_at_the_plans_end(tmp_path):
     files = {"pkg/models.py": "class Item: pass\n", "pkg/storage.py": "from .models import Item\n",
-             "pkg/cli.py": "from .storage import load\n", "pkg/__init__.py": '"""models and storage."""\n',
-             "b.py": "import os\n"}
+             "pkg/api.py": "from .models import Item\n", "pkg/cli.py": "from .storage import load\nfrom . import api\n",
+             "pkg/__init__.py": '"""models and storage."""\n', "b.py": "import os\n"}
     f, st = _one_step_ran(tmp_path, files, "Which modules depend on models.py, directly or through another module?",
                           "grep -rl models .")
     ran = []
@@ -813,7 +813,8 @@ def test_indirect_importers_are_searched_level_by_level_at_the_plans_end(tmp_pat
             st.plan.steps.append(look)
             st.executed_steps.append(f.execute_step(look, st))
             ran.append(look.description)
-    assert ran == ["find the modules importing models (ragix)", "find the modules importing storage (ragix)",
+    # one search a level: models; then its importers (api, storage); then theirs (cli); cli has none
+    assert ran == ["find the modules importing models (ragix)", "find the modules importing api, storage (ragix)",
                    "find the modules importing cli (ragix)"]
     outputs = "".join(s.result.stdout for s in st.executed_steps[1:])
     assert "storage.py:1:from .models import Item" in outputs and "cli.py:1:from .storage import load" in outputs
