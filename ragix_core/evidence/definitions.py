@@ -59,7 +59,8 @@ _ASKED = (
 )
 _NOT_NAMES = {"same", "first", "last", "other", "only", "next", "previous", "whole", "entire", "following",
               "given", "above", "below", "new", "old", "main's", "this", "that", "each", "every", "any"}
-_DEFINED = re.compile(r"\b(defined|defines|definitions?|declared)\b", re.IGNORECASE)  # counts of calls are not counts of defs
+# A count of definitions is checked; a count of calls or uses is not.
+_DEFINED = re.compile(r"\b(defined|defines|definitions?|declared)\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\b(how many|number of)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
 

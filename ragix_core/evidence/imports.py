@@ -8,8 +8,9 @@ each importer. So:
 
 - ``asked_module`` reads the module a goal asks the importers of (``models.py``, "the storage
   module", "module a") and whether it asks for indirect ones too;
-- ``import_search`` is the one search for the import lines of a module (or of a level of them) (Python: ``from … M … import``
-  and ``import … M``), run by ragix at a plan's end (reasoning_v30/looks.py), level by level;
+- ``import_search`` is the one search for the import lines of a module, or of a level of them
+  (Python: ``from … M … import`` and ``import … M``), run by ragix at a plan's end
+  (reasoning_v30/looks.py), level by level;
 - ``importers`` reads, from any output's ``path:N:text`` lines that are import statements, which
   files import the module, and with ``transitive`` the files importing those, and so on;
 - ``bind_importers``: an answer must name every importer the outputs show (the rest appended),
@@ -27,13 +28,15 @@ __all__ = ["asked_module", "import_search", "importers", "module_of", "bind_impo
 # Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does a.py import?").
 _ASKS_IMPORTERS = re.compile(
     r"\b(importers?|dependents?|imported by|used by|depend\w* on|rel(?:y|ies) on)\b"
-    r"|\b(which|what)\s+(?:\w+\s+){0,2}(?:modules?|files?|scripts?|packages?)\s+(?:\w+\s+){0,2}(?:import|use|depend)\w*\b",
+    r"|\b(which|what)\s+(?:\w+\s+){0,2}(?:modules?|files?|scripts?|packages?)\s+"
+    r"(?:\w+\s+){0,2}(?:import|use|depend)\w*\b",
     re.IGNORECASE)
 _INDIRECT = re.compile(r"\b(indirect\w*|through|transitive\w*|via)\b", re.IGNORECASE)
 _MODULE_NAMED = (
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*([A-Za-z_]\w*)\.py\b"),
     re.compile(r"\bthe\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s+module\b", re.IGNORECASE),
-    re.compile(r"\bmodule\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:[?.,;:!]|$)", re.IGNORECASE),  # "module a?", not "module uses"
+    # "module a?", not "module uses"
+    re.compile(r"\bmodule\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:[?.,;:!]|$)", re.IGNORECASE),
 )
 _NOT_MODULES = {"another", "other", "each", "every", "this", "that", "same", "python", "given", "any"}
 _SEARCH_LINE = re.compile(r"^(?P<path>[^\s:]+\.py):(?:\d+:)?(?P<text>.*)$", re.MULTILINE)

@@ -108,5 +108,6 @@ def bind_records(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) ->
                 return (f"The records with {field} {value} (the output of `{command}`):\n{lines}\n\n"
                         f"(ragix: the written answer named none of them; this answer is written from the output.)",
                         "records")
-            return f"{answer.rstrip()}\n\n(ragix: records with {field} {value} in the output:\n{lines})", "records_added"
+            return (f"{answer.rstrip()}\n\n(ragix: records with {field} {value} in the output:\n{lines})",
+                    "records_added")
     return None

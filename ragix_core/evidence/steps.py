@@ -21,8 +21,8 @@ from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose
 from .records import records_in, records_text
 
-__all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block", "refused_after_evidence",
-           "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
+__all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
+           "refused_after_evidence", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model

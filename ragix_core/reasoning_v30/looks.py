@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
@@ -52,8 +52,10 @@ def _step(num: int, description: str, command: str, **args: str) -> PlanStep:
 class Looks:
     def __init__(self, root: Path):
         self.root = root
-        self.looked: set = set()  # what was read, listed or counted already ("ls:DIR", "wc:FILES", FILE)
+        self.looked: set = set()  # what was read, listed, counted or searched already ("ls:DIR", "def:NAME", FILE)
         self.missing_listed = False  # a file the goal names is shown not to exist: an empty search for it agrees
+        self.import_searches = 0
+        self._python: Optional[bool] = None
 
     def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
         if state.plan is None:
@@ -87,54 +89,13 @@ class Looks:
         # the docstrings of storage.py and __init__.py, and the writer named them as importers).
         return code or (self._goal_words(goal, first) if empty else [])
 
-    def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
-        """Search the project for the definitions of the names ``goal`` asks about, unless a search
-        already printed one; and for what the decorators it asks about decorate, when a search
-        printed a decorator's line without the one under it."""
-        outputs = [("", step_output(s)) for s in steps if s.status == StepStatus.SUCCESS]
-        # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
-        # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
-        names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
-                 and not definition_sites(n, outputs)][:MAX_LOOKS]
-        decorators = [d for d in decorators_asked(goal, [out for _, out in outputs])
-                      if f"@:{d}" not in self.looked][:MAX_LOOKS]
-        if not (names or decorators) or not any(f.endswith(".py") for f in project_files(self.root)):
-            return []
-        self.looked.update([f"def:{n}" for n in names] + [f"@:{d}" for d in decorators])
-        steps = [_step(first + i, f"find where {n} is defined: the goal asks about it",
-                       f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for i, n in enumerate(names)]
-        return steps + [_step(first + len(steps) + i, f"show what @{d} decorates: a search printed it, not the line under it",
-                              f"grep -rn -A1 '@{d}' --include='*.py' .") for i, d in enumerate(decorators)]
-
-    def _missing_note(self, named: str, directory: str) -> str:
-        """What the answer says about a missing file: measured (missing-test-api at 3fe9ab5), the
-        writer said "tests/test_api.py does not exist" and never named the file that is there."""
-        entries = directory_entries(self.root, directory)
-        if entries:
-            return f"{named} does not exist; {directory} holds {', '.join(entries)}"
-        return f"{named} does not exist; listed {directory} instead"
-
-    def imports(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
-        """Search the import lines of the module ``goal`` asks the importers of, and, for indirect
-        importers, of the importers found, one search a level (each call sees the last level's output)."""
-        asked = asked_module(goal)
-        if asked is None or not any(f.endswith(".py") for f in project_files(self.root)):
-            return []
-        module, transitive = asked
-        found = importers(module, [step_output(s) for s in steps if s.status == StepStatus.SUCCESS], transitive)
-        wanted = [module] + ([module_of(f) for f in found] if transitive else [])
-        pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked][:MAX_IMPORTS_A_SEARCH]
-        if not pending or sum(k.startswith("imports:") for k in self.looked) >= MAX_IMPORT_SEARCHES:
-            return []
-        self.looked.update([f"imp:{m}" for m in pending] + [f"imports:{len(self.looked)}"])
-        return [_step(first, f"find the modules importing {', '.join(pending)}", import_search(pending))]
-
     def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each; when
         there are none, search the goal's own words once."""
         return self._read_after_empty(goal, empty, first) or self._goal_words(goal, first)
 
     def _read_after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
+        """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""
         operands = [word for s in empty for word in operand_words(command_of(s))]
         files = [f for f in small_text_files(goal_files(goal) + operands, self.root, max_bytes=LOOK_BYTES)
                  if f not in self.looked][:MAX_LOOKS]
@@ -148,3 +109,53 @@ class Looks:
             return []
         self.looked.add("words:")
         return [_step(first, "search the goal's own words: every search found nothing and no file was named", search)]
+
+    def _missing_note(self, named: str, directory: str) -> str:
+        """What the answer says about a missing file: measured (missing-test-api at 3fe9ab5), the
+        writer said "tests/test_api.py does not exist" and never named the file that is there."""
+        entries = directory_entries(self.root, directory)
+        if entries:
+            return f"{named} does not exist; {directory} holds {', '.join(entries)}"
+        return f"{named} does not exist; listed {directory} instead"
+
+    def _has_python(self) -> bool:
+        """The project has Python files (the code looks search Python's forms); walked once a run."""
+        if self._python is None:
+            self._python = any(f.endswith(".py") for f in project_files(self.root))
+        return self._python
+
+    def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Search the project for the definitions of the names ``goal`` asks about, unless a search
+        already printed one; and for what the decorators it asks about decorate, when a search
+        printed a decorator's line without the one under it."""
+        outputs = [("", step_output(s)) for s in steps if s.status == StepStatus.SUCCESS]
+        # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
+        # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
+        names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
+                 and not definition_sites(n, outputs)][:MAX_LOOKS]
+        decorators = [d for d in decorators_asked(goal, [out for _, out in outputs])
+                      if f"@:{d}" not in self.looked][:MAX_LOOKS]
+        if not (names or decorators) or not self._has_python():
+            return []
+        self.looked.update([f"def:{n}" for n in names] + [f"@:{d}" for d in decorators])
+        searches = [(f"find where {n} is defined: the goal asks about it",
+                     f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for n in names]
+        searches += [(f"show what @{d} decorates: a search printed it, not the line under it",
+                      f"grep -rn -A1 '@{d}' --include='*.py' .") for d in decorators]
+        return [_step(first + i, description, command) for i, (description, command) in enumerate(searches)]
+
+    def imports(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Search the import lines of the module ``goal`` asks the importers of, and, for indirect
+        importers, of the importers found, one search a level (each call sees the last level's output)."""
+        asked = asked_module(goal)
+        if asked is None or self.import_searches >= MAX_IMPORT_SEARCHES or not self._has_python():
+            return []
+        module, transitive = asked
+        found = importers(module, [step_output(s) for s in steps if s.status == StepStatus.SUCCESS], transitive)
+        wanted = [module] + ([module_of(f) for f in found] if transitive else [])
+        pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked][:MAX_IMPORTS_A_SEARCH]
+        if not pending:
+            return []
+        self.looked.update(f"imp:{m}" for m in pending)
+        self.import_searches += 1
+        return [_step(first, f"find the modules importing {', '.join(pending)}", import_search(pending))]
