@@ -5,8 +5,10 @@ Measured (out-of-stock-items, issue 12 runs): `inventory.json` is one line,
 the 1.5B writer answered "one item has quantity 0: ./inventory.json" with the line in front of it.
 So, deterministically:
 
-- an output that is a JSON object of objects or a list of objects (a whole file, or one search line
-  ``path:{...}``) is shown to the writer one record per line (``B7: sku=B7, name=washer, quantity=0``);
+- an output that is a JSON object of objects or a list of objects (a whole file, or a search line
+  ``path:N:{...}`` among other lines) is shown to the writer one record per line
+  (``B7: sku=B7, name=washer, quantity=0``; measured at 9cf2c48: the JSON line came among a
+  goal-word search's other lines, and the writer named no item);
 - a goal that names a field of those records followed by a value ("quantity 0", "status is
   archived") selects the records whose field equals it; an answer naming none of them is replaced
   by the list, and one naming some (or calling them by key only) gets the rest appended.
@@ -18,11 +20,12 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["records_in", "records_text", "bind_records"]
+__all__ = ["records_in", "records_of", "records_view", "records_text", "bind_records"]
 
 MAX_RECORDS = 200
 MAX_SELECTED = 20
 _PATH_PREFIX = re.compile(r"^[^\s:{\[]+:(?:\d+:)?(?=[{\[])")  # grep's "path:" or "path:N:" before the JSON
+MAX_LINES_READ = 200  # lines of a longer output are not parsed one by one
 _NAMES = ("name", "title")  # the fields a person calls a record by
 _KEYS = ("id", "sku", "key")  # the fields a program calls it by
 
@@ -47,6 +50,43 @@ def records_in(output: str) -> Optional[List[Tuple[str, Dict[str, Any]]]]:
     if not items or len(items) > MAX_RECORDS or not all(isinstance(v, dict) for _, v in items):
         return None
     return [(str(k), v) for k, v in items]
+
+
+Records = List[Tuple[str, Dict[str, Any]]]
+
+
+def records_of(output: str) -> List[Tuple[str, Records]]:
+    """``[(path, records), ...]``: the whole output's records (path ""), else those of each line
+    that is one JSON document of records after a search's ``path:N:`` prefix."""
+    whole = records_in(output)
+    if whole:
+        return [("", whole)]
+    found = []
+    for line in output.splitlines()[:MAX_LINES_READ]:
+        prefix = _PATH_PREFIX.match(line)
+        records = records_in(line) if prefix else None
+        if records:
+            found.append((prefix.group(0).split(":", 1)[0], records))
+    return found
+
+
+def records_view(output: str) -> Optional[str]:
+    """``output`` with its JSON records one per line (each under its file's name), or None when it
+    holds none."""
+    whole = records_in(output)
+    if whole:
+        return records_text(whole)
+    lines, changed = [], False
+    for i, line in enumerate(output.splitlines()):
+        prefix = _PATH_PREFIX.match(line) if i < MAX_LINES_READ else None
+        records = records_in(line) if prefix else None
+        if records:
+            path = prefix.group(0).split(":", 1)[0]
+            lines.extend(f"{path}: {row}" for row in records_text(records).splitlines())
+            changed = True
+        else:
+            lines.append(line)
+    return "\n".join(lines) if changed else None
 
 
 def _scalar(value: Any) -> str:
@@ -87,27 +127,38 @@ def _called(answer: str, names: List[str], keys: List[str]) -> bool:
 
 
 def bind_records(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
-    """``(new answer, reason)`` when the answer misses records the goal selects; None otherwise."""
+    """``(new answer, reason)`` when the answer misses records the goal selects; None otherwise
+    (the last output's records that the goal selects from decide)."""
     for command, output in reversed(evidence):
-        records = records_in(output)
-        if not records:
-            continue
-        fields = list(dict.fromkeys(f for _, r in records for f in r))
-        for field, value in _wanted(goal, fields):
-            chosen = [(k, r) for k, r in records if field in r and _scalar(r[field]).lower() == value.lower()]
-            if not chosen or len(chosen) > MAX_SELECTED:
-                continue
-            # A record the answer calls by its key only ("B7") is named, but not as a person would call
-            # it: its line is appended. Measured (out-of-stock-items at dfb7f09): "The item is B7."
-            missing = [(k, r) for k, r in chosen if not _called(answer, *_names(k, r))]
-            if not missing:
-                return None
-            keyed = [(k, r) for k, r in missing if any(_named(answer, w) for w in _names(k, r)[1])]
-            lines = "\n".join(f"- {k}: " + ", ".join(f"{f}={_scalar(v)}" for f, v in r.items()) for k, r in missing)
-            if len(missing) == len(chosen) and not keyed:
-                return (f"The records with {field} {value} (the output of `{command}`):\n{lines}\n\n"
-                        f"(ragix: the written answer named none of them; this answer is written from the output.)",
-                        "records")
-            return (f"{answer.rstrip()}\n\n(ragix: records with {field} {value} in the output:\n{lines})",
-                    "records_added")
+        for _, records in records_of(output):
+            selected = _selected(goal, records)
+            if selected is not None:
+                return _checked(answer, command, *selected)
     return None
+
+
+def _selected(goal: str, records: Records) -> Optional[Tuple[str, str, Records]]:
+    """``(field, value, records)`` for the first field the goal asks a value of that selects some
+    records (at most MAX_SELECTED); None when the goal selects none of these."""
+    fields = list(dict.fromkeys(f for _, r in records for f in r))
+    for field, value in _wanted(goal, fields):
+        chosen = [(k, r) for k, r in records if field in r and _scalar(r[field]).lower() == value.lower()]
+        if chosen and len(chosen) <= MAX_SELECTED:
+            return field, value, chosen
+    return None
+
+
+def _checked(answer: str, command: str, field: str, value: str, chosen: Records) -> Optional[Tuple[str, str]]:
+    # A record the answer calls by its key only ("B7") is named, but not as a person would call
+    # it: its line is appended. Measured (out-of-stock-items at dfb7f09): "The item is B7."
+    missing = [(k, r) for k, r in chosen if not _called(answer, *_names(k, r))]
+    if not missing:
+        return None
+    keyed = [(k, r) for k, r in missing if any(_named(answer, w) for w in _names(k, r)[1])]
+    lines = "\n".join(f"- {k}: " + ", ".join(f"{f}={_scalar(v)}" for f, v in r.items()) for k, r in missing)
+    if len(missing) == len(chosen) and not keyed:
+        return (f"The records with {field} {value} (the output of `{command}`):\n{lines}\n\n"
+                f"(ragix: the written answer named none of them; this answer is written from the output.)",
+                "records")
+    return (f"{answer.rstrip()}\n\n(ragix: records with {field} {value} in the output:\n{lines})",
+            "records_added")

@@ -19,7 +19,7 @@ from ragix_core.tools.substitution import substitution_as_xargs
 
 from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose
-from .records import records_in, records_text
+from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
            "refused_after_evidence", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
@@ -128,9 +128,9 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
         status = "ok" if s.status == StepStatus.SUCCESS else "skipped" if s.status == StepStatus.SKIPPED else \
             f"FAILED (rc={r.returncode if r else '?'})"
         full = step_output(s, limit=FULL_OUTPUT)
-        records = records_in(full) if s.status == StepStatus.SUCCESS else None
+        records = records_view(full) if s.status == StepStatus.SUCCESS else None
         # A JSON document on one line is one line to the writer; one record per line it can read.
-        out = excerpt(records_text(records) if records else full, goal, EVIDENCE_CHARS)
+        out = excerpt(records or full, goal, EVIDENCE_CHARS)
         if " wc" in f" {cmd}":
             out = _annotate_totals(out)
         # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.

@@ -48,3 +48,18 @@ def test_some_named_gets_the_rest_appended_and_unselective_goals_are_left_alone(
     assert b.corrected and b.reason == "records_added" and "name=b" in b.answer and "name=c" not in b.answer
     assert not bind_answer("What is in p.json?", "Three projects.", [step(data, "cat p.json")]).corrected
     assert not bind_answer("Which projects have status deleted?", "None.", [step(data, "cat p.json")]).corrected
+
+
+def test_a_json_line_among_a_searchs_other_lines_is_read_as_records():
+    # Measured (out-of-stock-items at 9cf2c48): the goal-word search printed the JSON line among others.
+    from ragix_core.evidence.records import records_of, records_view
+
+    out = f"./inventory.json:1:{INVENTORY}\n./src/cli.py:8:DEFAULT_DB = \"inventory.json\"\n"
+    assert [(p, [k for k, _ in r]) for p, r in records_of(out)] == [("./inventory.json", ["A1", "B7"])]
+    view = records_view(out).splitlines()
+    assert view == ["./inventory.json: A1: sku=A1, name=bolt, quantity=3",
+                    "./inventory.json: B7: sku=B7, name=washer, quantity=0", './src/cli.py:8:DEFAULT_DB = "inventory.json"']
+    assert records_view("plain\nlines\n") is None
+    b = bind_answer("Which items in the inventory data file have quantity 0?", "inventory.json has one.",
+                    [step(out, "grep -rniwE -e 'inventory|quantity' .")])
+    assert b.corrected and b.reason == "records" and "name=washer" in b.answer
