@@ -1,10 +1,11 @@
 """A grep aimed at a directory without ``-r``, written as the recursive search it stands for.
 
-GNU grep given a directory and no ``-r`` prints "grep: DIR: Is a directory" and exits 2.
-Measured (importers-of-storage, targeted run of 62eb891): `grep -v 'storage.py' . | wc -l`
-failed that way and the run's last reflection went to it. A person would add ``-r``; so does
-ragix, once, for the first stage only. This module only rewrites the text: the result goes
-through the same lexer and validation as any command, and the caller says what it ran.
+GNU grep given a directory and no ``-r`` prints "grep: DIR: Is a directory" and exits 2, and a
+failed step costs a reflection (measured, importers-of-storage at 62eb891: the run's last one went
+to such a step). A person would add ``-r``; so does ragix, once, for the first stage only, and not
+for ``-v``: that very step, `grep -v 'storage.py' . | wc -l`, rewritten, printed every other line of
+the project (dfcbeb6). This module only rewrites the text: the result goes through the same lexer
+and validation as any command, and the caller says what it ran.
 """
 
 from __future__ import annotations
