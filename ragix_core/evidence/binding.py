@@ -48,7 +48,7 @@ from ragix_core.tools.policy import is_wc_total_line
 from .definitions import bind_definitions, bind_named_definitions
 from .grounding import listed_paths
 from .imports import bind_importers
-from .path_hints import FILE_LIKE, project_files
+from .path_hints import FILE_LIKE, project_files, project_path
 from .records import bind_records
 
 __all__ = ["bind_answer", "count_table", "Binding"]
@@ -96,7 +96,7 @@ def count_table(output: str) -> Dict[str, int]:
 
 
 def _clean(path: str) -> str:
-    return path[2:] if path.startswith("./") else path
+    return project_path(path)
 
 
 def _evidence(steps: Sequence[PlanStep]) -> List[Tuple[str, str]]:

@@ -31,6 +31,8 @@ import re
 import shlex
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .path_hints import project_path
+
 __all__ = ["asked_names", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
            "decorators_asked"]
 
@@ -99,7 +101,7 @@ def definitions_in(kind: str, evidence: Sequence[Tuple[str, str]]) -> Dict[str, 
                 text = numbered.group("text") if numbered else line
             d = _SOURCE[kind].match(text)
             if d and path and _PYTHON.search(path):
-                names = found.setdefault(path[2:] if path.startswith("./") else path, [])
+                names = found.setdefault(project_path(path), [])
                 if d.group(1) not in names:
                     names.append(d.group(1))
     return found
@@ -156,7 +158,7 @@ def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str
     lines: Dict[str, List[str]] = {}
     for _, output in evidence:
         for m in rx.finditer(output):
-            path = m.group("path")[2:] if m.group("path").startswith("./") else m.group("path")
+            path = project_path(m.group("path"))
             numbered = lines.setdefault(path, [])
             if m.group("line") and m.group("line") not in numbered:
                 numbered.append(m.group("line"))

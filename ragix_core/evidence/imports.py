@@ -23,6 +23,8 @@ import re
 from pathlib import PurePosixPath
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from .path_hints import project_path
+
 __all__ = ["asked_module", "import_search", "importers", "module_of", "bind_importers"]
 
 # Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does a.py import?").
@@ -92,7 +94,7 @@ def _graph(outputs: Sequence[str]) -> Dict[str, Set[str]]:
     graph: Dict[str, Set[str]] = {}
     for output in outputs:
         for m in _SEARCH_LINE.finditer(output):
-            path = m.group("path")[2:] if m.group("path").startswith("./") else m.group("path")
+            path = project_path(m.group("path"))
             for module in _imported(m.group("text")):
                 graph.setdefault(module, set()).add(path)
     return graph

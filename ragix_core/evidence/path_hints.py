@@ -19,8 +19,8 @@ from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "FILE_LIKE",
-           "stand_ins", "small_text_files", "goal_files"]
+__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "project_path",
+           "FILE_LIKE", "stand_ins", "small_text_files", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -56,6 +56,11 @@ def _walk(root: Path, max_depth: Optional[int] = None) -> Iterator[Tuple[str, Li
         dirnames[:] = [] if max_depth is not None and depth + 1 >= max_depth else \
             sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         yield rel, dirnames, sorted(filenames)
+
+
+def project_path(path: str) -> str:
+    """``path`` as a project-relative path: a leading ``./`` (as find and grep -r print it) off."""
+    return path[2:] if path.startswith("./") else path
 
 
 def _joined(rel: str, name: str) -> str:

@@ -55,19 +55,20 @@ def records_in(output: str) -> Optional[List[Tuple[str, Dict[str, Any]]]]:
 Records = List[Tuple[str, Dict[str, Any]]]
 
 
+def _line_records(line: str) -> Optional[Tuple[str, Records]]:
+    """``(path, records)`` for a search line that is ``path:N:`` and one JSON document of records."""
+    prefix = _PATH_PREFIX.match(line)
+    records = records_in(line) if prefix else None
+    return (prefix.group(0).split(":", 1)[0], records) if records else None
+
+
 def records_of(output: str) -> List[Tuple[str, Records]]:
     """``[(path, records), ...]``: the whole output's records (path ""), else those of each line
     that is one JSON document of records after a search's ``path:N:`` prefix."""
     whole = records_in(output)
     if whole:
         return [("", whole)]
-    found = []
-    for line in output.splitlines()[:MAX_LINES_READ]:
-        prefix = _PATH_PREFIX.match(line)
-        records = records_in(line) if prefix else None
-        if records:
-            found.append((prefix.group(0).split(":", 1)[0], records))
-    return found
+    return [found for found in map(_line_records, output.splitlines()[:MAX_LINES_READ]) if found]
 
 
 def records_view(output: str) -> Optional[str]:
@@ -78,11 +79,9 @@ def records_view(output: str) -> Optional[str]:
         return records_text(whole)
     lines, changed = [], False
     for i, line in enumerate(output.splitlines()):
-        prefix = _PATH_PREFIX.match(line) if i < MAX_LINES_READ else None
-        records = records_in(line) if prefix else None
-        if records:
-            path = prefix.group(0).split(":", 1)[0]
-            lines.extend(f"{path}: {row}" for row in records_text(records).splitlines())
+        found = _line_records(line) if i < MAX_LINES_READ else None
+        if found:
+            lines.extend(f"{found[0]}: {row}" for row in records_text(found[1]).splitlines())
             changed = True
         else:
             lines.append(line)

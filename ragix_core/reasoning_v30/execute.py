@@ -97,9 +97,9 @@ class ExecuteNode(BaseNode):
         left, having found nothing new, the doubted plan's evidence stands and the run finishes as
         that plan would have (doubting was a check, not a failure).
         ``look_fn(state)`` gives steps ragix adds itself to a finished plan before any doubt (for
-        graph_v30, reasoning_v30/looks.py: read the small files the goal or the searches named when
-        every search found nothing, list the directory of a missing file the goal names, count or
-        read the files it asks about); they run as the plan's next steps and cost no reflection."""
+        graph_v30, reasoning_v30/looks.py: what a person looks at before answering — the files the
+        goal names or asks about, a missing file's directory, definitions, import lines, the goal's
+        own words); they run as the plan's next steps and cost no reflection."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn

@@ -32,7 +32,6 @@ from ragix_core.evidence.definitions import asked_names, decorators_asked, defin
 from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import goal_words_search
-from ragix_core.evidence.steps import step_output
 
 from .absence import all_empty
 from .plans import command_of, operand_words
@@ -47,6 +46,11 @@ MAX_IMPORTS_A_SEARCH = 12  # modules one search looks for
 
 def _step(num: int, description: str, command: str, **args: str) -> PlanStep:
     return PlanStep(num=num, description=f"{description} (ragix)", tool_call=ToolCall("shell", {"command": command, **args}))
+
+
+def _outputs(steps: List[PlanStep]) -> List[str]:
+    """The successful steps' whole outputs: read for names and import lines, so not cut to a summary's size."""
+    return [s.result.stdout or "" for s in steps if s.status == StepStatus.SUCCESS and s.result is not None]
 
 
 class Looks:
@@ -128,7 +132,7 @@ class Looks:
         """Search the project for the definitions of the names ``goal`` asks about, unless a search
         already printed one; and for what the decorators it asks about decorate, when a search
         printed a decorator's line without the one under it."""
-        outputs = [("", step_output(s)) for s in steps if s.status == StepStatus.SUCCESS]
+        outputs = [("", out) for out in _outputs(steps)]
         # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
         # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
         names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
@@ -151,7 +155,7 @@ class Looks:
         if asked is None or self.import_searches >= MAX_IMPORT_SEARCHES or not self._has_python():
             return []
         module, transitive = asked
-        found = importers(module, [step_output(s) for s in steps if s.status == StepStatus.SUCCESS], transitive)
+        found = importers(module, _outputs(steps), transitive)
         wanted = [module] + ([module_of(f) for f in found] if transitive else [])
         pending = [m for m in dict.fromkeys(wanted) if f"imp:{m}" not in self.looked][:MAX_IMPORTS_A_SEARCH]
         if not pending:
