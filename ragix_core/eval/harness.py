@@ -57,12 +57,14 @@ class EvalOptions:
     extra: Dict[str, Any] = field(default_factory=dict)  # passed to the runner as keywords
 
 
-def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int) -> Optional[str]:
+def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int, strategy: str) -> Optional[str]:
     src = getattr(result, "trace_path", None)
     if not opts.trace_dir or not src or not Path(src).is_file():
         return None  # a trace inside the working copy is removed with it
     opts.trace_dir.mkdir(parents=True, exist_ok=True)
-    dst = opts.trace_dir / f"{scenario.id}-{run}{Path(src).suffix or '.jsonl'}"
+    # The strategy is in the name: `ragix eval -s graph_v30 -s s0` runs each scenario once per strategy
+    # into the same directory, and the baseline's trace must not replace the engine's.
+    dst = opts.trace_dir / f"{strategy}-{scenario.id}-{run}{Path(src).suffix or '.jsonl'}"
     shutil.copyfile(src, dst)
     return str(dst)
 
@@ -95,7 +97,7 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
                 return error_result(scenario, f"runner raised {type(exc).__name__}: {exc}", run, strategy,
                                     time.monotonic() - started)
             res = evaluate_run(scenario, result, workdir=work, run=run, strategy=strategy, strict=opts.strict)
-            res.trace_path = _copy_trace(result, opts, scenario, run)
+            res.trace_path = _copy_trace(result, opts, scenario, run, strategy)
     except WorkspaceError as exc:
         return error_result(scenario, str(exc), run, strategy)
     after = fingerprint(source) if before is not None else None

@@ -170,3 +170,21 @@ def test_engine_memory_written_into_the_original_is_caught(tmp_path):
 
     res = run_scenarios([Scenario(id="x", input="q")], leaky, EvalOptions(cwd=src), corpus_factory=Corpus)
     assert not res[0].passed and ".ragix/events.jsonl" in res[0].error
+
+
+def test_traces_of_two_strategies_are_both_kept(tmp_path):
+    src = tmp_path / "repo"
+    src.mkdir()
+    (src / "a.txt").write_text("hello\n")
+    traces = tmp_path / "traces"
+
+    def runner(goal, *, cwd, strategy, **kw):
+        trace = cwd / "trace.jsonl"
+        trace.write_text(json.dumps({"strategy": strategy}) + "\n")
+        return make_result("hello", ["cat a.txt"], trace_path=trace)
+
+    scenario = Scenario(id="x", input="read a.txt", expected_patterns=["hello"])
+    kept = [run_scenarios([scenario], runner, EvalOptions(cwd=src, strategy=s, trace_dir=traces),
+                          corpus_factory=Corpus)[0].trace_path for s in ("graph_v30", "s0")]
+    assert len(set(kept)) == 2
+    assert [json.loads(Path(p).read_text())["strategy"] for p in kept] == ["graph_v30", "s0"]
