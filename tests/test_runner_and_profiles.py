@@ -8,6 +8,7 @@ import pytest
 
 from ragix_core.config import parse_config
 from ragix_core.core.events import EventKind
+from ragix_core.core.types import TaskComplexity
 from ragix_core.memory.traces import read_trace
 from ragix_core.profiles import ProfileError, check_models, get_profile
 from ragix_core.runtime.run import resolve_strategy, run_goal
@@ -151,21 +152,26 @@ TRY_FIRST = {"reasoning": {"routing": "try_first", "traces": {"enabled": False}}
 
 
 def test_try_first_answers_a_moderate_goal_with_voted_commands_and_no_plan(repo: Path):
-    roles = ScriptedRoles([{"complexity": "MODERATE"}, {"command": "wc -l README.md"}, {"command": "wc -l ./README.md"},
-                           "README.md has 19 lines"])
+    # No classify call: the rules tie the goal to the project and it asks one thing.
+    roles = ScriptedRoles([{"command": "wc -l README.md"}, {"command": "wc -l ./README.md"}, "README.md has 19 lines"])
     res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]  # no plan for a one-command goal
     assert res.state.stop_reason == "success" and res.state.confidence == 1.0
+    assert res.state.complexity == TaskComplexity.SIMPLE and len(roles.llm.calls) == 3
     assert res.state.meta["vote"]["agreed"] == 2 and "19 lines" in res.state.final_answer
-    assert roles.llm.calls[2]["temperature"] > 0  # the confirming draw was sampled
+    assert roles.llm.calls[1]["temperature"] > 0  # the confirming draw was sampled
 
 
 def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):
-    roles = ScriptedRoles([{"complexity": "SIMPLE"}, {"command": "cat docs/manual.md"}, {"command": "cat docs/manual.md"},
-                           {"command": "cat docs/manual.md"}, plan("cat docs/guide.md"), "the guide says hello"])
+    # The model labels the goal only once the try failed; its SIMPLE becomes MODERATE (one command did not do).
+    roles = ScriptedRoles([{"command": "cat docs/manual.md"}, {"command": "cat docs/manual.md"},
+                           {"command": "cat docs/manual.md"}, {"complexity": "SIMPLE"}, plan("cat docs/guide.md"),
+                           "the guide says hello"])
     res = run_goal("Show the manual", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
     assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
     assert res.state.meta["escalated"] == "no command worked"
+    assert res.state.complexity == TaskComplexity.MODERATE
+    assert "complexity classifier" in roles.llm.calls[3]["messages"][0]["content"]
     plan_prompt = roles.llm.calls[4]["messages"][0]["content"]
     assert "Tried first, as one command:\n- `cat docs/manual.md` [FAILED]" in plan_prompt
     assert res.state.stop_reason == "success"

@@ -19,9 +19,9 @@ from .plans import LISTING_TOOLS, command_of, programs
 __all__ = ["all_empty", "searches_empty"]
 
 
-def all_empty(state: ReasoningState) -> List[PlanStep]:
-    """The run's successful steps when there are some and every one found nothing; else []."""
-    succeeded = [s for s in state.executed_steps if s.status == StepStatus.SUCCESS]
+def all_empty(steps: List[PlanStep]) -> List[PlanStep]:
+    """The successful ``steps`` when there are some and every one found nothing; else []."""
+    succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
     return succeeded if succeeded and all(found_nothing(s) for s in succeeded) else []
 
 

@@ -33,7 +33,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
-from .classify_rules import needs_tools, rule_based_complexity
+from .classify_rules import needs_tools, rule_based_complexity, several_asks
 from .looks import Looks
 from .plans import command_of, command_text, compact_steps, reads_stdin, with_tool_name
 from .replies import (
@@ -50,6 +50,7 @@ from .voting import CommandVote
 __all__ = ["AgentFunctions"]
 
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
+MAX_LOOK_ROUNDS = 6  # rounds of ragix's own looks after the one command (an import chain takes one a level)
 
 
 def _tried(steps: List[PlanStep]) -> str:
@@ -92,6 +93,7 @@ class AgentFunctions:
         self.root = Path(getattr(toolbox, "root", "."))
         self.looks = Looks(self.root)  # the steps ragix adds itself at a plan's end, once each
         self.last_complexity: Optional[TaskComplexity] = None
+        self.labelled_by_rules = False  # classify_to_try labelled the goal SIMPLE without the model
         self._listing: Optional[str] = None
 
     @classmethod
@@ -135,6 +137,26 @@ class AgentFunctions:
             label = TaskComplexity.parse(reply.complexity)
             if label == TaskComplexity.BYPASS and needs_tools(goal):
                 label = TaskComplexity.SIMPLE
+        self.last_complexity = label
+        return label
+
+    def classify_to_try(self, goal: str) -> TaskComplexity:
+        """CLASSIFY on the try-first route. A goal the rules tie to the project (``needs_tools``) that
+        asks one thing is tried with one command before any model labels it: SIMPLE until the try
+        fails, when ``plan_complexity`` asks the model. Measured: the model's label cost a call per
+        goal and sent one-command goals ("how many Python files") through PLAN and VERIFY."""
+        if rule_based_complexity(goal) is None and needs_tools(goal) and not several_asks(goal):
+            self.last_complexity = TaskComplexity.SIMPLE
+            self.labelled_by_rules = True
+            return TaskComplexity.SIMPLE
+        return self.classify(goal)
+
+    def plan_complexity(self, goal: str) -> TaskComplexity:
+        """The label a goal plans under once its one-command try failed: the model's (asked now if
+        the rules labelled it), never below MODERATE — one command did not do."""
+        label = self.classify(goal) if self.labelled_by_rules else (self.last_complexity or TaskComplexity.MODERATE)
+        if label in (TaskComplexity.BYPASS, TaskComplexity.SIMPLE):
+            label = TaskComplexity.MODERATE
         self.last_complexity = label
         return label
 
@@ -185,20 +207,33 @@ class AgentFunctions:
         if self.may_escalate and (winner is None or disputed):
             self.tried = _tried(vote.steps)
             return {"escalate": "no command worked" if winner is None else "the commands disagreed",
+                    "complexity": self.plan_complexity(goal),
                     "steps": vote.steps if winner is None else [], "meta": meta}
         if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
             return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
-        evidence = [winner]
-        if vote.found_nothing:  # as in a plan (named_file_looks): open the named files before answering "none"
-            for look in self.looks.after_empty(goal, [winner], first=len(vote.steps) + 1):
-                self._run(look)
-                evidence.append(look)
+        evidence = self._looked_after([winner], goal, first=len(vote.steps) + 1)
+        if len(evidence) > 1:
             meta["vote"]["looked"] = [s.tool_call.args["command"] for s in evidence[1:]]
         answer = self.compose_for(goal, evidence)
         if vote.needs_caveat and not any(s.status == StepStatus.SUCCESS and not found_nothing(s) for s in evidence[1:]):
             answer = f"{answer.rstrip()}\n\n(ragix: {vote.summary()}.)"
         return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": evidence, "meta": meta}
+
+    def _looked_after(self, evidence: List[PlanStep], goal: str, first: int) -> List[PlanStep]:
+        """``evidence`` with the looks a finished plan gets (reasoning_v30/looks.py) run after it:
+        the one command's answer stands on the same evidence a plan's would (measured: the plan-end
+        looks decided most of the code-analysis passes, and the one-command path had only the
+        reads after an empty search)."""
+        evidence = list(evidence)
+        for _ in range(MAX_LOOK_ROUNDS):
+            looks = self.looks.after(goal, evidence, first + len(evidence) - 1)
+            if not looks:
+                break
+            for look in looks:
+                self._run(look)
+                evidence.append(look)
+        return evidence
 
     # -- PLAN --------------------------------------------------------------------
 
@@ -410,7 +445,7 @@ class AgentFunctions:
         checks that a reflection is left to spend."""
         if state.reflection_count:
             return None
-        if all_empty(state):
+        if all_empty(state.executed_steps):
             self.reflect_on_empty = True
             return ("every command found nothing: its pattern or path may not match what the files contain; "
                     "look at the files before concluding that nothing exists")

@@ -64,8 +64,11 @@ class Looks:
     def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
         if state.plan is None:
             return []
-        first = len(state.plan.steps) + 1
-        goal, steps = state.goal, state.executed_steps
+        return self.after(state.goal, state.executed_steps, len(state.plan.steps) + 1)
+
+    def after(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """The next looks after ``steps`` (a finished plan's, or the one-command answer's evidence),
+        numbered from ``first``; [] when there is nothing left to look at."""
         missing = [(named, d) for named, d in missing_goal_files(goal, steps, self.root)
                    if f"ls:{d}" not in self.looked][:MAX_LOOKS]
         if missing:
@@ -74,7 +77,7 @@ class Looks:
             return [_step(first + i, f"list {d}: the goal names {named}, which is not there", f"ls {shlex.quote(d)}",
                           note=self._missing_note(named, d))
                     for i, (named, d) in enumerate(missing)]
-        empty = all_empty(state)
+        empty = all_empty(steps)
         reads = self._read_after_empty(goal, empty, first) if empty else []
         if reads:
             return reads
@@ -92,11 +95,6 @@ class Looks:
         # The goal's loose words last: exact searches first (measured: a loose `storage` search printed
         # the docstrings of storage.py and __init__.py, and the writer named them as importers).
         return code or (self._goal_words(goal, first) if empty else [])
-
-    def after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
-        """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each; when
-        there are none, search the goal's own words once."""
-        return self._read_after_empty(goal, empty, first) or self._goal_words(goal, first)
 
     def _read_after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""

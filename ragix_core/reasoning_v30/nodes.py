@@ -86,7 +86,8 @@ class DirectExecNode(BaseNode):
     def __init__(self, llm_answer_fn: Callable[[str], Dict[str, Any]], *, escalate_to: Optional[str] = None):
         """llm_answer_fn(goal) -> {"answer": str, "confidence": float (0..1)}; it may add "steps" (the
         tool calls it made), "meta" (merged into state.meta) and "escalate": a reason to hand the goal
-        to ``escalate_to`` (PLAN, on the try-first route) instead of answering."""
+        to ``escalate_to`` (PLAN, on the try-first route) instead of answering, with "complexity",
+        the label it plans under."""
         self.llm_answer_fn = llm_answer_fn
         self.escalate_to = escalate_to
 
@@ -98,6 +99,8 @@ class DirectExecNode(BaseNode):
             state.meta.update(res["meta"])
         if res.get("escalate") and self.escalate_to:
             state.meta["escalated"] = str(res["escalate"])
+            if res.get("complexity") is not None:  # the label the goal plans under (and its reflection budget)
+                state.complexity = TaskComplexity.parse(res["complexity"])
             return state, self.escalate_to
         state.final_answer = str(res.get("answer") or "")
         state.confidence = res.get("confidence")

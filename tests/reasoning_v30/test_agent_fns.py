@@ -881,6 +881,26 @@ def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_ans
     assert "none found anything" not in res["answer"]  # the read found something: no absence caveat
 
 
+def test_a_one_command_answer_gets_the_looks_a_finished_plan_gets(tmp_path):
+    # One command read one of the two files defining `execute`; as at a plan's end, ragix searches for
+    # every definition before the writer answers, so the answer can name both.
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "cli.py").write_text("def execute(args):\n    return run(args)\n")
+    (tmp_path / "b.py").write_text("class Job:\n    pass\n\n\ndef execute(job):\n    return job\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    cat = {"command": "cat cli.py"}
+    llm = ScriptedLLM([cat, cat, "execute is defined in cli.py and b.py."])
+    f = fns(llm, box)
+    f.last_complexity = TaskComplexity.SIMPLE
+    res = f.answer("What does the execute function do?")
+    looked = "grep -rnwE '(def|class) +execute' --include='*.py' ."
+    assert [s.tool_call.args["command"] for s in res["steps"]] == ["cat cli.py", looked]
+    assert res["meta"]["vote"]["looked"] == [looked]
+    writer_prompt = llm.calls[-1]["messages"][0]["content"]
+    assert "b.py:5:def execute(job):" in writer_prompt and "cli.py:1:def execute(args):" in writer_prompt
+
+
 def _importers_project(tmp_path):
     from ragix_core.tools import ToolBox
 
