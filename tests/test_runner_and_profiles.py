@@ -177,6 +177,20 @@ def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):
     assert res.state.stop_reason == "success"
 
 
+def test_try_first_plans_when_every_command_found_nothing(repo: Path):
+    empty = {"command": "grep -rn 'quantity: 0' src/inventory/storage.py"}
+    roles = ScriptedRoles([empty, empty, empty, {"complexity": "MODERATE"}, plan("cat inventory.json"),
+                           "B7 (washer) has quantity 0"])
+    res = run_goal("Which items in the inventory data file have quantity 0?", cwd=repo, client_factory=roles,
+                   config=parse_config(TRY_FIRST))
+    assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
+    assert res.state.meta["escalated"] == "every command found nothing"
+    assert "Tried first, as one command:\n- `grep -rn 'quantity: 0' src/inventory/storage.py` [ok]" in \
+        roles.llm.calls[4]["messages"][0]["content"]
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps][0] == "cat inventory.json"
+    assert "B7" in res.state.final_answer and res.state.stop_reason == "success"
+
+
 def test_try_first_plans_at_once_when_the_goal_asks_two_things(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md", "grep -rl Ada ."), "19; README.md"])
     res = run_goal("How many lines does README.md have, and which files mention Ada?", cwd=repo,

@@ -204,9 +204,14 @@ class AgentFunctions:
                          "commands": [s.tool_call.args.get("command") for s in vote.steps if s.tool_call]}}
         winner = vote.winner
         disputed = vote.usable >= 2 and vote.agreed < 2
-        if self.may_escalate and (winner is None or disputed):
+        # On the try-first route, finding nothing is a failed try too (measured, out-of-stock-items at
+        # fc92558: two empty greps of storage.py, then the reads after them answered from storage.py);
+        # a plan has the same looks and also doubts an all-empty result before concluding absence.
+        if self.may_escalate and (winner is None or disputed or vote.found_nothing):
             self.tried = _tried(vote.steps)
-            return {"escalate": "no command worked" if winner is None else "the commands disagreed",
+            why = "no command worked" if winner is None else \
+                "every command found nothing" if vote.found_nothing else "the commands disagreed"
+            return {"escalate": why,
                     "complexity": self.plan_complexity(goal),
                     "steps": vote.steps if winner is None else [], "meta": meta}
         if winner is None:
