@@ -17,6 +17,7 @@ from ragix_core.tools.grep_directory import grep_directory_as_recursive
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
 
+from .attribution import ATTRIBUTED, attributed_lines, one_file_searched
 from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose
 from .records import records_view
@@ -129,8 +130,11 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
             f"FAILED (rc={r.returncode if r else '?'})"
         full = step_output(s, limit=FULL_OUTPUT)
         records = records_view(full) if s.status == StepStatus.SUCCESS else None
+        searched = one_file_searched(s.tool_call.args.get("command") or "") \
+            if s.status == StepStatus.SUCCESS and s.tool_call and not records else None
+        attributed = attributed_lines(searched, full) if searched else None
         # A JSON document on one line is one line to the writer; one record per line it can read.
-        out = excerpt(records or full, goal, EVIDENCE_CHARS)
+        out = excerpt(records or attributed or full, goal, EVIDENCE_CHARS)
         if " wc" in f" {cmd}":
             out = _annotate_totals(out)
         # A note is also added to the answer (evidence/grounding.py); an aside is for the writer only.
@@ -141,6 +145,8 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
             notes.append(EMPTY_BEFORE_EVIDENCE)
         if records:
             notes.append(RECORDS_SHOWN)
+        if attributed:
+            notes.append(ATTRIBUTED)
         said = "".join(f"\n(ragix: {n})" for n in notes if n)
         parts.append(f"$ {cmd}   [{status}]{said}\n{out or '(no output)'}")
     return "\n\n".join(parts) or "(no command was run)"
