@@ -203,11 +203,10 @@ class AgentFunctions:
                          "found_nothing": vote.found_nothing,
                          "commands": [s.tool_call.args.get("command") for s in vote.steps if s.tool_call]}}
         winner = vote.winner
-        disputed = vote.usable >= 2 and vote.agreed < 2
         # On the try-first route, finding nothing is a failed try too (measured, out-of-stock-items at
         # fc92558: two empty greps of storage.py, then the reads after them answered from storage.py);
         # a plan has the same looks and also doubts an all-empty result before concluding absence.
-        if self.may_escalate and (winner is None or disputed or vote.found_nothing):
+        if self.may_escalate and (winner is None or vote.disputed or vote.found_nothing):
             self.tried = _tried(vote.steps)
             why = "no command worked" if winner is None else \
                 "every command found nothing" if vote.found_nothing else "the commands disagreed"

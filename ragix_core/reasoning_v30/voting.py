@@ -83,10 +83,24 @@ class VoteOutcome:
         """The answer should say how the vote went: the commands disagreed, or none found anything."""
         return self.usable > self.agreed or self.found_nothing
 
+    @property
+    def disputed(self) -> bool:
+        """Commands found different things and no two agreed. A command that found nothing does not
+        dispute one that found something (measured, dataclass-name at fc92558: greps of api.py and
+        __init__.py that matched nothing sent the one that found `@dataclass` in models.py to PLAN)."""
+        found = self._found_clusters()
+        return len(found) >= 2 and found[0].size < 2
+
+    def _found_clusters(self) -> list:
+        return [c for c in self.run.clusters if c.key not in self.run.empty_keys] if self.run else []
+
     def summary(self) -> str:
         """"3 commands ran, 2 agreed on this output" — for the answer when the vote is weak."""
         if self.found_nothing:
             return f"{self.usable} command{'s' if self.usable != 1 else ''} ran, none found anything"
+        empty = self.usable - sum(c.size for c in self._found_clusters())
+        if empty and len(self._found_clusters()) == 1:
+            return f"{self.usable} commands ran, {self.agreed} found this output, {empty} found nothing"
         return f"{self.usable} commands ran, {self.agreed} agreed on this output"
 
 

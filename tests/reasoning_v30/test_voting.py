@@ -38,7 +38,16 @@ def test_a_command_that_found_something_beats_two_that_found_nothing():
     assert len(asked) == 3  # two empty outputs did not end the vote
     assert out.winner.tool_call.args["command"] == "grep -rn 'import store' src"
     assert not out.found_nothing and out.needs_caveat
-    assert out.summary() == "3 commands ran, 1 agreed on this output"
+    assert out.summary() == "3 commands ran, 1 found this output, 2 found nothing"
+    assert not out.disputed  # finding nothing elsewhere does not contradict what one command found
+
+
+def test_two_different_findings_with_no_agreement_are_disputed():
+    a = ToolResult("shell", 0, stdout="src/app.py:1:from inventory import store\n")
+    b = ToolResult("shell", 0, stdout="src/inventory/__init__.py\n")
+    cmds = ["grep -rn 'import store' src", "find src -name '__init__.py'", "grep -rl 'from store' ."]
+    out, _ = vote(cmds, {cmds[0]: a, cmds[1]: b, cmds[2]: NOTHING})
+    assert out.disputed and out.summary() == "3 commands ran, 1 agreed on this output"
 
 
 def test_an_all_empty_vote_lowers_confidence_and_says_so():
