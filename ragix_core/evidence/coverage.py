@@ -36,6 +36,7 @@ from typing import List, Sequence, Tuple
 from ragix_core.core.types import PlanStep, StepStatus
 
 from .path_hints import goal_files, small_text_files
+from .steps import found_nothing
 
 __all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
 
@@ -131,8 +132,11 @@ def directory_entries(root: Path, directory: str, limit: int = MAX_NOTED_ENTRIES
 
 
 def _names_dir(step: PlanStep, directory: str, missing: str) -> bool:
-    """A successful step's command named ``directory`` or a path in it other than the ``missing`` file."""
-    if step.status != StepStatus.SUCCESS:
+    """A successful step's command named ``directory`` or a path in it other than the ``missing`` file,
+    and printed something: a search of the directory that found nothing showed none of its files
+    (measured, missing-test-api at fc92558: `grep -rn test_api.py ./tests` came back empty, so no
+    listing, and the answer never named test_models.py)."""
+    if step.status != StepStatus.SUCCESS or found_nothing(step):
         return False
     return any(w == directory or (w.startswith(f"{directory}/") and w != missing) for w in _command_words(step))
 

@@ -89,6 +89,10 @@ def test_a_missing_file_the_goal_names_gets_its_existing_directory_listed(tmp_pa
     read = _step("def test_item(): pass\n")
     read.tool_call = ToolCall("shell", {"command": "cat tests/test_models.py"})
     assert missing_goal_files(goal, [read], tmp_path) == []  # a file in it was read
+    searched = PlanStep(1, "s", ToolCall("shell", {"command": "grep -rn test_api.py ./tests"}))
+    searched.result = ToolResult("grep", 1, no_match=True, command="grep -rn test_api.py ./tests")
+    searched.status = StepStatus.SUCCESS
+    assert missing_goal_files(goal, [searched], tmp_path) == [("tests/test_api.py", "tests")]  # it showed no file
     assert missing_goal_files("What does tests/test_models.py test?", [], tmp_path) == []  # it exists
     assert missing_goal_files("What does setup.py say?", [], tmp_path) == []  # in the root: no directory to list
     assert missing_goal_files("What does lib/x.py do?", [], tmp_path) == []  # its directory is missing too
