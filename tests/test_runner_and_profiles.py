@@ -160,6 +160,8 @@ def test_try_first_answers_a_moderate_goal_with_voted_commands_and_no_plan(repo:
     assert res.state.complexity == TaskComplexity.SIMPLE and len(roles.llm.calls) == 3
     assert res.state.meta["vote"]["agreed"] == 2 and "19 lines" in res.state.final_answer
     assert roles.llm.calls[1]["temperature"] > 0  # the confirming draw was sampled
+    executed = [e.data["event"] for e in res.events if e.kind == EventKind.STEP_EXECUTED]
+    assert [(e["tool_input"], e["stdout"].split()[0]) for e in executed] == [("wc -l README.md", "19")]  # traced
 
 
 def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):

@@ -281,6 +281,13 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
         path = _clean(row.group(2))
         return Binding(f"{answer.rstrip()}\n\n(ragix: the output line of `{command}` is "
                        f"\"{row.group(1)} {path}\".)", True, "unnamed")
+    if row and wants is not None and not _mentions(answer, {_clean(row.group(2)): int(row.group(1))}):
+        # Measured (largest-python-file, try-first at fc92558): the one row was models.py's and the
+        # answer named "ragix.py", a file the project does not have.
+        path = _clean(row.group(2))
+        return Binding(_from_row(path, int(row.group(1)), command,
+                                 f"the answer named another file than {path}, the one the output ranks"),
+                       True, "superlative")
     single = _SINGLE.match(output.strip())
     if single and _HOW_MANY.search(goal):
         n = single.group(1)

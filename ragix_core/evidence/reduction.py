@@ -18,9 +18,10 @@ import re
 from typing import Optional, Tuple
 
 from ragix_core.tools.lexer import first_pipe, split_pipeline
+from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["search_behind_reduction", "SEARCHES", "REDUCERS"]
+__all__ = ["search_behind_reduction", "table_behind_total", "SEARCHES", "REDUCERS"]
 
 SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
@@ -67,3 +68,41 @@ def search_behind_reduction(goal: str, command: str) -> Optional[Tuple[str, str]
         return None
     return search, tail
 
+
+
+def _pipes(command: str) -> list:
+    """The indexes of the top-level '|' of ``command`` (quoting kept, as ``first_pipe`` reads it)."""
+    out, start = [], 0
+    while True:
+        cut = first_pipe(command[start:])
+        if cut is None:
+            return out
+        out.append(start + cut)
+        start += cut + 1
+
+
+def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
+    """``(table, tail)`` when the last stages of ``command`` are head/tail and kept only wc's
+    "total" line of the table before them: ``table`` is the pipeline without them, ``tail`` the
+    stages dropped. Measured (largest-python-file, try-first at fc92558): `find . -name '*.py' |
+    xargs wc -l | sort -n | tail -n 1` printed `67 total`, twice, and the vote agreed on it; the
+    sum says nothing about which file is largest."""
+    lines = [line for line in (output or "").splitlines() if line.strip()]
+    if len(lines) != 1 or not is_wc_total_line(lines[0]):
+        return None
+    try:
+        stages = split_pipeline(command or "")
+    except Refusal:
+        return None
+    tools = [os.path.basename(str(stage[0])) if stage else "" for stage in stages]
+    kept = len(tools)
+    while kept > 1 and tools[kept - 1] in TRUNCATING_FILTERS:
+        kept -= 1
+    if kept == len(tools) or not any(t == "wc" or (t == "xargs" and "wc" in map(str, stage))
+                                     for t, stage in zip(tools[:kept], stages[:kept])):
+        return None
+    pipes = _pipes(command)
+    if len(pipes) != len(tools) - 1:
+        return None
+    cut = pipes[kept - 1]
+    return command[:cut].strip(), command[cut + 1:].strip()

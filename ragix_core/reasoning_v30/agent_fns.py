@@ -23,7 +23,7 @@ from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
-from ragix_core.evidence.reduction import search_behind_reduction
+from ragix_core.evidence.reduction import search_behind_reduction, table_behind_total
 from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, empty_before_evidence, evidence_block, found_nothing,
                                       refused_after_evidence, run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
@@ -368,13 +368,18 @@ class AgentFunctions:
         return fix
 
     def _unreduce(self, step: PlanStep, goal: str) -> None:
-        """A search whose reducer dropped what ``goal`` asks for (evidence/reduction.py) is run
-        again alone, and the step keeps the search's lines; the writer is told what the reducer
-        printed. Both runs are in the trace. If the search alone does not succeed, the step stays
-        as it was."""
+        """A search whose reducer dropped what ``goal`` asks for, or a wc table cut down to its
+        "total" line (evidence/reduction.py), is run again without the reducing stages, and the step
+        keeps the fuller output; the writer is told what the reducer printed. Both runs are in the
+        trace. If the shorter pipeline does not succeed, the step stays as it was."""
         call = step.tool_call
-        behind = search_behind_reduction(goal, str(call.args.get("command") or "")) if call else None
+        command = str(call.args.get("command") or "") if call else ""
+        behind = search_behind_reduction(goal, command) if call else None
         reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""
+        if not reduced and call is not None and step.result is not None:
+            # head/tail that kept only wc's "total" line: the table before them is the evidence
+            behind = table_behind_total(command, step.result.stdout or "")
+            reduced = step_output(step, 300) if behind is not None else ""
         if not reduced:
             return
         search, tail = behind

@@ -52,6 +52,12 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
         step.result = ToolResult(tool=tool, returncode=-1, error=f"{type(exc).__name__}: {exc}")
         state.last_error = f"Step {step.num} exception: {type(exc).__name__}: {exc}"
 
+    emit_step(emit_event_fn, state, step)
+    return step
+
+
+def emit_step(emit_event_fn: Optional[EmitFn], state: ReasoningState, step: PlanStep) -> None:
+    """The step's "execution" event: its command as planned, its outputs and its verdict."""
     r = step.result
     emit_event(emit_event_fn, state, "execution",
                step_num=step.num,
@@ -65,7 +71,6 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
                stderr=r.stderr if r else None,
                returncode=r.returncode if r else None,
                error=state.last_error if step.status == StepStatus.FAILED else _skipped_why(step))
-    return step
 
 
 def _skipped_why(step: PlanStep) -> Optional[str]:

@@ -16,7 +16,7 @@ from ragix_core.core.text import bounded
 from ragix_core.tools.policy import REFLECT_TOOLS
 
 from .emit import EmitFn, emit_event, utc_now
-from .execute import ExecuteNode, execute_step
+from .execute import ExecuteNode, emit_step, execute_step
 from .graph import BaseNode
 from .respond import compose_from_steps, partial_results
 from ragix_core.core.types import (
@@ -83,18 +83,23 @@ class DirectExecNode(BaseNode):
 
     name = "DIRECT_EXEC"
 
-    def __init__(self, llm_answer_fn: Callable[[str], Dict[str, Any]], *, escalate_to: Optional[str] = None):
+    def __init__(self, llm_answer_fn: Callable[[str], Dict[str, Any]], *, escalate_to: Optional[str] = None,
+                 emit_event_fn: Optional[Callable[[ReasoningEvent], None]] = None):
         """llm_answer_fn(goal) -> {"answer": str, "confidence": float (0..1)}; it may add "steps" (the
         tool calls it made), "meta" (merged into state.meta) and "escalate": a reason to hand the goal
         to ``escalate_to`` (PLAN, on the try-first route) instead of answering, with "complexity",
         the label it plans under."""
         self.llm_answer_fn = llm_answer_fn
         self.escalate_to = escalate_to
+        self.emit_event_fn = emit_event_fn  # each tool step's "execution" event, as a plan's steps have
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         res = self.llm_answer_fn(state.goal) or {}
-        # Tool calls made while answering are evidence like any plan step.
-        state.executed_steps.extend(s for s in res.get("steps") or [] if isinstance(s, PlanStep))
+        # Tool calls made while answering are evidence like any plan step, and traced like one.
+        for step in res.get("steps") or []:
+            if isinstance(step, PlanStep):
+                state.executed_steps.append(step)
+                emit_step(self.emit_event_fn, state, step)
         if isinstance(res.get("meta"), dict):
             state.meta.update(res["meta"])
         if res.get("escalate") and self.escalate_to:

@@ -79,6 +79,15 @@ def test_a_superlative_answered_with_a_bare_number_gets_its_row_quoted():
     assert '"120 docs/guide.md"' in b.answer
     named = bind_answer("Which markdown file is the longest?", "docs/guide.md, with 120 lines.", steps)
     assert not named.corrected
+    assert not bind_answer("Which markdown file is the longest?", "The guide.md file (120 lines).", steps).corrected
+
+
+def test_a_superlative_naming_another_file_than_the_one_row_is_written_from_the_row():
+    # measured (largest-python-file, try-first at fc92558): the answer named a file the project lacks
+    steps = [step("  23 ./src/inventory/models.py\n", "find . -name '*.py' | xargs wc -l | sort -n | tail -n 1")]
+    b = bind_answer("Which Python file has the most lines?", "The Python file with the most lines is `ragix.py`.", steps)
+    assert b.corrected and b.reason == "superlative"
+    assert b.answer.startswith("src/inventory/models.py: 23") and "another file than src/inventory/models.py" in b.answer
 
 
 def _project(tmp_path):

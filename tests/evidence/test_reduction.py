@@ -36,3 +36,20 @@ def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command,
 ])
 def test_a_reduction_that_is_the_answer_or_no_search_is_left_alone(goal, command):
     assert search_behind_reduction(goal, command) is None
+
+
+@pytest.mark.parametrize("command,output,expected", [
+    # measured (largest-python-file, try-first at fc92558): the vote agreed on the total line
+    ("find . -name '*.py' | xargs wc -l | sort -n | tail -n 1", "  67 total\n",
+     ("find . -name '*.py' | xargs wc -l | sort -n", "tail -n 1")),
+    ("find . -name '*.py' | xargs wc -l | sort -nr | head -n 1 | head -1", "67 total",
+     ("find . -name '*.py' | xargs wc -l | sort -nr", "head -n 1 | head -1")),
+    ("wc -l a.py b.py | tail -1", "30 total", ("wc -l a.py b.py", "tail -1")),
+    ("find . -name '*.py' | xargs wc -l | sort -n | tail -n 2", "23 ./a.py\n67 total", None),  # a file's row is there
+    ("wc -l a.py b.py", "30 total", None),  # nothing cut
+    ("cat notes.txt | head -1", "30 total", None),  # no wc: a line that only looks like its total
+])
+def test_a_wc_table_cut_to_its_total_line_gives_back_the_table(command, output, expected):
+    from ragix_core.evidence.reduction import table_behind_total
+
+    assert table_behind_total(command, output) == expected

@@ -932,6 +932,16 @@ def test_a_count_the_goal_asks_for_is_kept(tmp_path):
     assert empty.tool_call.args["command"].endswith("| wc -l") and "aside" not in empty.tool_call.args
 
 
+def test_a_step_that_kept_only_the_wc_total_line_keeps_the_table(tmp_path):
+    f = fns(ScriptedLLM([]), _importers_project(tmp_path))
+    st = ReasoningState(goal="Which Python file has the most lines?", session_id="s")
+    command = "wc -l a.py b.py | sort -n | tail -n 1"
+    step = f.execute_step(PlanStep(1, "largest", ToolCall("shell", {"command": command})), st)
+    assert step.status == StepStatus.SUCCESS
+    assert step.tool_call.args["command"] == "wc -l a.py b.py | sort -n"
+    assert "2 a.py" in step.result.stdout and "which printed: 3 total" in step.tool_call.args["aside"]
+
+
 def test_a_voted_command_whose_cut_dropped_the_file_names_is_answered_from_the_search(tmp_path):
     box = _importers_project(tmp_path)
     (tmp_path / "api.py").write_text("x = 1\n# FIXME: return 404 instead of raising KeyError\n")
