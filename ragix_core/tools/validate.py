@@ -70,6 +70,17 @@ class XargsPlan:
     items: Optional[List[str]] = None
 
 
+def _chooses_names(args: List[str]) -> bool:
+    """grep's arguments (before '--') already say whether to print file names."""
+    for word in args:
+        if word == "--":
+            return False
+        if word in ("--no-filename", "--with-filename") or (
+                word.startswith("-") and not word.startswith("--") and ("h" in word or "H" in word)):
+            return True
+    return False
+
+
 @dataclass
 class Stage:
     tool: str
@@ -279,8 +290,17 @@ class Validator:
 
     @_refuse_on_error
     def xargs_argv(self, plan: XargsPlan, items: List[str]) -> List[str]:
-        """Full argv for one xargs batch; the items are validated as paths (after '--')."""
+        """Full argv for one xargs batch; the items are validated as paths (after '--').
+
+        A grep batch of one file gets ``-H``: grep names files only when it has several, so a
+        batch of one (a single item, the last batch, ``-n 1``, or a recursive grep over a tree
+        of one file) printed bare lines where the others named theirs. Measured (largest-md-headings):
+        `find ... | head -n 1 | xargs grep -n '## '` printed README.md's headings without its
+        name, and the answer put them under another file. Not when the command chose names
+        itself (-h, -H and their long forms)."""
         fixed = list(plan.fixed)
+        if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not _chooses_names(fixed):
+            fixed = ["-H"] + fixed
         tail = items if "--" in fixed else ["--"] + items
         args = fixed + tail
         self.check_argv(plan.tool, args)

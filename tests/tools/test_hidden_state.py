@@ -41,3 +41,17 @@ def test_xargs_wc_drops_the_per_batch_total_but_direct_wc_keeps_it(tmp_path):
     out = tb.run_command("find . -name '*.md' | xargs wc -l | sort -nr").stdout
     assert out.split("\n")[0].strip() == "3 ./a.md" and "total" not in out
     assert "4 total" in tb.run_command("wc -l a.md b.md").stdout
+
+
+def test_xargs_grep_names_the_file_of_a_one_item_batch(tmp_path):
+    # GNU grep names files only when it has several; under xargs a batch of one printed bare lines
+    # (measured, largest-md-headings: README.md's headings were put under another file).
+    (tmp_path / "a.md").write_text("# A\n## One\n")
+    (tmp_path / "b.md").write_text("## Two\n")
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    assert tb.run_command("find . -name 'a.md' | xargs grep -n '## '").stdout == "./a.md:2:## One\n"
+    assert sorted(tb.run_command("find . -name '*.md' | xargs -n 1 grep '## '").stdout.splitlines()) == \
+        ["./a.md:## One", "./b.md:## Two"]
+    assert tb.run_command("find . -name 'a.md' | xargs grep -h '## '").stdout == "## One\n"  # names chosen off
+    assert tb.run_command("find . -name 'a.md' | xargs grep -c '## '").stdout == "./a.md:1\n"
+    assert tb.run_command("grep -n '## ' a.md").stdout == "2:## One\n"  # a direct grep runs as written
