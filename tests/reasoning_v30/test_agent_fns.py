@@ -992,9 +992,11 @@ def test_a_refused_substitution_is_rerun_as_xargs_and_said_to_the_writer_only(tm
     st = ReasoningState(goal="List the level-2 headings of the markdown file", session_id="s")
     step = f.execute_step(PlanStep(1, "headings", ToolCall("shell", {
         "command": "grep -n '^## ' $(find . -name '*.md' | head -n 1)"})), st)
-    assert step.status == StepStatus.SUCCESS and "2:## Install" in step.result.stdout
+    assert step.status == StepStatus.SUCCESS and "./guide.md:2:## Install" in step.result.stdout
     assert step.tool_call.args["command"] == "find . -name '*.md' | head -n 1 | xargs grep -n '^## '"
     assert "no command substitution" in step.tool_call.args["aside"] and "note" not in step.tool_call.args
     answer = f.compose_for(st.goal, [step])
     assert "no command substitution" in llm.calls[-1]["messages"][0]["content"]  # the writer was told
-    assert answer == "The guide's sections are Install and FAQ."  # the user's answer is not cluttered
+    # the aside is for the writer: the user's answer does not carry it (xargs's grep named the file it
+    # searched, which grounding lists as for any grep that names its files)
+    assert answer.startswith("The guide's sections are Install and FAQ.") and "substitution" not in answer
