@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ragix_core.evidence.grounding import without_listing
 from ragix_core.eval.matching import executed_calls, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario
+from ragix_core.core.events import EventKind
 from ragix_core.core.types import StepStatus
 
-__all__ = ["ScenarioResult", "evaluate_run", "error_result"]
+__all__ = ["ScenarioResult", "evaluate_run", "error_result", "tokens_by_node"]
 
 
 @dataclass
@@ -50,6 +51,8 @@ class ScenarioResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_prompt_tokens: int = 0  # of prompt_tokens, served from the backend's prefix cache
+    # prompt + completion tokens of the model calls made in each node (where the cost went)
+    tokens_by_node: Dict[str, int] = field(default_factory=dict)
     wall_time: float = 0.0
     final_answer: str = ""
     session_id: str = ""
@@ -61,6 +64,20 @@ class ScenarioResult:
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
+
+
+def tokens_by_node(events: Sequence[Any]) -> Dict[str, int]:
+    """The tokens of each LLM_CALL event, summed under the graph node entered last before it
+    ("(outside)" before any node: a model call made while building the run)."""
+    node, out = "(outside)", {}
+    for e in events:
+        kind, data = getattr(e, "kind", None), getattr(e, "data", None) or {}
+        if kind == EventKind.NODE_ENTER:
+            node = str(data.get("node") or node)
+        elif kind == EventKind.LLM_CALL:
+            tokens = int(data.get("prompt_tokens") or 0) + int(data.get("completion_tokens") or 0)
+            out[node] = out.get(node, 0) + tokens
+    return out
 
 
 def _usage_int(usage: Any, key: str) -> int:
@@ -142,6 +159,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         prompt_tokens=_usage_int(getattr(result, "usage", None), "prompt_tokens"),
         completion_tokens=_usage_int(getattr(result, "usage", None), "completion_tokens"),
         cached_prompt_tokens=_usage_int(getattr(result, "usage", None), "cached_prompt_tokens"),
+        tokens_by_node=tokens_by_node(events),
         wall_time=float(getattr(result, "wall_time", 0.0) or 0.0),
         final_answer=answer,
         session_id=str(getattr(result, "session_id", "") or ""),

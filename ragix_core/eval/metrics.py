@@ -64,6 +64,15 @@ def pass_frequency(results: Sequence[ScenarioResult]) -> Dict[str, str]:
     return {sid: f"{p}/{n}" for sid, (p, n) in out.items()}
 
 
+def _summed_by_node(results: Sequence[ScenarioResult]) -> Dict[str, int]:
+    """Each node's tokens over the runs, largest first: where an engine's cost goes."""
+    out: Dict[str, int] = {}
+    for r in results:
+        for node, tokens in (getattr(r, "tokens_by_node", None) or {}).items():
+            out[node] = out.get(node, 0) + int(tokens)
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
 def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
     n = len(results)
     passed = sum(r.passed for r in results)
@@ -105,6 +114,7 @@ def aggregate(results: Sequence[ScenarioResult]) -> Dict[str, Any]:
         # What the model computed: the total minus the prompt tokens its prefix cache served.
         "cached_prompt_tokens": cached,
         "computed_tokens": prompt + completion - cached,
+        "tokens_by_node": _summed_by_node(results),
         "wall_time": round(sum(r.wall_time for r in results), 3),
         "median_wall_time": round(walls[len(walls) // 2] if len(walls) % 2 else
                                   (walls[len(walls) // 2 - 1] + walls[len(walls) // 2]) / 2, 3) if walls else None,

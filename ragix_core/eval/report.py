@@ -116,6 +116,13 @@ def to_markdown(report: Dict[str, Any]) -> str:
                          f"| {_fmt(a['plan_success_rate'])} | {_fmt(a['recovery_rate'])} | {_fmt(a['avg_steps'])} "
                          f"| {a['total_tokens']} | {_fmt(a.get('computed_tokens'))} | {_fmt(a['wall_time'])} "
                          f"| {_fmt(a.get('median_wall_time'))} |")
+    by_node = {name: a.get("tokens_by_node") for name, a in (strategies or {"": agg}).items() if a.get("tokens_by_node")}
+    if by_node:
+        lines += ["", "## Tokens by node (prompt + completion of the model calls made in it)", "",
+                  "| strategy | node: tokens |", "| --- | --- |"]
+        for name, nodes in by_node.items():
+            lines.append(f"| {_md_escape(name or meta.get('strategy', ''))} | "
+                         + ", ".join(f"{_md_escape(n)}: {t}" for n, t in nodes.items()) + " |")
     cats = report.get("by_category") or {}
     if len(cats) > 1:
         lines += ["", "## By category", "", "| category | runs | pass_rate | avg_steps | tokens |",

@@ -3,7 +3,7 @@ from pathlib import Path
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.metrics import aggregate
 from ragix_core.eval.scenario import Scenario
-from tests.eval.fakes import make_result
+from tests.eval.fakes import make_result, tool_event
 
 SCEN = Scenario(id="largest", input="Find the largest md", expected_patterns=["largest", ".md", "lines"],
                 must_run_commands=["find", "wc"], max_steps=3, complexity="MODERATE", category="file_search")
@@ -199,3 +199,29 @@ def test_computed_tokens_are_the_total_less_the_prompt_tokens_served_from_the_ca
     odd = evaluate_run(SCEN, make_result("x", usage={"prompt_tokens": 10, "cached_prompt_tokens": 50}))
     a = aggregate([r, odd])  # a backend claiming more cached than prompt tokens counts at most its prompt
     assert a["total_tokens"] == 130 and a["cached_prompt_tokens"] == 80 and a["computed_tokens"] == 50
+
+
+def test_tokens_are_summed_under_the_node_that_made_each_model_call():
+    from ragix_core.core.events import Event, EventKind
+    from ragix_core.eval.evaluate import tokens_by_node
+    from ragix_core.eval.metrics import aggregate
+
+    def call(prompt, completion):
+        return Event(EventKind.LLM_CALL, "s", {"prompt_tokens": prompt, "completion_tokens": completion})
+
+    events = [call(5, 1), Event(EventKind.NODE_ENTER, "s", {"node": "CLASSIFY"}), call(300, 10),
+              Event(EventKind.NODE_ENTER, "s", {"node": "PLAN"}), call(800, 200), tool_event("ls"),
+              Event(EventKind.NODE_ENTER, "s", {"node": "RESPOND"}), call(250, 40), call(100, None)]
+    assert tokens_by_node(events) == {"(outside)": 6, "CLASSIFY": 310, "PLAN": 1000, "RESPOND": 390}
+    def run_with(evs):
+        result = make_result("a")
+        result.events = evs
+        return evaluate_run(Scenario(id="x", input="q"), result)
+
+    a, b = run_with(events), run_with([Event(EventKind.NODE_ENTER, "s", {"node": "RESPOND"}), call(10, 0)])
+    assert list(aggregate([a, b])["tokens_by_node"].items()) == [("PLAN", 1000), ("RESPOND", 400), ("CLASSIFY", 310),
+                                                                 ("(outside)", 6)]  # largest first
+    from ragix_core.eval.report import build_report, to_markdown
+
+    md = to_markdown(build_report([a, b], {"strategy": "graph_v30"}))
+    assert "| graph_v30 | PLAN: 1000, RESPOND: 400, CLASSIFY: 310, (outside): 6 |" in md
