@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Tuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ragix_core import prompts
-from ragix_core.core.text import bounded
+from ragix_core.core.text import bounded, json_command
 from ragix_core.core.types import PlanStep, ReasoningState, ToolCall
 from ragix_core.evidence.steps import evidence_block, run_command_step
 from ragix_core.llm.structured import ask_json, ask_text
@@ -30,6 +30,11 @@ __all__ = ["s0", "S0CommandNode", "S0Command"]
 
 class S0Command(BaseModel):
     command: str = Field(min_length=1, max_length=400)
+
+    @field_validator("command")
+    @classmethod
+    def _unescaped(cls, command: str) -> str:
+        return json_command(command)
 
 
 class S0CommandNode(BaseNode):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["bounded", "one_line"]
+__all__ = ["bounded", "one_line", "json_command"]
 
 
 def bounded(text: Any, limit: int, *, marker: bool = True) -> str:
@@ -23,3 +23,11 @@ def bounded(text: Any, limit: int, *, marker: bool = True) -> str:
 def one_line(text: Any, limit: int) -> str:
     """Whitespace collapsed to single spaces, then bounded with "…" (for listings)."""
     return bounded(" ".join(str(text or "").split()), limit, marker=False)
+
+
+def json_command(text: str) -> str:
+    """A command line read from a model's JSON reply, with a backspace put back as the ``\\b`` the
+    model wrote. In JSON ``"\\b"`` is a backspace; in a grep or sed pattern the model means a word
+    boundary (measured, cli-get-call-path: `grep -oP '(?<=def ).*\\b'` arrived with U+0008 and every
+    replan was refused as a control character). No command line holds a real backspace."""
+    return text.replace("\b", "\\b") if isinstance(text, str) else text

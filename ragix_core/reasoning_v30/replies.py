@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from ragix_core.core.text import json_command
 
 __all__ = ["ClassifyReply", "AnswerReply", "CommandReply", "ReflectReply", "VerifyReply", "PlanStepReply",
            "PlanReply", "plan_schema"]
@@ -23,6 +25,11 @@ class AnswerReply(BaseModel):
 
 class CommandReply(BaseModel):
     command: str = Field(min_length=1, max_length=1000)
+
+    @field_validator("command")
+    @classmethod
+    def _unescaped(cls, command: str) -> str:
+        return json_command(command)
 
 
 class ReflectReply(BaseModel):
@@ -74,6 +81,11 @@ class PlanStepReply(BaseModel):
     description: str = Field(min_length=1, max_length=1000)
     tool: str
     args: Dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("args")
+    @classmethod
+    def _unescaped(cls, args: Dict[str, Any]) -> Dict[str, Any]:
+        return {k: json_command(v) if k == "command" else v for k, v in args.items()}
 
 
 class PlanReply(BaseModel):

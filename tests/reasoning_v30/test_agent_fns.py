@@ -1000,3 +1000,25 @@ def test_a_refused_substitution_is_rerun_as_xargs_and_said_to_the_writer_only(tm
     # the aside is for the writer: the user's answer does not carry it (xargs's grep named the file it
     # searched, which grounding lists as for any grep that names its files)
     assert answer.startswith("The guide's sections are Install and FAQ.") and "substitution" not in answer
+
+
+def test_a_json_backspace_in_a_command_is_the_regex_word_boundary_the_model_wrote(tmp_path):
+    # measured (cli-get-call-path): `"grep -oP '(?<=def ).*\b'"` decoded to U+0008 and every replan was
+    # refused as a control character
+    import json
+
+    from ragix_core.baseline_s0 import S0Command
+    from ragix_core.reasoning_v30.replies import CommandReply, PlanReply
+
+    raw = '"grep -rnP \'\\bload\\b\' ."'  # JSON text with \b unescaped, as the model writes it
+    assert "\x08" in json.loads(raw)  # what JSON makes of it
+    assert CommandReply.model_validate_json('{"command": %s}' % raw).command == "grep -rnP '\\bload\\b' ."
+    assert S0Command.model_validate_json('{"command": %s}' % raw).command == "grep -rnP '\\bload\\b' ."
+    plan = PlanReply.model_validate_json('{"objective": "o", "steps": [{"num": 1, "description": "d", "tool": "grep", '
+                                         '"args": {"command": %s}}]}' % raw)
+    assert plan.steps[0].args["command"] == "grep -rnP '\\bload\\b' ."
+    (tmp_path / "s.py").write_text("def load(p):\n    return p\nloader = 1\n")
+    from ragix_core.tools import ToolBox
+
+    result = ToolBox(tmp_path, profile="reflect").run_command(plan.steps[0].args["command"])
+    assert result.returncode == 0 and "s.py:1:def load(p):" in result.stdout and "loader" not in result.stdout
