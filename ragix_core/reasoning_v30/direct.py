@@ -3,8 +3,8 @@
 A mixin of ``AgentFunctions`` (agent_fns.py), which holds the roles, the tool box and the
 run's state these methods read: ``voting``, ``tools``, ``worker``, ``looks``, ``may_escalate``,
 ``tried``, ``last_complexity`` and the shared ``file_context``, ``compose_for``, ``_run`` and
-``plan_complexity``. Kept apart because the one-command path (execution voting, the looks after
-it, the try-first escalation) is one concept and agent_fns.py was past 500 lines.
+``plan_complexity``. The one-command path (execution voting, the looks after it, the try-first
+escalation) is one concept, kept apart from planning, execution and reflection.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def _tried(steps: List[PlanStep]) -> str:
 
 
 class DirectAnswers:
+    """DIRECT_EXEC's answer function and the one-command path behind it (see the module docstring)."""
+
     def answer(self, goal: str) -> Dict[str, Any]:
         if self.last_complexity != TaskComplexity.BYPASS and self.tools:
             return self._answer_with_one_command(goal)
@@ -47,8 +49,7 @@ class DirectAnswers:
 
     def _ask_command(self, goal: str, listing: str, feedback: str, draw: int, sample: bool) -> str:
         """Draw ``draw`` of a command for ``goal``: at the role's temperature (greedy by default), or at
-        voting.temperature when ``sample``
-        (see voting.CommandVote). The prompt's fixed part comes first and the feedback last, so the
+        voting.temperature when ``sample`` (see voting.CommandVote). The prompt's fixed part comes first and the feedback last, so the
         model's prompt cache serves the repeated prefix."""
         v = self.voting
         temperature = v.temperature if sample else None  # None: the role's own (0 unless configured)
