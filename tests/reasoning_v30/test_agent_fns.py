@@ -865,16 +865,22 @@ def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_
     assert node.run(st2)[1] == "REFLECT"
 
 
-def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_answering(tmp_path):
+def _one_command(tmp_path, files, command, written, goal):
+    """The one-command path on ``files``: the model draws ``command`` twice, then writes ``written``."""
     from ragix_core.tools import ToolBox
 
-    (tmp_path / "inventory.json").write_text('{"A1": {"name": "bolt", "quantity": 3}, "B7": {"name": "washer", "quantity": 0}}\n')
-    box = ToolBox(tmp_path, profile="reflect")
-    empty = {"command": "grep 'quantity: 0' inventory.json"}
-    llm = ScriptedLLM([empty, empty, "The washer (B7) has quantity 0."])
-    f = fns(llm, box)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    llm = ScriptedLLM([{"command": command}, {"command": command}, written])
+    f = fns(llm, ToolBox(tmp_path, profile="reflect"))
     f.last_complexity = TaskComplexity.SIMPLE
-    res = f.answer("Which items have quantity 0?")
+    return f.answer(goal), llm
+
+
+def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_answering(tmp_path):
+    res, llm = _one_command(
+        tmp_path, {"inventory.json": '{"A1": {"name": "bolt", "quantity": 3}, "B7": {"name": "washer", "quantity": 0}}\n'},
+        "grep 'quantity: 0' inventory.json", "The washer (B7) has quantity 0.", "Which items have quantity 0?")
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["grep 'quantity: 0' inventory.json", "cat inventory.json"]
     assert res["meta"]["vote"]["looked"] == ["cat inventory.json"]
     assert "B7: name=washer, quantity=0" in llm.calls[-1]["messages"][0]["content"]  # the writer saw the file
@@ -884,16 +890,9 @@ def test_a_one_command_answer_that_found_nothing_reads_the_named_file_before_ans
 def test_a_one_command_answer_gets_the_looks_a_finished_plan_gets(tmp_path):
     # One command read one of the two files defining `execute`; as at a plan's end, ragix searches for
     # every definition before the writer answers, so the answer can name both.
-    from ragix_core.tools import ToolBox
-
-    (tmp_path / "cli.py").write_text("def execute(args):\n    return run(args)\n")
-    (tmp_path / "b.py").write_text("class Job:\n    pass\n\n\ndef execute(job):\n    return job\n")
-    box = ToolBox(tmp_path, profile="reflect")
-    cat = {"command": "cat cli.py"}
-    llm = ScriptedLLM([cat, cat, "execute is defined in cli.py and b.py."])
-    f = fns(llm, box)
-    f.last_complexity = TaskComplexity.SIMPLE
-    res = f.answer("What does the execute function do?")
+    res, llm = _one_command(tmp_path, {"cli.py": "def execute(args):\n    return run(args)\n",
+                                       "b.py": "class Job:\n    pass\n\n\ndef execute(job):\n    return job\n"},
+                            "cat cli.py", "execute is defined in cli.py and b.py.", "What does the execute function do?")
     looked = "grep -rnwE '(def|class) +execute' --include='*.py' ."
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["cat cli.py", looked]
     assert res["meta"]["vote"]["looked"] == [looked]
