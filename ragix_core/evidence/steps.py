@@ -83,6 +83,7 @@ class Fix(NamedTuple):
     command: str
     note: str
     key: str = "note"
+    kind: str = ""  # "substitution": the command was `X $(Y)`, refused, and is this `Y | xargs X`
 
 
 def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
@@ -96,7 +97,7 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     fix = None
     if result.refused:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
-        fix = Fix(piped[0], piped[1], "aside") if piped else None
+        fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else None
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
         recursive = None if aimed else grep_directory_as_recursive(command, result.stderr or "")

@@ -1021,3 +1021,38 @@ def test_a_json_backspace_in_a_command_is_the_regex_word_boundary_the_model_wrot
 
     result = ToolBox(tmp_path, profile="reflect").run_command(plan.steps[0].args["command"])
     assert result.returncode == 0 and "s.py:1:def load(p):" in result.stdout and "loader" not in result.stdout
+
+
+def _headings_project(tmp_path, worker_replies):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("# R\n## Layout\n")
+    (tmp_path / "docs" / "guide.md").write_text("# G\n## Installation\n## FAQ\n" + "text\n" * 20)
+    llm = ScriptedLLM(worker_replies)
+    f = fns(llm, ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="Find the markdown file with the most lines, then list its level-2 section headings.",
+                        session_id="s")
+    first = f.execute_step(PlanStep(1, "largest", ToolCall("shell", {
+        "command": "find . -name '*.md' | xargs wc -l | sort -nr | head -n 1"})), st)
+    st.executed_steps.append(first)
+    second = PlanStep(2, "List the level-2 headings of the largest markdown file", ToolCall("grep", {
+        "command": "grep -n '^## ' $(find . -name '*.md' | sort | head -n 1)"}))
+    return f, st, llm, f.execute_step(second, st)
+
+
+def test_a_substitution_after_earlier_outputs_is_written_again_from_them(tmp_path):
+    # measured (largest-md-headings): the xargs form of `$(find ... | head -n 1)` read README.md, not the
+    # largest file step 1 had found
+    f, st, llm, step = _headings_project(tmp_path, [{"command": "grep -n '^## ' docs/guide.md"}])
+    assert step.result.stdout.splitlines() == ["2:## Installation", "3:## FAQ"]
+    assert step.status == StepStatus.SUCCESS and step.tool_call.args["command"] == "grep -n '^## ' docs/guide.md"
+    assert "written again from the earlier steps' outputs" in step.tool_call.args["aside"]
+    prompt = llm.calls[0]["messages"][0]["content"]
+    assert "./docs/guide.md" in prompt and "ragix runs no `$(...)`" in prompt  # the worker saw step 1's output
+
+
+def test_a_rewrite_that_fails_falls_back_to_the_xargs_form(tmp_path):
+    f, st, llm, step = _headings_project(tmp_path, [{"command": "grep -n '^## ' $(ls docs)"}])
+    assert step.status == StepStatus.SUCCESS
+    assert step.tool_call.args["command"] == "find . -name '*.md' | sort | head -n 1 | xargs grep -n '^## '"
