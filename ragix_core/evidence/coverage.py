@@ -35,7 +35,7 @@ from typing import List, Sequence, Tuple
 
 from ragix_core.core.types import PlanStep, StepStatus
 
-from .path_hints import goal_files, small_text_files
+from .path_hints import goal_files, similar_paths, small_text_files
 from .steps import found_nothing
 
 __all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
@@ -96,6 +96,23 @@ def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_byt
     successful step read, in the goal's order."""
     named = [name for name in goal_files(goal) if _subject(goal, name)]
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]
+
+
+def goal_stand_ins_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[Tuple[str, str]]:
+    """``(named, close)`` for each file ``goal`` asks about that does not exist while exactly one
+    existing small text file has a close name, which no successful step read. Measured
+    (wrong-module-store at 571bb74): "the functions defined in src/inventory/store.py" was planned as
+    `find src/inventory` and `grep -rl def src/inventory`; no step opened storage.py, and the answer
+    named files, not functions."""
+    out: List[Tuple[str, str]] = []
+    root = Path(root)
+    for name in goal_files(goal):
+        if not _subject(goal, name) or (root / name).exists():
+            continue
+        close = similar_paths(name, root)
+        if len(close) == 1 and small_text_files(close, root, max_bytes=max_bytes) and not _read(close[0], steps):
+            out.append((name, close[0]))
+    return out
 
 
 def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List[Tuple[str, str]]:

@@ -9,7 +9,8 @@ ragix's in its description; the outputs become evidence like any step's.
   the goal's own words once;
 - the goal names a file that is not there: list its directory, with a note the answer carries;
 - a line-count goal names files no output counted: count them (`wc -l`);
-- the goal asks about a file no step read: read it;
+- the goal asks about a file no step read: read it; about a file that does not exist, with one
+  existing file of a close name no step read: read that one (the answer then says so);
 - the goal asks about a function or class by name and no output shows where it is defined:
   search for its definitions (evidence/definitions.py), so that every one is in view (measured:
   "what does the execute function do?" answered from one of the two files defining it), and
@@ -27,7 +28,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
-from ragix_core.evidence.coverage import directory_entries, goal_files_to_count, goal_files_to_read, missing_goal_files
+from ragix_core.evidence.coverage import (directory_entries, goal_files_to_count, goal_files_to_read,
+                                          goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, decorators_asked, definition_sites
 from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
@@ -91,6 +93,12 @@ class Looks:
         if to_read:
             return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
                     for i, f in enumerate(to_read)]
+        stand_ins = [(n, c) for n, c in goal_stand_ins_to_read(goal, steps, self.root, LOOK_BYTES)
+                     if c not in self.looked][:MAX_LOOKS]
+        self.looked.update(c for _, c in stand_ins)
+        if stand_ins:  # grounding's note then tells the user the answer is about the other file
+            return [_step(first + i, f"read {c}: the goal asks about {n}, which does not exist; {c} has the "
+                                     "closest name", f"cat {shlex.quote(c)}") for i, (n, c) in enumerate(stand_ins)]
         code = self.definitions(goal, steps, first) or self.imports(goal, steps, first)
         # The goal's loose words last: exact searches first (measured: a loose `storage` search printed
         # the docstrings of storage.py and __init__.py, and the writer named them as importers).

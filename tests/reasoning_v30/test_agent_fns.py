@@ -1056,3 +1056,25 @@ def test_a_rewrite_that_fails_falls_back_to_the_xargs_form(tmp_path):
     f, st, llm, step = _headings_project(tmp_path, [{"command": "grep -n '^## ' $(ls docs)"}])
     assert step.status == StepStatus.SUCCESS
     assert step.tool_call.args["command"] == "find . -name '*.md' | sort | head -n 1 | xargs grep -n '^## '"
+
+
+def test_a_missing_file_the_goal_asks_about_gets_its_one_close_namesake_read(tmp_path):
+    # measured (wrong-module-store at 571bb74): no step opened storage.py and the answer named files
+    storage = "def load(path):\n    return path\n\n\ndef save(wh, path):\n    return wh\n"
+    f, st = _one_step_ran(tmp_path, {"src/inventory/storage.py": storage, "src/inventory/api.py": "x = 1\n"},
+                          "List the functions defined in src/inventory/store.py", "find src/inventory -name '*.py'")
+    looks = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in looks] == ["cat src/inventory/storage.py"]
+    assert "src/inventory/store.py, which does not exist" in looks[0].description
+    st.executed_steps.append(f.execute_step(looks[0], st))
+    assert f.named_file_looks(st) == []  # once
+    llm = ScriptedLLM(["The functions are load and save."])
+    f.worker = llm
+    answer = f.compose(st)
+    assert "def save(wh, path):" in llm.calls[0]["messages"][0]["content"]
+    assert "src/inventory/store.py does not exist" in answer and "src/inventory/storage.py" in answer
+    # two close names: which one the goal meant is not clear, so nothing is read
+    (tmp_path / "src" / "inventory" / "stores.py").write_text("y = 2\n")
+    g, st2 = _one_step_ran(tmp_path, {}, "List the functions defined in src/inventory/store.py",
+                           "find src/inventory -name '*.py'")
+    assert g.named_file_looks(st2) == []
