@@ -26,8 +26,21 @@ def one_line(text: Any, limit: int) -> str:
 
 
 def json_command(text: str) -> str:
-    """A command line read from a model's JSON reply, with a backspace put back as the ``\\b`` the
-    model wrote. In JSON ``"\\b"`` is a backspace; in a grep or sed pattern the model means a word
-    boundary (measured, cli-get-call-path: `grep -oP '(?<=def ).*\\b'` arrived with U+0008 and every
-    replan was refused as a control character). No command line holds a real backspace."""
-    return text.replace("\b", "\\b") if isinstance(text, str) else text
+    """A command line read from a model's JSON reply, with a backspace or a newline put back as the
+    ``\\b`` or ``\\n`` the model wrote. In JSON ``"\\b"`` is a backspace and ``"\\n"`` a newline; in a
+    grep, sed or awk pattern the model means a word boundary or a newline escape (measured,
+    cli-get-call-path: `grep -oP '(?<=def ).*\\b'` arrived with U+0008; largest-md-headings:
+    `grep -oP '(?<=## ).*(?=\\n)'` with U+000A; each was refused as a control character). No command
+    line holds a real backspace; a newline is put back only inside quotes, where it can only have been
+    part of a pattern (a newline between two commands is still refused, with the lexer's message).
+    A tab is left alone (a real tab is a field separator the tools accept as written)."""
+    if not isinstance(text, str):
+        return text
+    out, quote = [], None
+    for c in text.replace("\b", "\\b"):
+        if quote is None and c in "'\"":
+            quote = c
+        elif c == quote:
+            quote = None
+        out.append("\\n" if c == "\n" and quote else c)
+    return "".join(out)

@@ -257,7 +257,7 @@ class AgentFunctions(DirectAnswers):
 
     def _rewritten_from_outputs(self, step: PlanStep, state: ReasoningState) -> bool:
         """A step written as `X $(Y)` after earlier steps printed something: the worker writes it
-        again from those outputs, and the step keeps that run if it succeeded. Measured
+        again from those outputs, and the step keeps that run if it found something. Measured
         (largest-md-headings, every three-set run): step 1 found docs/guide.md the largest, step 2
         was `grep '## ' $(find . -name '*.md' | head -n 1)`, whose xargs form read README.md — the
         substitution stood for "the file step 1 found", which only the outputs name."""
@@ -279,7 +279,7 @@ class AgentFunctions(DirectAnswers):
         step.tool_call = ToolCall(refused.tool, {**refused.args, "command": command, "aside": (
             f"the planner's `{planned}` was refused (no command substitution); the step was written again "
             f"from the earlier steps' outputs")})
-        if self._run(step, state.goal) is None and step.status == StepStatus.SUCCESS:
+        if self._run(step, state.goal) is None and step.status == StepStatus.SUCCESS and not found_nothing(step):
             return True
         step.tool_call, step.result, step.status = before
         return False

@@ -1016,6 +1016,11 @@ def test_a_json_backspace_in_a_command_is_the_regex_word_boundary_the_model_wrot
     plan = PlanReply.model_validate_json('{"objective": "o", "steps": [{"num": 1, "description": "d", "tool": "grep", '
                                          '"args": {"command": %s}}]}' % raw)
     assert plan.steps[0].args["command"] == "grep -rnP '\\bload\\b' ."
+    # measured (largest-md-headings): `(?=\n)` inside a quoted pattern arrived as a newline
+    newline = CommandReply.model_validate_json('{"command": "grep -oP \'(?<=## ).*(?=\\n)\' a.md"}').command
+    assert newline == "grep -oP '(?<=## ).*(?=\\n)' a.md"
+    two = CommandReply.model_validate_json('{"command": "grep x a.md\\nwc -l a.md"}').command
+    assert two == "grep x a.md\nwc -l a.md"  # between commands: left for the lexer to refuse, by name
     (tmp_path / "s.py").write_text("def load(p):\n    return p\nloader = 1\n")
     from ragix_core.tools import ToolBox
 
