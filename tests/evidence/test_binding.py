@@ -170,7 +170,9 @@ def test_lines_a_goal_asks_about_are_quoted_with_their_files_when_the_answer_nam
     assert b.corrected and b.reason == "unattributed"
     assert b.answer.startswith("The FIXME comment asks to return 404")  # the writer's words stay
     assert "\n    ./src/inventory/api.py:15:    # FIXME: return 404 instead of raising KeyError\n" in b.answer  # verbatim
-    assert not bind_answer(goal, "api.py asks to return 404.", steps).corrected  # the file is named
+    assert not bind_answer(goal, "api.py asks to return 404 instead of raising KeyError.", steps).corrected
+    unsaid = bind_answer(goal, "The file src/inventory/api.py contains a FIXME comment at line 15.", steps)
+    assert unsaid.reason == "unattributed" and "# FIXME: return 404" in unsaid.answer  # named, but not what it says
     assert not bind_answer("How many FIXME comments are there?", "1", steps).corrected  # a count is not about lines
     listing = [step("./a.py\n./b.py\n", "grep -rl FIXME .")]
     assert not bind_answer(goal, "Two files.", listing).corrected  # names only: not lines
