@@ -38,7 +38,8 @@ from ragix_core.core.types import PlanStep, StepStatus
 from .path_hints import goal_files, similar_paths, small_text_files
 from .steps import found_nothing
 
-__all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "missing_goal_files"]
+__all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "goal_stand_ins_to_read",
+           "missing_goal_files"]
 
 # "how many lines", "line count(s)", "number of lines", and comparisons of length.
 _LINE_COUNT = re.compile(r"\b(how many lines|line counts?|number of lines|longer|shorter|more lines|fewer lines)\b",
