@@ -174,5 +174,9 @@ def test_lines_a_goal_asks_about_are_quoted_with_their_files_when_the_answer_nam
     unsaid = bind_answer(goal, "The file src/inventory/api.py contains a FIXME comment at line 15.", steps)
     assert unsaid.reason == "unattributed" and "# FIXME: return 404" in unsaid.answer  # named, but not what it says
     assert not bind_answer("How many FIXME comments are there?", "1", steps).corrected  # a count is not about lines
+    # the search's command is not quoted: it may name every file searched, most without such a line
+    searched = [step("./a.py:1:# FIXME one\n", "grep -rn FIXME ./a.py ./storage.py")]
+    quoted = bind_answer(goal, "One comment.", searched)
+    assert "./a.py:1:# FIXME one" in quoted.answer and "storage.py" not in quoted.answer
     listing = [step("./a.py\n./b.py\n", "grep -rl FIXME .")]
     assert not bind_answer(goal, "Two files.", listing).corrected  # names only: not lines
