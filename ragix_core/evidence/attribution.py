@@ -20,6 +20,9 @@ from typing import List, Optional
 
 from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.specs import SPECS
+
+from .path_hints import project_path
 
 __all__ = ["one_file_searched", "attributed_lines", "ATTRIBUTED"]
 
@@ -29,10 +32,10 @@ ATTRIBUTED = "grep searched one file and printed no file names: each line is sho
 _SKIP_FLAGS = set("lLcqhHoZ")
 _SKIP_LONG = ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent",
               "--no-filename", "--with-filename", "--only-matching", "--null")
-# Short options that take a value (the next word when not attached).
-_VALUED = set("efmABCdD")
-_VALUED_LONG = ("--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
-                "--include", "--exclude", "--exclude-dir", "--label", "--directories", "--devices")
+# The options that take a value are the ones grep's tool spec admits with one (any other is refused
+# before it runs, so this reader never sees it).
+_VALUED = set(SPECS["grep"].short_value)
+_VALUED_LONG = {f"--{name}" for name in SPECS["grep"].long_value}
 
 
 def one_file_searched(command: str) -> Optional[str]:
@@ -45,7 +48,7 @@ def one_file_searched(command: str) -> Optional[str]:
         return None
     words = stages[0][1:]
     operands: List[str] = []
-    pattern_given = False  # -e/-f give the pattern: every plain word is then a file
+    pattern_given = False  # -e gives the pattern: every plain word is then a file
     i = 0
     while i < len(words):
         word = words[i]
@@ -60,7 +63,7 @@ def one_file_searched(command: str) -> Optional[str]:
             name = text.split("=", 1)[0]
             if name in _SKIP_LONG:
                 return None
-            if name in ("--regexp", "--file"):
+            if name == "--regexp":
                 pattern_given = True
             if name in _VALUED_LONG and "=" not in text:
                 i += 1
@@ -70,7 +73,7 @@ def one_file_searched(command: str) -> Optional[str]:
                 if flag in _SKIP_FLAGS:
                     return None
                 if flag in _VALUED:
-                    pattern_given = pattern_given or flag in "ef"
+                    pattern_given = pattern_given or flag == "e"
                     if j == len(text) - 2:  # the value is the next word
                         i += 1
                     break
@@ -82,20 +85,16 @@ def one_file_searched(command: str) -> Optional[str]:
     return files[0] if len(files) == 1 else None
 
 
-def _plain(path: str) -> str:
-    return path[2:] if path.startswith("./") else path
-
-
 def attributed_lines(path: str, output: str) -> Optional[str]:
     """``output`` with ``path:`` before each line (grep's context separators `--` left alone), or
     None when the lines already carry it (a directory searched with -r names each file)."""
     lines = output.splitlines()
     text = [line for line in lines if line.strip() and line != "--"]
-    base = _plain(path).rstrip("/")
+    base = project_path(path).rstrip("/")
     if base in ("", "."):
         named = any(line.startswith("./") for line in text)
     else:
-        named = any(_plain(line).startswith((base + "/", base + ":")) for line in text)
+        named = any(project_path(line).startswith((base + "/", base + ":")) for line in text)
     if not text or named:
         return None
     return "\n".join(line if line == "--" or not line.strip() else f"{path}:{line}" for line in lines)

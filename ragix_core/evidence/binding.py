@@ -257,7 +257,7 @@ def _unattributed(goal: str, answer: str, output: str) -> Optional[Binding]:
         return None
     files = {_clean(_MATCH_LINE.match(line).group(1)) for line in lines}
     low = answer.lower()
-    named = any(f.lower() in low or _word_at(low, f.rsplit("/", 1)[-1].lower()) >= 0 for f in files)
+    named = bool(_mentions(answer, dict.fromkeys(files, 0)))
     said = set(re.findall(r"\w{3,}", " ".join(_MATCH_LINE.sub("", line) for line in lines).lower()))
     # what the lines say, half of its words at least (measured at 2e41333: "The file api.py contains a
     # FIXME comment at line 15." for "say what they ask for")

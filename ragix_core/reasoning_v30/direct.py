@@ -49,8 +49,8 @@ class DirectAnswers:
 
     def _ask_command(self, goal: str, listing: str, feedback: str, draw: int, sample: bool) -> str:
         """Draw ``draw`` of a command for ``goal``: at the role's temperature (greedy by default), or at
-        voting.temperature when ``sample`` (see voting.CommandVote). The prompt's fixed part comes first and the feedback last, so the
-        model's prompt cache serves the repeated prefix."""
+        voting.temperature when ``sample`` (see voting.CommandVote). The prompt's fixed part comes first
+        and the feedback last, so the model's prompt cache serves the repeated prefix."""
         v = self.voting
         temperature = v.temperature if sample else None  # None: the role's own (0 unless configured)
         seed = v.seed + draw if v.seed is not None else None
@@ -68,8 +68,9 @@ class DirectAnswers:
         return command
 
     def _answer_with_one_command(self, goal: str) -> Dict[str, Any]:
-        """Execution voting (reasoning_v30/voting.py): commands drawn until two outputs agree. On the
-        try-first route a goal with no working command, or with commands that disagree, goes to PLAN."""
+        """Execution voting (reasoning_v30/voting.py): commands drawn until two outputs agree, then the
+        looks a finished plan gets. On the try-first route a goal whose commands all failed, all found
+        nothing, or found different things goes to PLAN instead."""
         listing = self.file_context()
         v = self.voting
         vote = CommandVote(lambda feedback, i, sample: self._ask_command(goal, listing, feedback, i, sample),

@@ -98,8 +98,9 @@ class VoteOutcome:
         """"3 commands ran, 2 agreed on this output" — for the answer when the vote is weak."""
         if self.found_nothing:
             return f"{self.usable} command{'s' if self.usable != 1 else ''} ran, none found anything"
-        empty = self.usable - sum(c.size for c in self._found_clusters())
-        if empty and len(self._found_clusters()) == 1:
+        found = self._found_clusters()
+        empty = self.usable - sum(c.size for c in found)
+        if empty and len(found) == 1:
             return f"{self.usable} commands ran, {self.agreed} found this output, {empty} found nothing"
         return f"{self.usable} commands ran, {self.agreed} agreed on this output"
 
