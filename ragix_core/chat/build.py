@@ -34,6 +34,10 @@ class ChatSetup:
     deps: ChatDeps
     notes: List[str] = field(default_factory=list)  # tools or sources left out, and why
 
+    def close(self) -> None:
+        """Release what the tools hold open (the docs index's SQLite connection)."""
+        self.deps.tools.close()
+
 
 def chat_setup(ctx: Any, *, docs: Optional[str] = None, max_reasoning_steps: Optional[int] = None) -> ChatSetup:
     """Deps for the chat nodes. Raises ``ProviderError`` (a ValueError) for a search source that cannot work."""
@@ -91,8 +95,11 @@ class ChatEngine:
             return state
         thread_id = "t-" + uuid.uuid4().hex[:12]
         chat = new_state(state.session_id, thread_id, state.goal)
-        chat = run_thread(chat, {"configurable": {DEPS_KEY: setup.deps}}, bus=self.ctx.bus,
-                          event_session=self.ctx.session_id, on_update=lambda node, _p: self.trace.append(node))
+        try:
+            chat = run_thread(chat, {"configurable": {DEPS_KEY: setup.deps}}, bus=self.ctx.bus,
+                              event_session=self.ctx.session_id, on_update=lambda node, _p: self.trace.append(node))
+        finally:
+            setup.close()
         final = final_message(chat["messages"])
         state.final_answer = final.content if final else None
         state.stop_reason = str(final.meta.get("stop_reason")) if final else "no_answer"

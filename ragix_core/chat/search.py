@@ -73,6 +73,10 @@ class DocsProvider:
         except IndexError_ as exc:
             raise ProviderError(str(exc)) from None
 
+    def close(self) -> None:
+        """Close the index's database (the chat that opened it is over)."""
+        self.index.close()
+
     def search(self, query: str, top_k: int) -> List[SearchHit]:
         self.index.update()  # unchanged files cost a stat each; a missing parser raises, named
         hits = []

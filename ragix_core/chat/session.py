@@ -107,6 +107,7 @@ def run_turn(store: ChatStore, session_id: str, question: str, *, cwd: Path, con
         thread_id = new_thread_id()
         ctx = RunContext.open(cwd=cwd, config=config, profile=profile, engine=get_engine("chat"), events=events,
                               client_factory=client_factory, session_id=thread_id, seed=seed)
+        setup = None
         try:
             setup = chat_setup(ctx, docs=session.docs, max_reasoning_steps=max_reasoning_steps)
             state = new_state(session_id, thread_id, question, history)
@@ -128,6 +129,8 @@ def run_turn(store: ChatStore, session_id: str, question: str, *, cwd: Path, con
             usage = ctx.usage()
             store.finish_thread(thread_id, answer, stop, usage)
         finally:
+            if setup is not None:
+                setup.close()
             ctx.close()
     return TurnResult(session_id=session_id, thread_id=thread_id, question=question, final_answer=answer,
                       stop_reason=stop, messages=list(state["messages"]), usage=usage,

@@ -185,6 +185,13 @@ class SearchTool:
         self.bus = bus
         self.session_id = session_id
 
+    def close(self) -> None:
+        """Close the providers that hold something open (``close`` is optional in their protocol)."""
+        for provider in self.providers:
+            closer = getattr(provider, "close", None)
+            if callable(closer):
+                closer()
+
     def run(self, tool_input: Mapping[str, str], earlier: Sequence[ChatMessage]) -> ToolOutcome:
         started = time.perf_counter()
         query = _get(tool_input, "query")
@@ -220,6 +227,13 @@ class ChatTools:
     @property
     def names(self) -> List[str]:
         return list(self.tools)
+
+    def close(self) -> None:
+        """Release what the tools hold open (a search's document index); the chat is over."""
+        for tool in self.tools.values():
+            closer = getattr(tool, "close", None)
+            if callable(closer):
+                closer()
 
     def run(self, name: str, tool_input: Mapping[str, str], earlier: Sequence[ChatMessage]) -> ToolOutcome:
         tool = self.tools.get(name)

@@ -53,6 +53,23 @@ def test_one_message_as_json_then_a_follow_up_in_another_invocation(model, proje
         ("hi there", "Hello! How can I help?"), ("what did I say first?", "You said hi.")]
 
 
+def test_a_turn_with_documents_closes_their_index_when_it_ends(model, project, home, tmp_path, monkeypatch):
+    from ragix_core.research.index import DocumentIndex
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\nThe answer is 42.\n")
+    opened, closed = [], []
+    real_open, real_close = DocumentIndex.open.__func__, DocumentIndex.close
+    monkeypatch.setattr(DocumentIndex, "open", classmethod(lambda cls, *a, **k: opened.append(1) or real_open(cls, *a, **k)))
+    monkeypatch.setattr(DocumentIndex, "close", lambda self: closed.append(1) or real_close(self))
+    model.replies += [decision("search", "look it up", query="answer"), decision("answer", "found"), "42 [1]."]
+    result = chat(project, "--session", "s1", "--docs", docs, "--json", "what is the answer?")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["final_answer"] == "42 [1]."
+    assert opened and len(closed) == len(opened)
+
+
 def test_tool_calls_in_the_json_output(model, project, repl_box):
     model.replies += [decision("operator", "multiply exactly", expression="347*29"),
                       decision("answer", "the tool gave 10063"), "347 × 29 = 10063 [1]."]

@@ -230,6 +230,24 @@ def test_search_tool_formats_hits_and_records_sources(docs, tmp_path):
     assert tool.run({}, []).error == "search needs tool_input.query: a few keywords"
 
 
+def test_closing_the_tools_closes_the_document_index(docs, tmp_path):
+    import sqlite3
+
+    from ragix_core.chat.tools import ChatTools
+
+    class NothingOpen:  # a provider without close(): closing the tool still works
+        name = "web"
+
+        def search(self, query, top_k):
+            return []
+
+    provider = DocsProvider(str(docs), str(tmp_path / "idx"))
+    assert provider.search("zephyr port", 1)
+    ChatTools([SearchTool([NothingOpen(), provider], 2, 5.0)]).close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        provider.index.db.execute("SELECT 1")
+
+
 def test_experience_provider_reads_the_corpus(tmp_path):
     from datetime import datetime, timezone
 
