@@ -23,7 +23,8 @@ from .path_hints import diagnose
 from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
-           "refused_after_evidence", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL"]
+           "refused_after_evidence", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL",
+           "SKIPPED_REPEAT"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
@@ -31,6 +32,7 @@ FULL_OUTPUT = 1 << 20  # the excerpt cuts; the tool layer already capped the out
 NO_MATCHES = "(no matches)"
 EMPTY_BEFORE_EVIDENCE = "this matched nothing; the outputs below are the evidence"
 SKIPPED_REFUSAL = "refused and skipped: the outputs above already hold the goal's words"
+SKIPPED_REPEAT = "not run: what it shows ran as step"
 RECORDS_SHOWN = "JSON output shown one record per line: key: field=value, ..."
 
 

@@ -24,8 +24,8 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction, table_behind_total
-from ragix_core.evidence.steps import (SKIPPED_REFUSAL, Fix, empty_before_evidence, evidence_block, found_nothing,
-                                      refused_after_evidence, run_command_step, step_output)
+from ragix_core.evidence.steps import (SKIPPED_REFUSAL, SKIPPED_REPEAT, Fix, empty_before_evidence, evidence_block,
+                                      found_nothing, refused_after_evidence, run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
@@ -227,6 +227,17 @@ class AgentFunctions(DirectAnswers):
             command = self._materialise(step, state)
         command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
+        ran = self._ran_before(step, state)
+        if ran is not None:
+            # The tools are read-only: the same command gives the same output, which the evidence
+            # already holds. Measured (R3 at 571bb74): plans repeated a search two to four times
+            # (importer-of-a ran `grep -rl 'from a import' .` four times, twice as `... | head -n 1`
+            # whose cut list was then searched whole again; dataclass-name twice), and each repeat
+            # counted as a step against the goal's budget.
+            step.status = StepStatus.SKIPPED
+            step.tool_call = ToolCall(call.tool, {**step.tool_call.args, "aside": (
+                f"{SKIPPED_REPEAT} {ran.num} (`{command_of(ran)}`): its output is above")})
+            return step
         fixed = self._run(step, state.goal)
         if fixed is not None and fixed.kind == "substitution" and self._rewritten_from_outputs(step, state):
             fixed = None
@@ -241,6 +252,19 @@ class AgentFunctions(DirectAnswers):
             step.status = StepStatus.SKIPPED
             step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_REFUSAL})
         return step
+
+    @staticmethod
+    def _ran_before(step: PlanStep, state: ReasoningState) -> Optional[PlanStep]:
+        """The step of this run that already ran ``step``'s command (whitespace-normalised), or the
+        search that ``step`` would only cut down and then run again whole (``_unreduce``), and
+        succeeded; None when there is none."""
+        command = command_of(step)
+        if not command:
+            return None
+        behind = search_behind_reduction(state.goal, command)
+        same = {command, " ".join(behind[0].split())} if behind else {command}
+        return next((s for s in state.executed_steps if s is not step and s.status == StepStatus.SUCCESS
+                     and command_of(s) in same), None)
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:
         """A step like `sort -n` reads stdin, which a step never gets (a worker-written command can

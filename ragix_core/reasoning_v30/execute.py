@@ -74,13 +74,14 @@ def emit_step(emit_event_fn: Optional[EmitFn], state: ReasoningState, step: Plan
 
 
 def _skipped_why(step: PlanStep) -> Optional[str]:
-    """For a step set aside after the policy refused it (a rework of evidence the plan already has),
-    the refusal and the reason, so that the trace says why it did not count as a failure."""
+    """For a step set aside (a refused rework of evidence the plan already has, or a command that
+    already ran), the refusal and the reason, so that the trace says why it did not count."""
     r = step.result
-    if step.status != StepStatus.SKIPPED or r is None:
+    if step.status != StepStatus.SKIPPED:
         return None
     why = step.tool_call.args.get("aside") if step.tool_call else None
-    return "; ".join(filter(None, [(r.error or r.stderr or "").strip()[:300], why])) or None
+    refusal = (r.error or r.stderr or "").strip()[:300] if r is not None else ""
+    return "; ".join(filter(None, [refusal, why])) or None
 
 
 class ExecuteNode(BaseNode):

@@ -865,6 +865,55 @@ def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_
     assert node.run(st2)[1] == "REFLECT"
 
 
+def test_a_command_that_already_ran_is_not_run_again_nor_counted_as_a_step(tmp_path):
+    from types import SimpleNamespace
+
+    from ragix_core.eval.evaluate import evaluate_run
+    from ragix_core.eval.scenario import Scenario
+    from ragix_core.reasoning_v30.execute import ExecuteNode
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("def f():\n    pass\n")
+    (tmp_path / "b.py").write_text("from a import f\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    f = fns(ScriptedLLM([]), box)
+    # measured (importer-of-a, R3 at 571bb74): the plan ran the same grep twice, 4 steps > max_steps 3
+    commands = ["grep -rl 'from a import' .", "grep -rl 'from a import' . | wc -l", "grep  -rl 'from a import'  .",
+                "grep -rl 'from a import' . | head -n 1"]
+    st = ReasoningState(goal="Which file imports module a?", session_id="s")
+    st.complexity = TaskComplexity.MODERATE
+    st.plan = Plan(objective="o", steps=[PlanStep(i, "s", ToolCall("shell", {"command": c}))
+                                         for i, c in enumerate(commands, 1)])
+    node = ExecuteNode(f.execute_step, {TaskComplexity.MODERATE: 1})
+    nxt = "EXECUTE"
+    while nxt == "EXECUTE":
+        st, nxt = node.run(st)
+    assert nxt == "RESPOND" and st.reflection_count == 0
+    first, counted, same, cut = st.executed_steps
+    assert first.status == StepStatus.SUCCESS and "b.py" in first.result.stdout
+    assert same.status == StepStatus.SKIPPED and same.result is None
+    assert "ran as step 1" in same.tool_call.args["aside"]
+    # a count or a cut of that search ("which file" asks for the list) would be run again whole
+    # (_unreduce): it is step 1 too
+    for step in (counted, cut):
+        assert step.status == StepStatus.SKIPPED and "ran as step 1" in step.tool_call.args["aside"]
+    # only the steps that ran count against the goal's budget
+    scenario = Scenario(id="x", input=st.goal, expected_patterns=["b.py"], max_steps=2)
+    st.final_answer = "b.py"
+    assert evaluate_run(scenario, SimpleNamespace(state=st, events=[])).steps == 1
+    # a goal that asks for the count gets it: the count is not the search it reduces
+    st3 = ReasoningState(goal="How many files import module a?", session_id="s3")
+    st3.executed_steps.append(first)
+    count = f.execute_step(PlanStep(2, "s", ToolCall("shell", {"command": commands[1]})), st3)
+    assert count.status == StepStatus.SUCCESS and count.result.stdout.strip() == "1"
+    # a command whose earlier run failed is not skipped: it runs (and is judged) again
+    st2 = ReasoningState(goal=st.goal, session_id="s2")
+    failed = PlanStep(1, "s", ToolCall("shell", {"command": "cat missing.py"}), status=StepStatus.FAILED)
+    st2.executed_steps.append(failed)
+    again = f.execute_step(PlanStep(2, "s", ToolCall("shell", {"command": "cat missing.py"})), st2)
+    assert again.status != StepStatus.SKIPPED and again.result is not None
+
+
 def _one_command(tmp_path, files, command, written, goal):
     """The one-command path on ``files``: the model draws ``command`` twice, then writes ``written``."""
     from ragix_core.tools import ToolBox
