@@ -14,12 +14,13 @@ from typing import Any, List, NamedTuple, Optional
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
+from ragix_core.tools.grep_glob import top_globs_as_tree
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
 
 from .attribution import ATTRIBUTED, attributed_lines, one_file_searched
 from .excerpt import excerpt, goal_keywords
-from .path_hints import diagnose
+from .path_hints import diagnose, project_files
 from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
@@ -93,7 +94,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
     as a pipe into xargs (tools/substitution.py, an aside); for a grep given a directory without
-    -r, the recursive search (tools/grep_directory.py, an aside); else None."""
+    -r, the recursive search (tools/grep_directory.py, an aside); for a grep over top-level globs
+    that found nothing, the search of the tree (tools/grep_glob.py, a note); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
@@ -106,6 +108,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         fix = Fix(*aimed) if aimed else Fix(recursive[0], recursive[1], "aside") if recursive else None
         if hint:
             result.stderr = f"{hint}\n{result.stderr or ''}"
+    elif not (result.stdout or "").strip() or ((result.stdout or "").strip() == "0" and "|" in command):
+        widened = top_globs_as_tree(command, lambda: project_files(root))
+        fix = Fix(*widened) if widened else None
     step.result = result
     step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
     return fix

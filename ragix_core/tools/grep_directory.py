@@ -17,18 +17,18 @@ from typing import Optional, Tuple
 
 from ragix_core.tools.lexer import first_pipe
 
-__all__ = ["grep_directory_as_recursive"]
+__all__ = ["grep_directory_as_recursive", "recursive", "inverted"]
 
 _IS_A_DIRECTORY = re.compile(r"^\S*grep: (.+): Is a directory$", re.MULTILINE)
 _RECURSIVE_LONG = ("--recursive", "--dereference-recursive", "--directories=recurse")
 
 
-def _recursive(words) -> bool:
+def recursive(words) -> bool:
     return any(w in _RECURSIVE_LONG or (w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w))
                for w in words)
 
 
-def _inverted(words) -> bool:
+def inverted(words) -> bool:
     """-v over a whole tree prints every other line of every file: never evidence (measured at dfcbeb6,
     importers-of-storage: `grep -r -v 'storage.py' .` filled the writer's evidence with the project)."""
     return any(w == "--invert-match" or (w.startswith("-") and not w.startswith("--") and "v" in w) for w in words)
@@ -46,7 +46,7 @@ def grep_directory_as_recursive(command: str, stderr: str) -> Optional[Tuple[str
         words = shlex.split(stage)
     except ValueError:
         return None
-    if not words or os.path.basename(words[0]) != "grep" or _recursive(words[1:]) or _inverted(words[1:]):
+    if not words or os.path.basename(words[0]) != "grep" or recursive(words[1:]) or inverted(words[1:]):
         return None
     named = [d for d in directories if d in words[1:]]
     if not named:
