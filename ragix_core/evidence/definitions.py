@@ -51,7 +51,8 @@ _PREFIXED = re.compile(r"^(?P<path>[^\s:]+\.\w+):(?:\d+[:-])?(?P<text>.*)$")  # 
 _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
-_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?P<line>\d+):\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
+# With its line number (grep -n), or without (then no output can be shown to hold the line under it).
+_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?:(?P<line>\d+):)?\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
 MAX_NAMES = 60
 # A name the goal asks about as a definition: "functions named execute", "the execute function", "execute()".
 _ASKED = (
@@ -190,14 +191,15 @@ def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str,
 
 
 def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:
-    """The decorators the goal names whose lines a search printed (``path:N:@name``) while no output
-    shows the line under them, the thing decorated. Measured (dataclass-name, issue 12): the search
-    printed ``models.py:6:@dataclass``, and the answer had no class to name."""
+    """The decorators the goal names whose lines a search printed (``path:N:@name``, or ``path:@name``
+    without -n) while no output shows the line under them, the thing decorated. Measured
+    (dataclass-name, issue 12): the search printed ``models.py:6:@dataclass`` (at b48c465,
+    ``models.py:@dataclass``), and the answer had no class to name."""
     text = "\n".join(outputs)
     names: List[str] = []
     for m in _DECORATOR_LINE.finditer(text):
-        name, path, below = m.group("name"), m.group("path"), int(m.group("line")) + 1
-        shown = re.search(rf"^{re.escape(path)}[:-]{below}[:-]", text, re.MULTILINE)
+        name, path, line = m.group("name"), m.group("path"), m.group("line")
+        shown = line is not None and re.search(rf"^{re.escape(path)}[:-]{int(line) + 1}[:-]", text, re.MULTILINE)
         if not shown and re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", goal, re.IGNORECASE) \
                 and name not in names:
             names.append(name)

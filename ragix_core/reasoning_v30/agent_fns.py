@@ -245,7 +245,8 @@ class AgentFunctions(DirectAnswers):
             # The same fixes as on the one-command path (a close file name, a search over the project,
             # a substitution as xargs): the step is re-run at once instead of spending a reflection;
             # both runs are in the trace.
-            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note})
+            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note,
+                                                  "planned": command})
             self._run(step, state.goal)
         if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
             # A refused rework of evidence the plan already has is no failure to reflect on.
@@ -263,8 +264,11 @@ class AgentFunctions(DirectAnswers):
             return None
         behind = search_behind_reduction(state.goal, command)
         same = {command, " ".join(behind[0].split())} if behind else {command}
+        # A step re-run in another form (a fix) ran what it was planned as too: measured at b48c465,
+        # a plan's second `grep -rl dataclass *.py` ran again after the first had been widened.
         return next((s for s in state.executed_steps if s is not step and s.status == StepStatus.SUCCESS
-                     and command_of(s) in same), None)
+                     and (command_of(s) in same or command_text({"command": s.tool_call.args.get("planned")}) in same)),
+                    None)
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:
         """A step like `sort -n` reads stdin, which a step never gets (a worker-written command can

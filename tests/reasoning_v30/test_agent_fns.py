@@ -796,6 +796,11 @@ def test_a_decorator_the_goal_names_gets_the_line_under_it_shown(tmp_path):
     # a decorator the goal does not ask about is not followed
     g, other = _one_step_ran(tmp_path, {}, "Which files mention dataclasses?", "grep -rn dataclass .")
     assert g.named_file_looks(other) == []
+    # nor is one whose line under it was shown; a search without -n cannot show it (measured at b48c465)
+    h, plain = _one_step_ran(tmp_path, {}, "Which class is declared as a dataclass?", "grep -r dataclass .")
+    assert "models.py:@dataclass" in plain.executed_steps[0].result.stdout
+    assert [s.tool_call.args["command"] for s in h.named_file_looks(plain)] == [
+        "grep -rn -A1 '@dataclass' --include='*.py' ."]
 
 
 def test_indirect_importers_are_searched_level_by_level_at_the_plans_end(tmp_path):
@@ -912,6 +917,23 @@ def test_a_command_that_already_ran_is_not_run_again_nor_counted_as_a_step(tmp_p
     st2.executed_steps.append(failed)
     again = f.execute_step(PlanStep(2, "s", ToolCall("shell", {"command": "cat missing.py"})), st2)
     assert again.status != StepStatus.SKIPPED and again.result is not None
+
+
+def test_a_command_re_run_in_another_form_is_not_run_again_either(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("import os\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "models.py").write_text("@dataclass\nclass Item:\n    sku: str\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="Which class is declared as a dataclass?", session_id="s")
+    for i in (1, 2):  # measured (b48c465): the plan's second `grep -rl dataclass *.py` ran and was widened again
+        st.executed_steps.append(f.execute_step(PlanStep(i, "s", ToolCall("grep", {"command": "grep -rl dataclass *.py"})), st))
+    first, second = st.executed_steps
+    assert first.status == StepStatus.SUCCESS and "src/models.py" in first.result.stdout
+    assert first.tool_call.args["command"] == "grep -rl '--include=*.py' dataclass ."
+    assert "top directory only" in first.tool_call.args["note"]
+    assert second.status == StepStatus.SKIPPED and "ran as step 1" in second.tool_call.args["aside"]
 
 
 def _one_command(tmp_path, files, command, written, goal):
