@@ -29,3 +29,22 @@ def test_elsewhere_each_event_is_one_plain_line_on_stderr(capsys):
     bus.publish(EventKind.TOOL_CALL, "s1", command="ls -la", returncode=0)
     assert capsys.readouterr().err.splitlines() == ["→ PLAN", "$ ls -la  (rc=0)"]
     assert view.node == "START"  # the live view is not fed when nobody sees it
+
+
+def test_the_view_shows_a_skipped_step_as_skipped_not_failed():
+    from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, ToolCall
+    from ragix_core.reasoning_v30.build import make_emitter
+    from ragix_core.reasoning_v30.execute import emit_step
+
+    bus, view = EventBus(), RunView("goal")
+    bus.subscribe(view)
+    state = ReasoningState(goal="goal", session_id="s1")
+    steps = [PlanStep(1, "search", ToolCall("grep", {"command": "grep -rl x ."}), status=StepStatus.SKIPPED),
+             PlanStep(2, "read", ToolCall("cat", {"command": "cat a.py"}), status=StepStatus.FAILED)]
+    state.plan = Plan(objective="o", steps=steps)
+    emit = make_emitter(bus)
+    bus.publish(EventKind.PLAN, "s1", event={"meta": {"steps": [{"num": s.num, "description": s.description}
+                                                                for s in steps]}})
+    for step in steps:
+        emit_step(emit, state, step)
+    assert [s["status"] for s in view.steps] == ["skipped", "failed"]

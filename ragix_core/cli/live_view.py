@@ -88,7 +88,8 @@ class RunView:
                 ev = d.get("event") or {}
                 for s in self.steps:
                     if s["num"] == ev.get("step_num"):
-                        s["status"] = "success" if ev.get("outcome_status") == "success" else "failed"
+                        outcome = ev.get("outcome_status")
+                        s["status"] = outcome if outcome in ("success", "skipped") else "failed"
             elif event.kind == EventKind.TOOL_CALL:
                 self.commands.append({"command": d.get("command"), "rc": d.get("returncode"),
                                       "refused": d.get("refused"), "out": d.get("stdout_head") or ""})

@@ -290,7 +290,7 @@ class ReasoningEvent:
     step_description: Optional[str] = None
     tool: Optional[str] = None
     tool_input: Optional[str] = None
-    outcome_status: Optional[str] = None  # "success", "failure"
+    outcome_status: Optional[str] = None  # "success", "failure", "skipped" (a plan step not run); a stop reason
     stdout: Optional[str] = None
     stderr: Optional[str] = None
     returncode: Optional[int] = None

@@ -267,7 +267,8 @@ class AgentFunctions(DirectAnswers):
         # A step re-run in another form (a fix) ran what it was planned as too: measured at b48c465,
         # a plan's second `grep -rl dataclass *.py` ran again after the first had been widened.
         return next((s for s in state.executed_steps if s is not step and s.status == StepStatus.SUCCESS
-                     and (command_of(s) in same or command_text({"command": s.tool_call.args.get("planned")}) in same)),
+                     and (command_of(s) in same or (s.tool_call is not None and
+                                                    command_text({"command": s.tool_call.args.get("planned")}) in same))),
                     None)
 
     def _chain_filter(self, command: str, state: ReasoningState) -> str:

@@ -66,7 +66,9 @@ def emit_step(emit_event_fn: Optional[EmitFn], state: ReasoningState, step: Plan
                # The command as planned (tool names, not the executor's absolute paths): this is what a
                # later planner reads back from experience, and what it must be able to reuse.
                tool_input=_planned_command(step) or (r.command if r else None),
-               outcome_status="success" if step.status == StepStatus.SUCCESS else "failure",
+               # A skipped step did not fail: memory and the live view must not learn that its command fails.
+               outcome_status="success" if step.status == StepStatus.SUCCESS else
+               "skipped" if step.status == StepStatus.SKIPPED else "failure",
                stdout=r.stdout if r else None,
                stderr=r.stderr if r else None,
                returncode=r.returncode if r else None,
