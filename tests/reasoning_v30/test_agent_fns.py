@@ -841,17 +841,14 @@ def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_
         st.goal, "It tests items.", st.executed_steps)
 
 
-def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):
+def _plan_executed(tmp_path, goal, commands):
+    """A MODERATE plan of ``commands`` run by EXECUTE over ``tmp_path`` until it leaves EXECUTE:
+    (functions, the node, the state, the next node)."""
     from ragix_core.reasoning_v30.execute import ExecuteNode
     from ragix_core.tools import ToolBox
 
-    (tmp_path / "a.py").write_text("def add(a, b):\n    # TODO: support more than two operands\n")
-    box = ToolBox(tmp_path, profile="reflect")
-    f = fns(ScriptedLLM([]), box)
-    # measured (todo-comments, 5ae6fa5): the third step was refused and the run ended max_reflections
-    commands = ["find . -name '*.py'", "find . -name '*.py' | xargs grep -rn TODO",
-                "cut -d: -f1 $(grep -rn TODO $(find . -name '*.py'))"]
-    st = ReasoningState(goal="List all TODO comments in the Python files, with their file names.", session_id="s")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal=goal, session_id="s")
     st.complexity = TaskComplexity.MODERATE
     st.plan = Plan(objective="o", steps=[PlanStep(i, "s", ToolCall("shell", {"command": c}))
                                          for i, c in enumerate(commands, 1)])
@@ -859,6 +856,16 @@ def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_
     nxt = "EXECUTE"
     while nxt == "EXECUTE":
         st, nxt = node.run(st)
+    return f, node, st, nxt
+
+
+def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_path):
+    (tmp_path / "a.py").write_text("def add(a, b):\n    # TODO: support more than two operands\n")
+    # measured (todo-comments, 5ae6fa5): the third step was refused and the run ended max_reflections
+    commands = ["find . -name '*.py'", "find . -name '*.py' | xargs grep -rn TODO",
+                "cut -d: -f1 $(grep -rn TODO $(find . -name '*.py'))"]
+    f, node, st, nxt = _plan_executed(tmp_path, "List all TODO comments in the Python files, with their file names.",
+                                      commands)
     assert nxt == "RESPOND" and st.stop_reason == "success" and st.reflection_count == 0
     third = st.executed_steps[2]
     assert third.status == StepStatus.SKIPPED and third.result.refused
@@ -875,24 +882,12 @@ def test_a_command_that_already_ran_is_not_run_again_nor_counted_as_a_step(tmp_p
 
     from ragix_core.eval.evaluate import evaluate_run
     from ragix_core.eval.scenario import Scenario
-    from ragix_core.reasoning_v30.execute import ExecuteNode
-    from ragix_core.tools import ToolBox
-
     (tmp_path / "a.py").write_text("def f():\n    pass\n")
     (tmp_path / "b.py").write_text("from a import f\n")
-    box = ToolBox(tmp_path, profile="reflect")
-    f = fns(ScriptedLLM([]), box)
     # measured (importer-of-a, R3 at 571bb74): the plan ran the same grep twice, 4 steps > max_steps 3
     commands = ["grep -rl 'from a import' .", "grep -rl 'from a import' . | wc -l", "grep  -rl 'from a import'  .",
                 "grep -rl 'from a import' . | head -n 1"]
-    st = ReasoningState(goal="Which file imports module a?", session_id="s")
-    st.complexity = TaskComplexity.MODERATE
-    st.plan = Plan(objective="o", steps=[PlanStep(i, "s", ToolCall("shell", {"command": c}))
-                                         for i, c in enumerate(commands, 1)])
-    node = ExecuteNode(f.execute_step, {TaskComplexity.MODERATE: 1})
-    nxt = "EXECUTE"
-    while nxt == "EXECUTE":
-        st, nxt = node.run(st)
+    f, _, st, nxt = _plan_executed(tmp_path, "Which file imports module a?", commands)
     assert nxt == "RESPOND" and st.reflection_count == 0
     first, counted, same, cut = st.executed_steps
     assert first.status == StepStatus.SUCCESS and "b.py" in first.result.stdout
