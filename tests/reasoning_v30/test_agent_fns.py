@@ -796,6 +796,11 @@ def test_a_decorator_the_goal_names_gets_the_line_under_it_shown(tmp_path):
     # a decorator the goal does not ask about is not followed
     g, other = _one_step_ran(tmp_path, {}, "Which files mention dataclasses?", "grep -rn dataclass .")
     assert g.named_file_looks(other) == []
+    # a decorator the goal names whose line no output printed: `grep -l` listed the file (measured at 3e65034)
+    k, listed = _one_step_ran(tmp_path, {}, "Which class in this project is declared as a dataclass?",
+                              "grep -rl dataclass .")
+    assert [s.tool_call.args["command"] for s in k.named_file_looks(listed)] == [
+        "grep -rn -A1 '@dataclass' --include='*.py' ."]
     # nor is one whose line under it was shown; a search without -n cannot show it (measured at b48c465)
     h, plain = _one_step_ran(tmp_path, {}, "Which class is declared as a dataclass?", "grep -r dataclass .")
     assert "models.py:@dataclass" in plain.executed_steps[0].result.stdout
