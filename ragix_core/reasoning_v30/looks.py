@@ -150,7 +150,7 @@ class Looks:
         self.looked.update([f"def:{n}" for n in names] + [f"@:{d}" for d in decorators])
         searches = [(f"find where {n} is defined: the goal asks about it",
                      f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for n in names]
-        searches += [(f"show what @{d} decorates: a search printed it, not the line under it",
+        searches += [(f"show what @{d} decorates, the line under each @{d}: the goal asks about it",
                       f"grep -rn -A1 '@{d}' --include='*.py' .") for d in decorators]
         return [_step(first + i, description, command) for i, (description, command) in enumerate(searches)]
 
