@@ -218,7 +218,7 @@ def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:
 _NAMED_DECORATOR = (
     re.compile(r"\b(?:declared|defined|decorated|marked|registered)\s+(?:as|with)\s+(?:an?\s+|the\s+)?@?"
                r"([A-Za-z_][\w.]*)", re.IGNORECASE),
-    re.compile(r"@([A-Za-z_][\w.]*)"),
+    re.compile(r"(?<![\w.])@([A-Za-z_][\w.]*)"),  # not an e-mail address's domain
     re.compile(r"\b([A-Za-z_][\w.]*)\s+decorator\b", re.IGNORECASE),
 )
 _NOT_DECORATORS = {"a", "an", "the", "this", "that", "which", "what", "one", "same", "class", "function", "method",

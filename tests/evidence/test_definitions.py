@@ -106,4 +106,5 @@ def test_decorators_the_goal_names_are_followed_until_an_output_shows_what_they_
     assert decorators_asked("Where is the lru_cache decorator used?", []) == ["lru_cache"]
     # words after "defined as" that name no decorator, and goals that name none
     assert decorators_asked("Which class is defined as a subclass of Base?", []) == []
+    assert decorators_asked("Which files mention admin@example.com?", []) == []
     assert decorators_asked("Which module defines the execute function?", ["./a.py:3:def execute():"]) == []
