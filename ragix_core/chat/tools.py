@@ -20,7 +20,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded, one_line
@@ -173,6 +173,14 @@ class OperatorTool:
 # -- search ----------------------------------------------------------------------
 
 
+def close_each(items: Iterable[Any]) -> None:
+    """Call ``close()`` on each item that has one."""
+    for item in items:
+        closer = getattr(item, "close", None)
+        if callable(closer):
+            closer()
+
+
 class SearchTool:
     name = "search"
 
@@ -187,10 +195,7 @@ class SearchTool:
 
     def close(self) -> None:
         """Close the providers that hold something open (``close`` is optional in their protocol)."""
-        for provider in self.providers:
-            closer = getattr(provider, "close", None)
-            if callable(closer):
-                closer()
+        close_each(self.providers)
 
     def run(self, tool_input: Mapping[str, str], earlier: Sequence[ChatMessage]) -> ToolOutcome:
         started = time.perf_counter()
@@ -230,10 +235,7 @@ class ChatTools:
 
     def close(self) -> None:
         """Release what the tools hold open (a search's document index); the chat is over."""
-        for tool in self.tools.values():
-            closer = getattr(tool, "close", None)
-            if callable(closer):
-                closer()
+        close_each(self.tools.values())
 
     def run(self, name: str, tool_input: Mapping[str, str], earlier: Sequence[ChatMessage]) -> ToolOutcome:
         tool = self.tools.get(name)

@@ -16,11 +16,11 @@ options that print no lines of text (-l, -L, -c, -q), or that already decide abo
 from __future__ import annotations
 
 import os
-from typing import List, Optional
+from typing import Optional
 
+from ragix_core.tools.grep_words import read_grep
 from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.refusal import Refusal
-from ragix_core.tools.specs import SPECS
 
 from .path_hints import project_path
 
@@ -32,10 +32,6 @@ ATTRIBUTED = "grep searched one file and printed no file names: each line is sho
 _SKIP_FLAGS = set("lLcqhHoZ")
 _SKIP_LONG = ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent",
               "--no-filename", "--with-filename", "--only-matching", "--null")
-# The options that take a value are the ones grep's tool spec admits with one (any other is refused
-# before it runs, so this reader never sees it).
-_VALUED = set(SPECS["grep"].short_value)
-_VALUED_LONG = {f"--{name}" for name in SPECS["grep"].long_value}
 
 
 def one_file_searched(command: str) -> Optional[str]:
@@ -46,43 +42,12 @@ def one_file_searched(command: str) -> Optional[str]:
         return None
     if len(stages) != 1 or not stages[0] or os.path.basename(str(stages[0][0])) != "grep":
         return None
-    words = stages[0][1:]
-    operands: List[str] = []
-    pattern_given = False  # -e gives the pattern: every plain word is then a file
-    i = 0
-    while i < len(words):
-        word = words[i]
-        text = str(word)
-        i += 1
-        if text == "--":
-            operands.extend(str(w) for w in words[i:])
-            if any(isinstance(w, GlobWord) for w in words[i:]):
-                return None
-            break
-        if text.startswith("--"):
-            name = text.split("=", 1)[0]
-            if name in _SKIP_LONG:
-                return None
-            if name == "--regexp":
-                pattern_given = True
-            if name in _VALUED_LONG and "=" not in text:
-                i += 1
-            continue
-        if text.startswith("-") and len(text) > 1:
-            for j, flag in enumerate(text[1:]):
-                if flag in _SKIP_FLAGS:
-                    return None
-                if flag in _VALUED:
-                    pattern_given = pattern_given or flag == "e"
-                    if j == len(text) - 2:  # the value is the next word
-                        i += 1
-                    break
-            continue
-        if isinstance(word, GlobWord):
-            return None
-        operands.append(text)
-    files = operands if pattern_given else operands[1:]
-    return files[0] if len(files) == 1 else None
+    g = read_grep(stages[0][1:])
+    if set(g.flags) & _SKIP_FLAGS or set(g.long_names) & set(_SKIP_LONG):
+        return None
+    if any(isinstance(w, GlobWord) for w in [*g.pattern, *g.operands]):
+        return None  # a glob may name several files
+    return str(g.operands[0]) if len(g.operands) == 1 else None
 
 
 def attributed_lines(path: str, output: str) -> Optional[str]:
