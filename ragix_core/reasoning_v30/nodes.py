@@ -272,9 +272,8 @@ class VerifyNode(BaseNode):
     it may add ``"verdict": "pass" | "fail"`` and ``"issues"``. A failed verdict
     goes to ``on_fail`` while the reflection budget allows (graph_v2 and v30 send
     it to REFLECT), else the run ends with ``verification_failed`` and the
-    verifier's cautious answer. ``"reflect": False`` with a fail ends the run at once
-    the same way: the function found that another round has nothing to add (v30: the
-    answer is quoted from the outputs, evidence/support.py).
+    verifier's cautious answer. ``"checked_by"`` (default "model") is recorded in the
+    event: v30 passes an answer quoted from the outputs without asking a model.
     """
 
     name = "VERIFY"
@@ -297,11 +296,12 @@ class VerifyNode(BaseNode):
         emit_event(self.emit_event_fn, state, "verification",
                    outcome_status="success" if verdict != "fail" else "failure",
                    llm_critique=str(issues) or None,
-                   meta={"verdict": verdict, "confidence": state.confidence})
+                   meta={"verdict": verdict, "confidence": state.confidence,
+                         "checked_by": res.get("checked_by", "model")})
         if verdict == "fail":
             state.last_error = f"verification failed: {issues}" if issues else "verification failed"
             budget = self.max_reflections.get(state.complexity, 0)
-            if self.on_fail and state.reflection_count < budget and res.get("reflect", True):
+            if self.on_fail and state.reflection_count < budget:
                 state.final_answer = None  # the next round's evidence gets a freshly composed answer
                 return state, self.on_fail
             state.stop_reason = "verification_failed"
