@@ -186,6 +186,22 @@ def test_a_plan_step_without_its_tool_name_gets_the_steps_tool_in_front():
     assert planned("none", "just think") == "just think"
 
 
+def test_the_planner_writes_only_steps_and_confidence():
+    # generation is most of a plan's time on CPU: no objective, numbers or validation are asked for
+    llm = ScriptedLLM([{"steps": [{"description": "count", "tool": "wc", "args": {"command": "wc -l a.md"}},
+                                  {"description": "list", "tool": "find", "args": {"command": "find . -name '*.md'"}}],
+                        "confidence": 0.7}])
+    f = fns(llm)
+    raw = f.generate_plan("How long is a.md?", "")
+    schema = llm.calls[0]["schema"]
+    assert set(schema["required"]) == {"steps", "confidence"}
+    assert set(schema["properties"]["steps"]["items"]["properties"]) == {"description", "tool", "args"}
+    assert "objective" not in llm.calls[0]["messages"][0]["content"]
+    plan = f.parse_plan(raw, "How long is a.md?")
+    assert plan.objective == "How long is a.md?" and plan.validation == "" and plan.confidence == 0.7
+    assert [(s.num, s.tool_call.args["command"]) for s in plan.steps] == [(1, "wc -l a.md"), (2, "find . -name '*.md'")]
+
+
 def test_plan_with_no_steps_is_rejected():
     with pytest.raises(ValueError):
         PlanReply.model_validate({"objective": "o", "steps": [], "validation": "", "confidence": 0.5})
