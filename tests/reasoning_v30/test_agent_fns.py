@@ -202,6 +202,20 @@ def test_the_planner_writes_only_steps_and_confidence():
     assert [(s.num, s.tool_call.args["command"]) for s in plan.steps] == [(1, "wc -l a.md"), (2, "find . -name '*.md'")]
 
 
+def test_a_complex_plan_may_have_more_steps_but_is_asked_for_no_minimum():
+    one = {"steps": [{"description": "d", "tool": "wc", "args": {"command": "wc -l a.md"}}], "confidence": 0.5}
+    llm = ScriptedLLM([one, one])
+    f = fns(llm)
+    for complexity in (TaskComplexity.COMPLEX, TaskComplexity.MODERATE):
+        f.last_complexity = complexity
+        f.generate_plan("g", "")
+    (complex_call, moderate_call) = llm.calls
+    assert complex_call["schema"]["properties"]["steps"]["maxItems"] == 7
+    assert moderate_call["schema"]["properties"]["steps"]["maxItems"] == 4
+    assert "- 1–7 steps; use as few as the goal needs" in complex_call["messages"][0]["content"]
+    assert "- 1–4 steps; use as few as the goal needs" in moderate_call["messages"][0]["content"]
+
+
 def test_plan_with_no_steps_is_rejected():
     with pytest.raises(ValueError):
         PlanReply.model_validate({"objective": "o", "steps": [], "validation": "", "confidence": 0.5})
