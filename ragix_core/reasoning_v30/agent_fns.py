@@ -151,11 +151,9 @@ class AgentFunctions(DirectAnswers):
 
     def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
         complexity = self.last_complexity or TaskComplexity.MODERATE
-        # COMPLEX allows more steps but asks for no minimum (spec 000: "3–7"): measured at 3e65034, the
-        # model labelled 17 of 51 one-command goals COMPLEX, and runs so labelled passed 27/34 against
-        # 46/47 as MODERATE (the goals the sets expect COMPLEX: 2/5 against 6/7), padding each plan.
+        step_rule = "3–7 steps for COMPLEX tasks." if complexity == TaskComplexity.COMPLEX else \
+            "1–4 steps; use as few as the goal needs (one pipeline can be one step)."
         max_steps = 7 if complexity == TaskComplexity.COMPLEX else 4
-        step_rule = f"1–{max_steps} steps; use as few as the goal needs (one pipeline can be one step)."
         text = prompts.render(
             "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
             experience_context=self.experience_context(goal) or "(none)",

@@ -45,14 +45,11 @@ class VerifyReply(BaseModel):
 
 
 def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
-    """The plan's JSON Schema; the tool enum is exactly what the active profile allows.
-
-    The model writes no objective, step numbers or validation sentence (spec 000's prompt asks for
-    them): generation is most of a plan's time on CPU, those were ~35 % of a plan's tokens, and
-    nothing reads them — the objective is the goal, steps are numbered by position."""
+    """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
     return {
         "type": "object",
         "properties": {
+            "objective": {"type": "string"},
             "steps": {
                 "type": "array",
                 "minItems": 1,
@@ -60,6 +57,7 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                 "items": {
                     "type": "object",
                     "properties": {
+                        "num": {"type": "integer"},
                         "description": {"type": "string"},
                         "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
                         "args": {
@@ -68,17 +66,18 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                             "required": ["command"],
                         },
                     },
-                    "required": ["description", "tool", "args"],
+                    "required": ["num", "description", "tool", "args"],
                 },
             },
+            "validation": {"type": "string"},
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         },
-        "required": ["steps", "confidence"],
+        "required": ["objective", "steps", "validation", "confidence"],
     }
 
 
 class PlanStepReply(BaseModel):
-    num: int = 0  # not asked for (plan_schema); a backend without constrained decoding may still write it
+    num: int
     description: str = Field(min_length=1, max_length=1000)
     tool: str
     args: Dict[str, Any] = Field(default_factory=dict)
@@ -90,7 +89,7 @@ class PlanStepReply(BaseModel):
 
 
 class PlanReply(BaseModel):
-    objective: str = Field(default="", max_length=2000)
+    objective: str = Field(max_length=2000)
     steps: List[PlanStepReply] = Field(min_length=1, max_length=10)
     validation: str = Field(default="", max_length=2000)
     confidence: float = Field(default=0.5, ge=0, le=1)
