@@ -31,7 +31,7 @@ class ScriptedLLM:
 
     def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
         self.calls.append({"messages": messages, "schema": schema, "temperature": temperature, "seed": seed,
-                           "timeout": timeout})
+                           "timeout": timeout, "max_tokens": max_tokens})
         if not self.replies:
             raise AssertionError("the scripted model was asked more often than scripted: "
                                  + str(messages[-1]["content"])[-200:])

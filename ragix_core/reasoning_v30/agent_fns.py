@@ -39,6 +39,7 @@ from .replies import (
     ClassifyReply,
     CommandReply,
     PlanReply,
+    REFLECT_MAX_TOKENS,
     ReflectReply,
     VerifyReply,
     plan_schema,
@@ -381,7 +382,7 @@ class AgentFunctions(DirectAnswers):
             failed_commands=self._failed_commands() or "(none)",
             previous_attempts=attempts)
         reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], ReflectReply,
-                            stop_reason="reflection_failed", max_tokens=400)
+                            stop_reason="reflection_failed", max_tokens=REFLECT_MAX_TOKENS)
         return {**reply.model_dump(), "evidence": found.used}
 
     def _failed_commands(self) -> str:

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from ragix_core.core.text import json_command
 
-__all__ = ["ClassifyReply", "AnswerReply", "CommandReply", "ReflectReply", "VerifyReply", "PlanStepReply",
-           "PlanReply", "plan_schema"]
+__all__ = ["ClassifyReply", "AnswerReply", "CommandReply", "REFLECT_FIELD_CHARS", "REFLECT_MAX_TOKENS", "ReflectReply",
+           "VerifyReply", "PlanStepReply", "PlanReply", "plan_schema"]
 
 
 class ClassifyReply(BaseModel):
@@ -32,9 +32,17 @@ class CommandReply(BaseModel):
         return json_command(command)
 
 
+# What the grammar lets the embedded model write in each REFLECT field: both fit in REFLECT_MAX_TOKENS
+# with the JSON around them, so a verbose reflection is cut short instead of left unclosed (measured
+# at 3e65034: 2 of 15 replies ran past 400 tokens, were not JSON, and cost a repair call each). A
+# backend that does not enforce it is still accepted up to 4000 characters.
+REFLECT_FIELD_CHARS = 900
+REFLECT_MAX_TOKENS = 700
+
+
 class ReflectReply(BaseModel):
-    diagnosis: str = Field(max_length=4000)
-    new_plan_summary: str = Field(max_length=4000)
+    diagnosis: str = Field(max_length=4000, json_schema_extra={"maxLength": REFLECT_FIELD_CHARS})
+    new_plan_summary: str = Field(max_length=4000, json_schema_extra={"maxLength": REFLECT_FIELD_CHARS})
 
 
 class VerifyReply(BaseModel):

@@ -547,6 +547,24 @@ def test_verify_judges_an_empty_result_as_usual():
         assert out["verdict"] == "pass" and len(llm.calls) == 2, reflections
 
 
+def test_a_reflection_is_bounded_so_that_its_json_can_close():
+    # measured at 3e65034: 2 of 15 reflections ran past their 400 tokens, were cut unclosed, and each
+    # cost a repair call; the grammar now bounds each field so that both fit in the token budget
+    from ragix_core.reasoning_v30.replies import REFLECT_FIELD_CHARS, REFLECT_MAX_TOKENS
+
+    long = "x" * 3000  # a backend that does not enforce maxLength: still accepted
+    llm = ScriptedLLM([{"diagnosis": long, "new_plan_summary": "grep -rn storage ."}])
+    out = fns(llm).reflect({"goal": "Which modules import storage?", "failed_step_num": 1,
+                            "failed_step_description": "grep", "error": "no such file"})
+    assert out["diagnosis"] == long
+    call = llm.calls[0]
+    props = call["schema"]["properties"]
+    assert props["diagnosis"]["maxLength"] == props["new_plan_summary"]["maxLength"] == REFLECT_FIELD_CHARS
+    assert call["max_tokens"] == REFLECT_MAX_TOKENS
+    # both fields at ~3 characters a token (paths, commands), plus the JSON around them
+    assert 2 * REFLECT_FIELD_CHARS / 3 + 50 <= REFLECT_MAX_TOKENS
+
+
 def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp_path):
     from ragix_core.tools import ToolBox
 
