@@ -67,6 +67,16 @@ def test_a_search_in_a_file_with_no_close_name_is_re_aimed_at_the_whole_project(
         assert "searched the whole project instead" in fix[1]
 
 
+def test_a_missing_path_named_twice_is_re_aimed_everywhere_it_stands(repo):
+    command = "find . -name docs/guides.md | wc -l docs/guides.md"
+    hint, fix = diagnose(command, "wc: docs/guides.md: No such file or directory\n", repo)
+    assert fix[0] == "find . -name docs/guide.md | wc -l docs/guide.md"
+    assert fix[1].startswith("docs/guides.md does not exist; ran it on docs/guide.md")
+    # a longer word that only contains the path is not the path
+    _, fix = diagnose("wc -l docs/guides.md old/docs/guides.md.bak", "wc: docs/guides.md: No such file or directory\n", repo)
+    assert fix[0] == "wc -l docs/guide.md old/docs/guides.md.bak"
+
+
 def test_a_directory_named_without_its_parent_is_found_and_the_command_re_aimed(tmp_path):
     # measured (ambiguous-execute at 5ae6fa5): the hints named inventory.json and b.py, a.py, and the
     # reflection planned `mkdir inventory`
