@@ -205,3 +205,20 @@ def test_classify_first_keeps_spec_000_routing(repo: Path):
     res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles,
                    config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
     assert res.node_trace[:2] == ["CLASSIFY", "PLAN"]
+
+
+def test_labels_rules_first_plans_a_project_goal_without_asking_the_model_for_a_label(repo: Path):
+    rules = {"reasoning": {"labels": "rules_first", "traces": {"enabled": False}}}
+    roles = ScriptedRoles([plan("wc -l README.md"), "README.md has 19 lines"])
+    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(rules))
+    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"]
+    assert res.state.complexity == TaskComplexity.MODERATE and len(roles.llm.calls) == 2  # plan and answer only
+    assert "complexity classifier" not in roles.llm.calls[0]["messages"][0]["content"]
+    # a goal the rules cannot tie to the project is still labelled by the model
+    roles = ScriptedRoles([{"complexity": "SIMPLE"}, {"command": "grep -rni maintainer ."}, {"command": "grep -rni maintainer ."},
+                           "Ada Lovelace"])
+    res = run_goal("Who is named as the maintainer in the documentation?", cwd=repo, client_factory=roles,
+                   config=parse_config(rules))
+    assert "complexity classifier" in roles.llm.calls[0]["messages"][0]["content"]
+    with pytest.raises(ValueError, match="labels"):
+        parse_config({"reasoning": {"labels": "guess"}})

@@ -151,6 +151,11 @@ class ReasoningConfig(_Section):
     # try_first: every tool goal tries the voted command first and plans only when it fails,
     # when the commands disagree, or when the goal asks several things (ADaPT, arXiv 2311.05772).
     routing: Literal["classify_first", "try_first"] = "classify_first"
+    # Who labels a goal's complexity (CLASSIFY). model: spec 000's CLASSIFY, the model labels every
+    # goal the rules do not bypass. rules_first: a goal the rules tie to the project plans as
+    # MODERATE, or COMPLEX when it asks several things, without a model call; the model labels only
+    # what the rules cannot place (docs/DECISIONS.md "Complexity labels by rules, an option").
+    labels: Literal["model", "rules_first"] = "model"
     voting: VotingSection = Field(default_factory=VotingSection)
     max_reflections: MaxReflections = Field(default_factory=MaxReflections)
     graph: GraphSection = Field(default_factory=GraphSection)

@@ -147,6 +147,17 @@ def test_model_bypass_for_file_question_is_demoted_to_simple():
     assert fns(llm).classify("Count the lines of README.md") == TaskComplexity.SIMPLE
 
 
+def test_rules_first_labels_project_goals_without_the_model():
+    llm = ScriptedLLM([{"complexity": "BYPASS"}])
+    f = fns(llm, labels="rules_first")
+    assert f.classify("Count the lines of README.md") == TaskComplexity.MODERATE
+    assert f.classify("Which markdown file has the fewest lines, and how many?") == TaskComplexity.COMPLEX
+    assert f.classify("What is a closure in programming?") == TaskComplexity.BYPASS  # the rules' bypass, as before
+    assert llm.calls == []
+    assert f.classify("Who is named as the maintainer in the documentation?") == TaskComplexity.BYPASS
+    assert len(llm.calls) == 1  # the rules could not place it: the model labels it
+
+
 def test_conceptual_goal_makes_no_model_call():
     llm = ScriptedLLM([])
     assert fns(llm).classify("What is a closure in programming?") == TaskComplexity.BYPASS
