@@ -23,12 +23,20 @@ def loop(replies, toolbox=None, retries=1):
 
 def test_success_path_runs_every_phase():
     tb = FakeToolBox({"wc -l a.md": ToolResult("wc", 0, stdout="3 a.md\n", command="wc -l a.md")})
-    lp, seen = loop([{"complexity": "MODERATE"}, plan("wc -l a.md"), "a.md has 3 lines",
+    lp, seen = loop([{"complexity": "MODERATE"}, plan("wc -l a.md"), "b.md has 3 lines",
                      {"verdict": "pass", "issues": "", "answer": "a.md: 3 lines", "confidence": 0.9}], tb)
     st = lp.run(ReasoningState(goal="count lines of a.md", session_id="s"))
-    assert st.stop_reason == "success" and st.final_answer == "a.md: 3 lines"
+    assert st.stop_reason == "success" and st.final_answer == "a.md: 3 lines"  # the verifier's answer
     assert lp.trace == ["CLASSIFY", "PLAN", "EXECUTE", "VERIFY", "RESPOND"]
     assert [e.data["node"] for e in seen if e.kind == EventKind.NODE_ENTER] == lp.trace
+
+
+def test_an_answer_quoted_from_the_outputs_passes_verify_without_the_model():
+    tb = FakeToolBox({"wc -l a.md": ToolResult("wc", 0, stdout="3 a.md\n", command="wc -l a.md")})
+    lp, _ = loop([{"complexity": "MODERATE"}, plan("wc -l a.md"), "a.md has 3 lines"], tb)
+    st = lp.run(ReasoningState(goal="count lines of a.md", session_id="s"))
+    assert st.stop_reason == "success" and st.final_answer == "a.md has 3 lines"
+    assert lp.trace == ["CLASSIFY", "PLAN", "EXECUTE", "VERIFY", "RESPOND"] and len(lp.f.planner.calls) == 3
 
 
 def test_failed_step_retries_with_feedback_then_succeeds(tmp_path):
