@@ -15,23 +15,27 @@ import re
 import shlex
 from typing import Optional, Tuple
 
+from ragix_core.tools.grep_words import read_grep
 from ragix_core.tools.lexer import first_pipe
 
 __all__ = ["grep_directory_as_recursive", "recursive", "inverted"]
 
 _IS_A_DIRECTORY = re.compile(r"^\S*grep: (.+): Is a directory$", re.MULTILINE)
-_RECURSIVE_LONG = ("--recursive", "--dereference-recursive", "--directories=recurse")
+_RECURSIVE_LONG = ("--recursive", "--dereference-recursive")
 
 
 def recursive(words) -> bool:
-    return any(w in _RECURSIVE_LONG or (w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w))
-               for w in words)
+    """grep's arguments ``words`` (without ``grep``) ask for a recursive search. Read as grep reads
+    them (``grep_words.read_grep``): in ``grep -e -rv x`` the ``-rv`` is the pattern, not options."""
+    g = read_grep(words)
+    return "r" in g.flags or "R" in g.flags or any(n in _RECURSIVE_LONG for n in g.long_names)
 
 
 def inverted(words) -> bool:
     """-v over a whole tree prints every other line of every file: never evidence (measured at dfcbeb6,
     importers-of-storage: `grep -r -v 'storage.py' .` filled the writer's evidence with the project)."""
-    return any(w == "--invert-match" or (w.startswith("-") and not w.startswith("--") and "v" in w) for w in words)
+    g = read_grep(words)
+    return "v" in g.flags or "--invert-match" in g.long_names
 
 
 def grep_directory_as_recursive(command: str, stderr: str) -> Optional[Tuple[str, str]]:

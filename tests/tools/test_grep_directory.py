@@ -30,10 +30,22 @@ def test_the_first_grep_stage_gets_r(command, stderr, expected):
     ("grep x a.py", "grep: a.py: No such file or directory\n"),  # not a directory
     ("cat x | grep y .", IS_DIR),  # grep is not the first stage
     ("grep x docs", IS_DIR),  # the directory grep named is not the one reported
+    ("grep -e x -v .", IS_DIR),  # -v after the pattern given by -e is still an option
     ("grep 'x .", IS_DIR),  # unbalanced quote
 ])
 def test_other_failures_are_left_alone(command, stderr):
     assert grep_directory_as_recursive(command, stderr) is None
+
+
+@pytest.mark.parametrize("command,stderr,expected", [
+    # -rv is the pattern -e gives, not options: the search is neither recursive nor inverted
+    ("grep -e -rv .", IS_DIR, "grep -r -e -rv ."),
+    ("grep -e-v -n .", IS_DIR, "grep -r -e-v -n ."),
+    ("grep -A 2 -e --recursive .", IS_DIR, "grep -r -A 2 -e --recursive ."),
+])
+def test_a_pattern_that_looks_like_an_option_is_read_as_the_pattern(command, stderr, expected):
+    fixed, _ = grep_directory_as_recursive(command, stderr)
+    assert fixed == expected
 
 
 def test_a_failed_grep_on_a_directory_returns_the_recursive_search_as_an_aside(tmp_path):
