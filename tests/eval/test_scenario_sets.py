@@ -109,6 +109,8 @@ def answer_passes(sid, answer):
     ("dataclass-name", "The dataclass is Warehouse, which holds the items."),
     ("count-python-files", "The server listens on port 8080."),
     ("smallest-md-file", "docs/notes.md has 16 lines."),
+    ("grep-recursive-flag", "The -r option reverses the order of the matching lines."),
+    ("grep-recursive-flag", "-r inverts the match: it prints the lines that do not match, in every subdirectory."),
 ])
 def test_wrong_answers_fail(sid, answer):
     assert not answer_passes(sid, answer)
@@ -130,6 +132,10 @@ def test_wrong_answers_fail(sid, answer):
     ("dataclass-name", "`Item` is declared with @dataclass."),
     ("count-python-files", "There are 8 Python files."),
     ("smallest-md-file", "docs/notes.md has 6 lines."),
+    # the recorded graph_v30 answer at 888e61b, failed then on the missing word "recurs"
+    ("grep-recursive-flag", "The -r option of grep is used to search for a pattern in all files within a directory "
+                            "and its subdirectories."),
+    ("grep-recursive-flag", "It makes grep search recursively."),
 ])
 def test_right_answers_pass(sid, answer):
     assert answer_passes(sid, answer)
