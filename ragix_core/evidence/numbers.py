@@ -9,8 +9,11 @@ ragix marks it instead of letting it pass as read.
 A number is supported when it is written in the goal, a command, an output or a ragix note, or
 when it can be derived from the outputs the simple ways answers do: a count of output lines
 (any number up to the longest output's line count), or the sum or difference of two numbers
-the outputs show ("longer by 7 lines"). Only whole integers written as such are checked (not
-versions like 0.3.0, nor the digits of a name like test_2.py); 0 and 1 always pass.
+the outputs show ("longer by 7 lines"). Whole integers written as such are checked (not the
+digits of a name like test_2.py, nor 1,234); 0 and 1 always pass. A dotted version (0.3.0, an
+address like 10.0.0.1) is supported only when it is written somewhere as it stands: measured at
+temperature 0.3 (missing-setup-py), "The project version is 0.1.0" after three commands that found
+nothing, where the project says 0.3.0.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ __all__ = ["unsupported_numbers", "mark_unsupported_numbers"]
 
 _ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 0.3.0, 1,234
 _ANY_DIGITS = re.compile(r"\d+")
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,})(?![\w.]*\w)")  # 0.3.0, v1.2.3, 10.0.0.1; not 3.5
+_MARKED = re.compile(r"\d+(?:\.\d+)*")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
 MAX_FLAGGED = 5
 _MARK_START = "(ragix: no command output shows "
@@ -54,23 +59,33 @@ def _supported(goal: str, steps: Sequence[PlanStep]) -> Set[int]:
     return supported
 
 
+def _version_shown(version: str, texts: Sequence[str]) -> bool:
+    whole = re.compile(r"(?<![\d.])" + re.escape(version) + r"(?!\.?\d)")
+    return any(whole.search(text) for text in texts)
+
+
 def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[str]:
-    """The integers ``answer`` states that nothing in the goal or the steps supports, in order.
-    Empty when no step ran (an answer from knowledge has no outputs to check against)."""
+    """The integers and dotted versions ``answer`` states that nothing in the goal or the steps
+    supports, in the order the answer states them. Empty when no step ran (an answer from
+    knowledge has no outputs to check against)."""
     if not answer or not any(s.result is not None for s in steps):
         return []
-    stated = [n for n in dict.fromkeys(_ANSWER_NUMBER.findall(answer)) if len(n) <= 15]
+    versions = {m.start(1): m.group(1) for m in _VERSION.finditer(answer)}
+    integers = {m.start(): m.group(0) for m in _ANSWER_NUMBER.finditer(answer) if len(m.group(0)) <= 15}
+    stated = list(dict.fromkeys(text for _, text in sorted({**integers, **versions}.items())))
     if not stated:
         return []
     supported = _supported(goal, steps)
-    return [n for n in stated if int(n) not in supported][:MAX_FLAGGED]
+    texts = list(_texts(goal, steps)) if versions else []
+    return [n for n in stated
+            if (not _version_shown(n, texts) if "." in n else int(n) not in supported)][:MAX_FLAGGED]
 
 
 def mark_unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> str:
     """``answer``, followed by ragix's note naming the numbers no output supports (if any). An
     answer grounded twice (the writer's, then VERIFY's with its doubt appended) is marked once:
     numbers already named in a mark are not checked again."""
-    marked = {n for mark in _MARK.findall(answer or "") for n in _ANY_DIGITS.findall(mark)}
+    marked = {n for mark in _MARK.findall(answer or "") for n in _MARKED.findall(mark)}
     missing = [n for n in unsupported_numbers(goal, _MARK.sub("", answer or ""), steps) if n not in marked]
     if not missing:
         return answer

@@ -43,11 +43,24 @@ def test_what_the_goal_commands_and_ragix_notes_say_is_supported():
     assert unsupported_numbers("What changed in release 42?", "Release 42 added a flag.", [step]) == []
 
 
-def test_versions_names_and_answers_without_commands_are_not_checked():
+def test_names_and_answers_without_commands_are_not_checked_and_a_shown_version_is_read():
     steps = [_step("cat pyproject.toml", 'version = "0.3.0"\n')]
     assert unsupported_numbers("Which version?", "The version is 0.3.0, see test_2.py, 1,234 users.", steps) == []
+    assert unsupported_numbers("Which version?", "It is v0.3.0.", steps) == []
     assert unsupported_numbers("What is 2+2?", "It is 4.", []) == []  # no step ran: nothing to check against
     assert mark_unsupported_numbers("q", "", PORT) == ""
+
+
+def test_a_version_no_output_shows_is_named():
+    # measured at temperature 0.3 (missing-setup-py): three commands found nothing, the answer said 0.1.0
+    empty = [_step("grep -rn 'version=' .", "")]
+    marked = mark_unsupported_numbers("Read the project version from setup.py", "The project version is 0.1.0.", empty)
+    assert "no command output shows 0.1.0;" in marked
+    steps = [_step("cat pyproject.toml", 'version = "0.3.0"\n')]
+    # a version is read only as it stands: 10.3.0 and 0.3 are other numbers than 0.3.0
+    assert unsupported_numbers("Which version?", "It is 10.3.0, not 0.3.0.1 nor 0.3.0.", steps) == ["10.3.0", "0.3.0.1"]
+    assert unsupported_numbers("Which version?", "Version 2 is 0.3.0, from 3.5 kB.", steps) == ["2"]  # a decimal is no version
+    assert unsupported_numbers("Which version?", "Python 3.11.4 runs 0.3.0.", steps) == ["3.11.4"]
 
 
 def test_an_answer_grounded_twice_is_marked_once():
@@ -55,3 +68,7 @@ def test_an_answer_grounded_twice_is_marked_once():
     once = mark_unsupported_numbers("What port?", "It listens on port 80.", PORT)
     twice = mark_unsupported_numbers("What port?", once + "\n\nVerification failed: no port shown", PORT)
     assert twice.count("no command output shows 80") == 1 and twice.endswith("Verification failed: no port shown")
+    empty = [_step("grep -rn version .", "")]
+    once = mark_unsupported_numbers("Which version?", "It is 0.1.0.", empty)
+    assert mark_unsupported_numbers("Which version?", once + "\n\nVerification failed: no version shown", empty) \
+        .count("0.1.0") == 2  # the answer and its one mark
