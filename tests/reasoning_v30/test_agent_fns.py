@@ -667,11 +667,28 @@ def test_empty_searches_beside_file_listings_are_doubted_like_an_all_empty_plan(
                          _searched("wc -l *.py", stdout=" 18 a.py\n 18 b.py\n 36 total\n")]
     f = fns(ScriptedLLM([]))
     assert "every search found nothing" in f.doubt_empty(st) and f.reflect_on_empty
-    # an output about what files say (cat) is evidence: no doubt
-    st.executed_steps.append(_searched("cat a.py", stdout="def greet():\n"))
+    # an output about what files say (cat) that shows a searched word is evidence: no doubt
+    st.executed_steps.append(_searched("cat models.py", stdout="@dataclass\nclass Item:\n"))
     assert fns(ScriptedLLM([])).doubt_empty(st) is None
     # listings with no search at all are no absence either
     st.executed_steps = [_searched("find . -name '*.py'", stdout="./a.py\n")]
+    assert fns(ScriptedLLM([])).doubt_empty(st) is None
+
+
+def test_empty_searches_beside_reads_without_a_searched_word_are_doubted():
+    # measured at temperature 0.3 (maintainer-name): the greps for 'maintainer' found nothing, a
+    # `cut ... | head -n 1` printed a title, and the answer was "The maintainer is named as the maintainer"
+    st = ReasoningState(goal="Who is named as the maintainer in the documentation?", session_id="s")
+    st.executed_steps = [_searched("ls docs/", stdout="guide.md\nnotes.md\n"),
+                         _searched("grep -n 'maintainer' docs/*.md | head -n 1", stdout=""),
+                         _searched("cut -d: -f2 docs/*.md | head -n 1", stdout="# Inventory Guide\n")]
+    assert "every search found nothing" in fns(ScriptedLLM([])).doubt_empty(st)
+    # the read shows the word the search missed (case): that is evidence
+    st.executed_steps[-1] = _searched("cat docs/guide.md", stdout="# Inventory Guide\nMaintainer: Ada Lovelace\n")
+    assert fns(ScriptedLLM([])).doubt_empty(st) is None
+    # a search whose pattern has no word to look for keeps the rule for listings only
+    st.executed_steps = [_searched("grep -n '^##' docs/*.md", stdout=""),
+                         _searched("head -n 1 docs/guide.md", stdout="# Inventory Guide\n")]
     assert fns(ScriptedLLM([])).doubt_empty(st) is None
 
 
