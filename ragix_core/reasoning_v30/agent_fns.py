@@ -11,7 +11,7 @@ refuses what it cannot validate.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
 from ragix_core.config.reasoning import VotingSection
@@ -162,18 +162,21 @@ class AgentFunctions(DirectAnswers):
 
     # -- PLAN --------------------------------------------------------------------
 
-    def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
+    def plan_request(self, goal: str, reflection_context: str) -> Tuple[str, Dict[str, Any]]:
+        """The planner's prompt and reply schema for ``goal`` (benchmarks/plan_json_layout.py reuses them)."""
         complexity = self.last_complexity or TaskComplexity.MODERATE
         step_rule = "3–7 steps for COMPLEX tasks." if complexity == TaskComplexity.COMPLEX else \
             "1–4 steps; use as few as the goal needs (one pipeline can be one step)."
-        max_steps = 7 if complexity == TaskComplexity.COMPLEX else 4
         text = prompts.render(
             "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
             experience_context=self.experience_context(goal) or "(none)",
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",
             step_rule=step_rule, tools=", ".join(self.tools))
-        schema = plan_schema(self.tools, max_steps)
+        return text, plan_schema(self.tools, 7 if complexity == TaskComplexity.COMPLEX else 4)
+
+    def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
+        text, schema = self.plan_request(goal, reflection_context)
         reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply, schema=schema,
                             stop_reason="plan_generation_failed", max_tokens=700)
         repeats = self._repeats(reply)
