@@ -46,7 +46,7 @@ class ScriptedLLM:
             try:
                 data = json.loads(text)
             except ValueError:
-                raise LLMBadOutput(f"not JSON: {text[:40]}") from None
+                raise LLMBadOutput(f"not JSON: {text[:40]}", text=text) from None
         return Completion(text=text, data=data, usage=Usage(*self.usage), model="scripted", backend="scripted")
 
     def prompts_of(self, word: str) -> List[str]:

@@ -112,4 +112,9 @@ def backend_error(message: str) -> LLMError:
 
 
 class LLMBadOutput(LLMError):
-    """The model answered, but not in the form that was asked for (e.g. no JSON)."""
+    """The model answered, but not in the form that was asked for (e.g. no JSON). ``text``: the
+    reply as the model wrote it, when there was one (a reply cut at max_tokens can be salvaged)."""
+
+    def __init__(self, message: str, *, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text

@@ -3,7 +3,9 @@
 Constrained decoding makes well-formed JSON likely, not certain: a reply can be
 cut by max_tokens, a server may ignore the schema, and a fallback (json_object
 mode) only promises *some* JSON. So every backend runs the text through
-``parse_json`` and ``check_schema`` and turns a failure into ``LLMBadOutput``.
+``parse_json`` and ``check_schema`` and turns a failure into ``LLMBadOutput``, which
+carries the text. ``salvage_json`` recovers what a reply cut at max_tokens had
+finished: the object closed after its last complete member.
 
 ``check_schema`` covers the JSON Schema subset the engines use (type,
 properties, required, additionalProperties=false, enum, const, items,
@@ -15,11 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from .base import LLMBadOutput
 
-__all__ = ["parse_json", "check_schema", "schema_errors"]
+__all__ = ["parse_json", "check_schema", "schema_errors", "salvage_json"]
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _TYPES = {
@@ -49,7 +51,65 @@ def parse_json(text: str, where: str) -> Any:
         except (ValueError, RecursionError):
             pass
     preview = text[:120].replace("\n", "\\n")
-    raise LLMBadOutput(f"{where}: reply is not JSON ({len(text)} chars, starts {preview!r})")
+    raise LLMBadOutput(f"{where}: reply is not JSON ({len(text)} chars, starts {preview!r})", text=text)
+
+
+_CLOSERS = {"{": "}", "[": "]"}
+MAX_SALVAGE_CHARS = 20_000  # a reply longer than this was not cut by a plan-sized max_tokens
+
+
+def _cut_points(body: str) -> List[tuple]:
+    """(index, open containers) where ``body`` can be cut after a complete value: just after a
+    closing bracket, or just before a comma, outside strings; the last one first."""
+    points: List[tuple] = []
+    stack: List[str] = []
+    in_string = escaped = False
+    for i, ch in enumerate(body):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in _CLOSERS:
+            stack.append(ch)
+        elif ch in "}]":
+            if not stack or _CLOSERS[stack[-1]] != ch:
+                return []  # not a JSON prefix: nothing to salvage
+            stack.pop()
+            if stack:
+                points.append((i + 1, tuple(stack)))
+        elif ch == "," and stack:
+            points.append((i, tuple(stack)))
+    return points[::-1]
+
+
+def salvage_json(text: str) -> Iterator[Dict[str, Any]]:
+    """The JSON objects a reply cut before its end had finished, longest first: the object closed
+    after each complete member (an array keeps its complete items). Nothing when ``text`` is not a
+    cut object. The caller takes the first that validates: a nested object closed early misses its
+    own keys. Measured: plans cut at 700 tokens inside their last field ("validation") ended runs in
+    ``plan_generation_failed`` after a repair that was cut the same way."""
+    body = text.strip()
+    if not body.startswith("{") or len(body) > MAX_SALVAGE_CHARS:
+        return
+    try:
+        json.loads(body)
+        return  # complete: nothing was cut
+    except (ValueError, RecursionError):
+        pass
+    for cut, stack in _cut_points(body):
+        candidate = body[:cut].rstrip().rstrip(",") + "".join(_CLOSERS[c] for c in reversed(stack))
+        try:
+            value = json.loads(candidate)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict) and value:
+            yield value
 
 
 def _type_ok(value: Any, expected: str) -> bool:
@@ -120,5 +180,5 @@ def check_schema(text: str, schema: Optional[Dict[str, Any]], where: str) -> Any
     if schema:
         errors = schema_errors(data, schema)
         if errors:
-            raise LLMBadOutput(f"{where}: JSON does not match the schema: {'; '.join(errors[:5])}")
+            raise LLMBadOutput(f"{where}: JSON does not match the schema: {'; '.join(errors[:5])}", text=text)
     return data

@@ -2,7 +2,9 @@
 
 Every call that expects JSON passes a JSON Schema (constrained decoding where
 the backend supports it), then validates the reply with a pydantic model.
-An invalid reply gets exactly one repair attempt that quotes the validation
+A reply cut at max_tokens keeps what it had finished when that validates
+(``jsonout.salvage_json``; the completion's meta says ``salvaged``). Any other
+invalid reply gets exactly one repair attempt that quotes the validation
 error back to the model; a second failure ends the run with a named stop
 reason (``StopRun``) instead of an exception. Backend failures end it too:
 ``llm_unavailable`` (server down), ``llm_timeout``, or ``context_too_long`` (the prompt
@@ -22,7 +24,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 
 from .base import Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message
-from .jsonout import parse_json
+from .jsonout import parse_json, salvage_json, schema_errors
 
 __all__ = ["ask_json", "ask_text", "backend_stop", "REPAIR_REPLY_CHARS"]
 
@@ -81,7 +83,10 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
             return model.model_validate(data), completion
         except (LLMBadOutput, ValidationError, ValueError) as exc:
             last_error = _describe(exc)
-            reply = completion.text if completion is not None else ""
+            reply = completion.text if completion is not None else getattr(exc, "text", "")
+            salvaged = _salvaged(reply, schema, model, client)
+            if salvaged is not None:
+                return salvaged
             convo = list(messages) + [
                 {"role": "assistant", "content": bounded(reply, REPAIR_REPLY_CHARS) or "(no usable reply)"},
                 {"role": "user", "content": f"That reply was invalid: {last_error}. "
@@ -90,6 +95,21 @@ def ask_json(client: LLMClient, messages: List[Message], model: Type[M], *, stop
         except LLMError as exc:
             raise backend_stop(exc) from None
     raise StopRun(stop_reason, f"model output invalid after one repair: {last_error}")
+
+
+def _salvaged(reply: str, schema: Dict[str, Any], model: Type[M], client: LLMClient) -> Optional[Tuple[M, Completion]]:
+    """The longest part of a cut reply that fits the schema but for top-level keys it never reached
+    (their defaults then come from ``model``) and validates as ``model``; None when no part does."""
+    for data in salvage_json(reply) if reply else ():
+        if [e for e in schema_errors(data, schema) if not e.startswith("$: missing required key")]:
+            continue
+        try:
+            value = model.model_validate(data)
+        except ValidationError:
+            continue
+        return value, Completion(text=reply, data=data, backend=getattr(client, "backend", ""),
+                                 meta={"salvaged": True})
+    return None
 
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragix_core.llm import LLMBadOutput
-from ragix_core.llm.jsonout import check_schema, parse_json, schema_errors
+from ragix_core.llm.jsonout import check_schema, parse_json, salvage_json, schema_errors
 
 SCHEMA = {
     "type": "object",
@@ -59,3 +59,37 @@ def test_check_schema_raises_with_the_mismatch():
 def test_absurdly_nested_text_is_bad_output_not_a_crash():
     with pytest.raises(LLMBadOutput):
         parse_json("[" * 100_000 + "]" * 100_000, "w")
+
+
+# A plan cut at max_tokens inside its last field, as the embedded model wrote one at temperature 0.3.
+CUT_PLAN = ('{\n  "objective": "Count the log files of a month",\n  "steps": [\n    {\n      "num": 1,\n'
+            '      "description": "list the logs",\n      "tool": "ls",\n      "args": {\n        "command": "ls logs"\n'
+            '      }\n    },\n    {\n      "num": 2,\n      "description": "count them",\n      "tool": "find",\n'
+            '      "args": {\n        "command": "find logs -name \'2023-04-*.log\' | wc -l"\n      }\n    }\n  ],\n'
+            '  "validation": "The output of the script should be the')
+
+
+def test_a_cut_object_is_closed_after_its_last_complete_member():
+    first = next(salvage_json(CUT_PLAN))
+    assert [s["args"]["command"] for s in first["steps"]] == ["ls logs", "find logs -name '2023-04-*.log' | wc -l"]
+    assert "validation" not in first  # the field the cut fell in is dropped, not kept half-written
+
+
+def test_a_cut_array_keeps_its_complete_items_and_never_a_cut_number():
+    candidates = list(salvage_json('{"a": "x, ]}", "b": [10, 25'))
+    assert candidates[0] == {"a": "x, ]}", "b": [10]}  # 25 may have been 250
+    # inside a nested object the longest candidate misses its own keys: shorter ones follow
+    nested = list(salvage_json('{"steps": [{"num": 1, "command": "ls"}, {"num": 2, "comm'))
+    assert nested[0] == {"steps": [{"num": 1, "command": "ls"}, {"num": 2}]}
+    assert {"steps": [{"num": 1, "command": "ls"}]} in nested
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', "not json", '["a", "b', '{"a', "", '{"a": 1}}'])
+def test_complete_or_non_object_text_gives_nothing_to_salvage(text):
+    assert list(salvage_json(text)) == []
+
+
+def test_bad_output_carries_the_reply():
+    with pytest.raises(LLMBadOutput) as exc:
+        parse_json(CUT_PLAN, "test")
+    assert exc.value.text == CUT_PLAN

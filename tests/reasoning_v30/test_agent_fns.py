@@ -69,6 +69,35 @@ def test_ask_json_two_invalid_replies_is_a_named_stop():
     assert "x" in info.value.message
 
 
+def test_ask_json_keeps_what_a_cut_plan_had_finished_without_a_repair_call():
+    from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
+
+    # measured (AgentBench test-61, temperature 0.3): cut at 700 tokens inside "validation"; the
+    # repair was cut the same way and the run ended plan_generation_failed
+    cut = ('{"objective": "count", "steps": [{"num": 1, "description": "d", "tool": "ls", "args": {"command": "ls logs"}},'
+           ' {"num": 2, "description": "e", "tool": "wc", "args": {"command": "wc -l logs/a.log"}}],'
+           ' "validation": "The output of the script should be the')
+    llm = ScriptedLLM([cut])
+    reply, completion = ask_json(llm, [{"role": "user", "content": "q"}], PlanReply,
+                                 schema=plan_schema(["ls", "wc"], 4), stop_reason="plan_generation_failed")
+    assert [s.args["command"] for s in reply.steps] == ["ls logs", "wc -l logs/a.log"]
+    assert reply.validation == "" and completion.meta == {"salvaged": True} and len(llm.calls) == 1
+    # cut inside the second step: that step is dropped, not run half-written
+    llm = ScriptedLLM([cut.split(', {"num": 2')[0] + ', {"num": 2, "description": "e", "tool": "wc", "args": {"comm'])
+    reply, _ = ask_json(llm, [{"role": "user", "content": "q"}], PlanReply,
+                        schema=plan_schema(["ls", "wc"], 4), stop_reason="plan_generation_failed")
+    assert [s.args["command"] for s in reply.steps] == ["ls logs"]
+
+
+def test_ask_json_repairs_a_cut_reply_with_nothing_complete():
+    from ragix_core.reasoning_v30.replies import PlanReply, plan_schema
+
+    llm = ScriptedLLM(['{"objective": "count", "steps": [{"num": 1, "descr', _plan("ls")])
+    reply, _ = ask_json(llm, [{"role": "user", "content": "q"}], PlanReply,
+                        schema=plan_schema(["ls"], 4), stop_reason="plan_generation_failed")
+    assert len(llm.calls) == 2 and reply.steps[0].args["command"] == "ls"
+
+
 @pytest.mark.parametrize("exc,reason", [
     (LLMUnavailable("http://127.0.0.1:9 refused"), "llm_unavailable"),
     (LLMTimeout("slow"), "llm_timeout"),
