@@ -69,6 +69,15 @@ def test_include_prompts_puts_the_messages_in_the_trace(repo, include):
         assert "messages" not in calls[0].data
 
 
+def test_a_reply_that_is_not_json_is_kept_in_the_trace_with_the_prompts(repo):
+    # a BYPASS answer is JSON: the first reply is cut, the repair completes it
+    llm = ScriptedLLM(['{"answer": "a function that keeps its sc', {"answer": "a closure keeps its scope", "confidence": 0.9}])
+    res = run_goal("What is a closure in programming?", cwd=repo, client_factory=lambda s: llm,
+                   config=parse_config({"reasoning": {"traces": {"include_prompts": True}}}))
+    failed = [e for e in res.events if e.kind == EventKind.LLM_CALL and not e.data["ok"]]
+    assert failed and failed[0].data["reply"] == '{"answer": "a function that keeps its sc'
+
+
 def test_similarity_threshold_hides_weak_experience(tmp_path):
     corpus = HybridExperienceCorpus(global_root=tmp_path / "g", project_root=tmp_path / "p")
     for minute, goal in enumerate(("count lines in the guide", "count the words in the readme")):

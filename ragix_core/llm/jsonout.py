@@ -50,8 +50,10 @@ def parse_json(text: str, where: str) -> Any:
             return json.loads(body[start : end + 1])
         except (ValueError, RecursionError):
             pass
-    preview = text[:120].replace("\n", "\\n")
-    raise LLMBadOutput(f"{where}: reply is not JSON ({len(text)} chars, starts {preview!r})", text=text)
+    start = text[:120].replace("\n", "\\n")
+    # The end says where a reply was cut (in a string, after a step...): a trace keeps only this message.
+    end = f", ends {text[-120:].replace(chr(10), chr(92) + 'n')!r}" if len(text) > 120 else ""
+    raise LLMBadOutput(f"{where}: reply is not JSON ({len(text)} chars, starts {start!r}{end})", text=text)
 
 
 _CLOSERS = {"{": "}", "[": "]"}

@@ -99,8 +99,9 @@ class TracedClient:
         try:
             result = self.inner.complete(messages, **kwargs)
         except LLMError as exc:
+            # A reply the model did write (not JSON, cut at max_tokens) is kept where prompts are.
             self._publish(messages, ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(),
-                          latency=time.monotonic() - start, reply=None)
+                          latency=time.monotonic() - start, reply=getattr(exc, "text", None) or None)
             raise
         with self._lock:
             self.totals[self.role] = self.totals.get(self.role, Usage()) + result.usage

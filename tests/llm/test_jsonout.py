@@ -89,7 +89,8 @@ def test_complete_or_non_object_text_gives_nothing_to_salvage(text):
     assert list(salvage_json(text)) == []
 
 
-def test_bad_output_carries_the_reply():
+def test_bad_output_carries_the_reply_and_says_where_it_ends():
     with pytest.raises(LLMBadOutput) as exc:
         parse_json(CUT_PLAN, "test")
     assert exc.value.text == CUT_PLAN
+    assert '"validation": "The output of the script should be the' in str(exc.value).split(", ends ")[1]
