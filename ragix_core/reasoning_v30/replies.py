@@ -52,12 +52,23 @@ class VerifyReply(BaseModel):
     confidence: float = Field(ge=0, le=1)
 
 
+# A plan's strings are bounded by the grammar (the embedded backend enforces maxLength) so that a
+# runaway string is closed instead of cut by max_tokens: measured at 8f9031a, AgentBench test-61's first
+# command enumerated `touch logs/2021-01-01.log logs/2021-01-02.log ...` until the 700 tokens ran out,
+# twice, and the run ended plan_generation_failed. Of 1,978 planned commands in the stored traces the
+# longest sound one had 278 characters, the only longer one (627) was a runaway grep chain; the longest
+# description had 305.
+PLAN_COMMAND_CHARS = 400
+PLAN_TEXT_CHARS = 400
+
+
 def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
     """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
+    text = {"type": "string", "maxLength": PLAN_TEXT_CHARS}
     return {
         "type": "object",
         "properties": {
-            "objective": {"type": "string"},
+            "objective": text,
             "steps": {
                 "type": "array",
                 "minItems": 1,
@@ -66,18 +77,18 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "num": {"type": "integer"},
-                        "description": {"type": "string"},
+                        "description": text,
                         "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
                         "args": {
                             "type": "object",
-                            "properties": {"command": {"type": "string"}},
+                            "properties": {"command": {"type": "string", "maxLength": PLAN_COMMAND_CHARS}},
                             "required": ["command"],
                         },
                     },
                     "required": ["num", "description", "tool", "args"],
                 },
             },
-            "validation": {"type": "string"},
+            "validation": text,
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         },
         "required": ["objective", "steps", "validation", "confidence"],

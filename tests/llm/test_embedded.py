@@ -61,6 +61,16 @@ def test_schema_the_grammar_cannot_express_is_a_clear_error(smol_embedded):
         smol_embedded.complete(HELLO, schema={"type": "no-such-type"}, max_tokens=4)
 
 
+def test_the_grammar_closes_a_string_at_its_max_length(smol_embedded):
+    # what bounds a plan's commands and a reflection's fields (reasoning_v30/replies.py): a runaway
+    # string is closed at maxLength and the reply stays JSON, instead of being cut by max_tokens
+    schema = {"type": "object", "properties": {"command": {"type": "string", "maxLength": 40}}, "required": ["command"]}
+    ask = [{"role": "user", "content": "Reply with a shell command that creates 300 files, naming every one "
+                                       "of them explicitly: touch log1.txt log2.txt log3.txt and so on."}]
+    out = smol_embedded.complete(ask, schema=schema, max_tokens=200)
+    assert schema_errors(out.data, schema) == [] and 0 < len(out.data["command"]) <= 40
+
+
 def test_default_model_schema_reply(qwen_path):
     """The shipped default model, constrained by a schema, answers a sum correctly."""
     client = EmbeddedClient(DEFAULT_MODEL, n_ctx=1024)

@@ -605,6 +605,21 @@ def test_a_reflection_is_bounded_so_that_its_json_can_close():
     assert 2 * REFLECT_FIELD_CHARS / 3 + 50 <= REFLECT_MAX_TOKENS
 
 
+def test_a_plans_strings_are_bounded_so_that_a_runaway_command_is_closed():
+    # measured at 8f9031a (AgentBench test-61): the first command enumerated `touch logs/2021-01-01.log ...`
+    # until max_tokens, twice; the embedded grammar closes a string at maxLength (tests/llm/test_embedded.py)
+    from ragix_core.reasoning_v30.replies import PLAN_COMMAND_CHARS, PLAN_TEXT_CHARS
+
+    schema = plan_schema(["ls"], 7)
+    step = schema["properties"]["steps"]["items"]["properties"]
+    assert step["args"]["properties"]["command"]["maxLength"] == PLAN_COMMAND_CHARS
+    assert step["description"]["maxLength"] == schema["properties"]["objective"]["maxLength"] == PLAN_TEXT_CHARS
+    # the plan the graph asks for carries the bounds
+    llm = ScriptedLLM([_plan("ls")])
+    fns(llm).generate_plan("List the files", "")
+    assert llm.calls[0]["schema"] == plan_schema(fns(ScriptedLLM([])).tools, 4)
+
+
 def test_reflect_after_an_all_empty_result_is_shown_each_searched_word_alone(tmp_path):
     from ragix_core.tools import ToolBox
 
