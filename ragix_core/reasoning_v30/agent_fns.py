@@ -32,11 +32,9 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
-from .classify_rules import needs_tools, rule_based_complexity, several_asks
 from .looks import Looks
 from .plans import command_of, command_text, compact_steps, reads_stdin, with_tool_name
 from .replies import (
-    ClassifyReply,
     CommandReply,
     PlanReply,
     REFLECT_MAX_TOKENS,
@@ -45,13 +43,14 @@ from .replies import (
     plan_schema,
 )
 from .direct import DirectAnswers
+from .labels import ComplexityLabels
 
 __all__ = ["AgentFunctions"]
 
 LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
 
-class AgentFunctions(DirectAnswers):
+class AgentFunctions(ComplexityLabels, DirectAnswers):
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
                  experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
                  voting: Any = None, may_escalate: bool = False, labels: str = "model",
@@ -114,51 +113,6 @@ class AgentFunctions(DirectAnswers):
             return bounded(self.experience.search(query, top_k=self.top_k), self.max_context_chars)
         except Exception as exc:  # memory helps; it must not stop a run
             return f"[experience search failed: {exc}]"
-
-    # -- CLASSIFY ----------------------------------------------------------------
-
-    def classify(self, goal: str, template: Optional[str] = None) -> TaskComplexity:
-        """``template``: a classify prompt text to use instead of the shipped one (benchmarks).
-
-        With ``labels="rules_first"`` a goal the rules tie to the project (``needs_tools``) is
-        labelled without the model: COMPLEX when it asks several things, else MODERATE, which
-        plans. Measured (RESULTS.md, three sets, `--repeat 3`): the model labelled 17 of 51
-        one-command goals COMPLEX at 3e65034; at 888e61b the rules' labels passed 97/111 against
-        the model's 99/111 with 25 % fewer tokens, and never route a project goal to the voted
-        one-command path: an option, not the default."""
-        label = rule_based_complexity(goal)
-        if label is None and self.labels == "rules_first" and needs_tools(goal):
-            label = TaskComplexity.COMPLEX if several_asks(goal) else TaskComplexity.MODERATE
-        if label is None:
-            text = prompts.render_text(template, goal=bounded(goal, 4000)) if template is not None else \
-                prompts.render("classify", goal=bounded(goal, 4000))
-            msg = [{"role": "user", "content": text}]
-            reply, _ = ask_json(self.planner, msg, ClassifyReply, stop_reason="classify_failed", max_tokens=16)
-            label = TaskComplexity.parse(reply.complexity)
-            if label == TaskComplexity.BYPASS and needs_tools(goal):
-                label = TaskComplexity.SIMPLE
-        self.last_complexity = label
-        return label
-
-    def classify_to_try(self, goal: str) -> TaskComplexity:
-        """CLASSIFY on the try-first route. A goal the rules tie to the project (``needs_tools``) that
-        asks one thing is tried with one command before any model labels it: SIMPLE until the try
-        fails, when ``plan_complexity`` asks the model. Measured: the model's label cost a call per
-        goal and sent one-command goals ("how many Python files") through PLAN and VERIFY."""
-        if rule_based_complexity(goal) is None and needs_tools(goal) and not several_asks(goal):
-            self.last_complexity = TaskComplexity.SIMPLE
-            self.labelled_by_rules = True
-            return TaskComplexity.SIMPLE
-        return self.classify(goal)
-
-    def plan_complexity(self, goal: str) -> TaskComplexity:
-        """The label a goal plans under once its one-command try failed: the model's (asked now if
-        the rules labelled it), never below MODERATE — one command did not do."""
-        label = self.classify(goal) if self.labelled_by_rules else (self.last_complexity or TaskComplexity.MODERATE)
-        if label in (TaskComplexity.BYPASS, TaskComplexity.SIMPLE):
-            label = TaskComplexity.MODERATE
-        self.last_complexity = label
-        return label
 
     # -- PLAN --------------------------------------------------------------------
 
