@@ -226,6 +226,20 @@ def test_a_plan_step_without_its_tool_name_gets_the_steps_tool_in_front():
     assert planned("none", "just think") == "just think"
 
 
+def test_a_step_labelled_none_runs_when_its_command_starts_with_an_offered_tool():
+    # measured at temperature 0.3 (cli-get-call-path): `grep -rn 'get' src/inventory/cli.py` labelled
+    # "none" was skipped; navigation and bare words labelled "none" stay aside
+    box = FakeToolBox()
+    f = fns(ScriptedLLM([]), box)
+    st = ReasoningState(goal="Where is get called?", session_id="s")
+    ran = f.execute_step(PlanStep(1, "d", ToolCall("none", {"command": "grep -rn 'get' src/inventory/cli.py"})), st)
+    assert ran.status == StepStatus.SUCCESS and box.commands == ["grep -rn 'get' src/inventory/cli.py"]
+    for command in ("cd /path/to/your/project", "get", "mkdir logs && touch logs/a.log", ""):
+        aside = f.execute_step(PlanStep(2, "d", ToolCall("none", {"command": command})), st)
+        assert aside.status == StepStatus.SKIPPED, command
+    assert len(box.commands) == 1
+
+
 def test_plan_with_no_steps_is_rejected():
     with pytest.raises(ValueError):
         PlanReply.model_validate({"objective": "o", "steps": [], "validation": "", "confidence": 0.5})
