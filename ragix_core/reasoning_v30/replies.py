@@ -64,11 +64,13 @@ PLAN_TEXT_CHARS = 400
 
 def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
     """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
-    text = {"type": "string", "maxLength": PLAN_TEXT_CHARS}
+    def text() -> Dict[str, Any]:  # a fresh dict each time: callers may edit the schema they get
+        return {"type": "string", "maxLength": PLAN_TEXT_CHARS}
+
     return {
         "type": "object",
         "properties": {
-            "objective": text,
+            "objective": text(),
             "steps": {
                 "type": "array",
                 "minItems": 1,
@@ -77,7 +79,7 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "num": {"type": "integer"},
-                        "description": text,
+                        "description": text(),
                         "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
                         "args": {
                             "type": "object",
@@ -88,7 +90,7 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                     "required": ["num", "description", "tool", "args"],
                 },
             },
-            "validation": text,
+            "validation": text(),
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         },
         "required": ["objective", "steps", "validation", "confidence"],
