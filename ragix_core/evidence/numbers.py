@@ -46,10 +46,10 @@ def _texts(goal: str, steps: Sequence[PlanStep]) -> Iterable[str]:
             yield from (r.stdout or "", r.stderr or "", r.error or "", r.command or "")
 
 
-def _supported(goal: str, steps: Sequence[PlanStep]) -> Set[int]:
+def _supported(texts: Sequence[str]) -> Set[int]:
     shown: List[int] = []
     longest = 0
-    for text in _texts(goal, steps):
+    for text in texts:
         shown.extend(int(d) for d in _ANY_DIGITS.findall(text) if len(d) <= 15)
         longest = max(longest, sum(1 for line in text.splitlines() if line.strip()))
     supported = set(shown) | set(range(longest + 1)) | {0, 1}
@@ -75,8 +75,8 @@ def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> Li
     stated = list(dict.fromkeys(text for _, text in sorted({**integers, **versions}.items())))
     if not stated:
         return []
-    supported = _supported(goal, steps)
-    texts = list(_texts(goal, steps)) if versions else []
+    texts = list(_texts(goal, steps))
+    supported = _supported(texts)
     return [n for n in stated
             if (not _version_shown(n, texts) if "." in n else int(n) not in supported)][:MAX_FLAGGED]
 

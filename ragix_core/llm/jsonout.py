@@ -104,8 +104,12 @@ def salvage_json(text: str) -> Iterator[Dict[str, Any]]:
         return  # complete: nothing was cut
     except (ValueError, RecursionError):
         pass
+    seen = set()  # the cut after a closing bracket and the one before its comma give one candidate
     for cut, stack in _cut_points(body):
         candidate = body[:cut].rstrip().rstrip(",") + "".join(_CLOSERS[c] for c in reversed(stack))
+        if candidate in seen:
+            continue
+        seen.add(candidate)
         try:
             value = json.loads(candidate)
         except (ValueError, RecursionError):
