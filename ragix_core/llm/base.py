@@ -113,8 +113,10 @@ def backend_error(message: str) -> LLMError:
 
 class LLMBadOutput(LLMError):
     """The model answered, but not in the form that was asked for (e.g. no JSON). ``text``: the
-    reply as the model wrote it, when there was one (a reply cut at max_tokens can be salvaged)."""
+    reply as the model wrote it, when there was one (a reply cut at max_tokens can be salvaged);
+    ``usage``: what the call cost, so a failed call is counted like any other."""
 
-    def __init__(self, message: str, *, text: str = "") -> None:
+    def __init__(self, message: str, *, text: str = "", usage: Optional[Usage] = None) -> None:
         super().__init__(message)
         self.text = text
+        self.usage = usage if usage is not None else Usage()

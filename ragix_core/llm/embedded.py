@@ -165,7 +165,7 @@ class EmbeddedClient:
         choice = reply["choices"][0] if reply["choices"] else {}
         text = (choice.get("message") or {}).get("content") or ""
         usage = _usage(reply)
-        data = check_schema(text, schema, where) if schema else None
+        data = check_schema(text, schema, where, usage) if schema else None
         timings = reply.get("timings") or {}
         return Completion(
             text=text,

@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any, Dict, Iterator, List, Optional
 
-from .base import LLMBadOutput
+from .base import LLMBadOutput, Usage
 
 __all__ = ["parse_json", "check_schema", "schema_errors", "salvage_json"]
 
@@ -180,11 +180,17 @@ def schema_errors(value: Any, schema: Dict[str, Any], path: str = "$") -> List[s
     return errors
 
 
-def check_schema(text: str, schema: Optional[Dict[str, Any]], where: str) -> Any:
-    """Parse ``text`` and require it to fit ``schema``; return the parsed value."""
-    data = parse_json(text, where)
+def check_schema(text: str, schema: Optional[Dict[str, Any]], where: str, usage: Optional[Usage] = None) -> Any:
+    """Parse ``text`` and require it to fit ``schema``; return the parsed value. ``usage``: the
+    call's, carried by the ``LLMBadOutput`` so the tokens of a reply that failed are still counted."""
+    try:
+        data = parse_json(text, where)
+    except LLMBadOutput as exc:
+        exc.usage = usage if usage is not None else exc.usage
+        raise
     if schema:
         errors = schema_errors(data, schema)
         if errors:
-            raise LLMBadOutput(f"{where}: JSON does not match the schema: {'; '.join(errors[:5])}", text=text)
+            raise LLMBadOutput(f"{where}: JSON does not match the schema: {'; '.join(errors[:5])}", text=text,
+                               usage=usage)
     return data

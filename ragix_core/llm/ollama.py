@@ -86,6 +86,6 @@ class OllamaClient:
         latency = time.monotonic() - start
         text = (resp.message.content if resp.message else "") or ""
         usage = Usage(int(resp.prompt_eval_count or 0), int(resp.eval_count or 0))
-        data = check_schema(text, schema, self.where) if schema else None
+        data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,
                           meta={"done_reason": getattr(resp, "done_reason", None), "host": self.host})

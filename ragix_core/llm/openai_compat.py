@@ -143,7 +143,7 @@ class OpenAICompatClient:
         choice = resp.choices[0]
         text = choice.message.content or ""
         usage = Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens, _cached(resp.usage)) if resp.usage else Usage()
-        data = check_schema(text, schema, self.where) if schema else None
+        data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,
                           meta={"finish_reason": choice.finish_reason, "base_url": self.base_url, "json_mode": mode})
 

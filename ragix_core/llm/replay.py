@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .base import Completion, LLMClient, LLMError, Message, Usage
+from .base import Completion, LLMBadOutput, LLMClient, LLMError, Message, Usage
 from .request import check_request
 
 __all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
@@ -91,8 +91,13 @@ class ReplayClient:
         path = self._path(key)
         if self.mode == "record":
             assert self.inner is not None
-            result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
-                                         timeout=timeout, **({"seed": seed} if seed is not None else {}))
+            try:
+                result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
+                                             timeout=timeout, **({"seed": seed} if seed is not None else {}))
+            except LLMBadOutput as exc:  # the model did reply: a replay must fail the same way, at the same cost
+                failed = Completion(text=exc.text, usage=exc.usage, model=self.model, backend=self.recorded_backend)
+                self._write(path, key, messages, schema, max_tokens, temperature, failed, error=str(exc))
+                raise
             self._write(path, key, messages, schema, max_tokens, temperature, result)
             # same identity as in replay mode, so callers see one backend either way
             return dataclasses.replace(result, backend=self.backend, meta=dict(result.meta, recorded_to=str(path)))
@@ -104,11 +109,13 @@ class ReplayClient:
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
             reply = rec["reply"]
-            return Completion(
+            usage = Usage(int(reply["usage"]["prompt_tokens"]), int(reply["usage"]["completion_tokens"]),
+                          int(reply["usage"].get("cached_tokens") or 0))
+            error = reply.get("error")
+            completion = None if error else Completion(
                 text=reply["text"],
                 data=reply.get("data"),
-                usage=Usage(int(reply["usage"]["prompt_tokens"]), int(reply["usage"]["completion_tokens"]),
-                            int(reply["usage"].get("cached_tokens") or 0)),
+                usage=usage,
                 latency=float(reply.get("latency", 0.0)),
                 model=reply.get("model", self.model),
                 backend=self.backend,
@@ -116,9 +123,12 @@ class ReplayClient:
             )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise LLMError(f"replay: cassette {path} is unreadable or malformed: {exc!r}; delete and re-record it") from None
+        if completion is None:
+            raise LLMBadOutput(str(error), text=str(reply.get("text") or ""), usage=usage)
+        return completion
 
     def _write(self, path: Path, key: str, messages: List[Message], schema: Optional[Dict[str, Any]],
-               max_tokens: int, temperature: float, result: Completion) -> None:
+               max_tokens: int, temperature: float, result: Completion, error: Optional[str] = None) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         record = {
             "key": key,
@@ -135,6 +145,8 @@ class ReplayClient:
                 "meta": {k: v for k, v in result.meta.items() if k != "path"},  # no local paths in fixtures
             },
         }
+        if error is not None:  # the reply the model wrote did not fit what was asked for
+            record["reply"]["error"] = error
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
         os.replace(tmp, path)

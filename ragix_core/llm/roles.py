@@ -99,8 +99,13 @@ class TracedClient:
         try:
             result = self.inner.complete(messages, **kwargs)
         except LLMError as exc:
-            # A reply the model did write (not JSON, cut at max_tokens) is kept where prompts are.
-            self._publish(messages, ok=False, error=f"{type(exc).__name__}: {exc}", usage=Usage(),
+            # A reply the model did write (not JSON, cut at max_tokens) cost its tokens like any other,
+            # and is kept where prompts are.
+            usage = getattr(exc, "usage", None)
+            if usage is not None:  # errors before a reply (timeouts, no server) cost nothing countable
+                with self._lock:
+                    self.totals[self.role] = self.totals.get(self.role, Usage()) + usage
+            self._publish(messages, ok=False, error=f"{type(exc).__name__}: {exc}", usage=usage or Usage(),
                           latency=time.monotonic() - start, reply=getattr(exc, "text", None) or None)
             raise
         with self._lock:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragix_core.llm import LLMTimeout, LLMUnavailable, LLMUnknownModel, Usage
+from ragix_core.llm import LLMBadOutput, LLMTimeout, LLMUnavailable, LLMUnknownModel, Usage
 from ragix_core.llm.jsonout import schema_errors
 
 SYSTEM = {"role": "system", "content": "You are a terse assistant."}
@@ -55,6 +55,15 @@ class Conformance:
         assert total.total_tokens == sum(u.prompt_tokens + u.completion_tokens for u in (first.usage, second.usage))
         assert total.cached_tokens == first.usage.cached_tokens + second.usage.cached_tokens
         assert isinstance(total, Usage)
+
+    def test_cut_reply_is_bad_output_that_carries_its_text_and_cost(self, client):
+        """Two tokens cannot hold the JSON the schema asks for: the error keeps what the model wrote and
+        what the call cost, so a failed call is counted in a run's tokens like any other."""
+        with pytest.raises(LLMBadOutput) as info:
+            client.complete(ADD, schema=ANSWER_SCHEMA, max_tokens=2)
+        exc = info.value
+        assert exc.text.strip()  # what the model wrote before the cut
+        assert exc.usage.prompt_tokens > 0 and 0 < exc.usage.completion_tokens <= 2
 
     def test_timeout(self, client):
         with pytest.raises(LLMTimeout):

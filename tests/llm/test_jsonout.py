@@ -94,3 +94,14 @@ def test_bad_output_carries_the_reply_and_says_where_it_ends():
         parse_json(CUT_PLAN, "test")
     assert exc.value.text == CUT_PLAN
     assert '"validation": "The output of the script should be the' in str(exc.value).split(", ends ")[1]
+
+
+@pytest.mark.parametrize("text", ['{"answer": ', '{"answer": "five"}'])
+def test_check_schema_failures_carry_the_calls_usage(text):
+    """Not JSON and JSON off the schema both raise with the call's cost, for the role's totals."""
+    from ragix_core.llm import Usage
+
+    with pytest.raises(LLMBadOutput) as info:
+        check_schema(text, {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]},
+                     "test", usage=Usage(40, 7))
+    assert info.value.usage == Usage(40, 7) and info.value.text == text

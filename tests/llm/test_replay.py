@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ragix_core.llm import CassetteMissing, LLMError, Usage
+from ragix_core.llm import CassetteMissing, LLMBadOutput, LLMError, Usage
 from ragix_core.llm.base import Completion
 from ragix_core.llm.models import TEST_MODEL
 from ragix_core.llm.replay import RECORD_ENV, ReplayClient, cassette_key
@@ -113,8 +113,14 @@ def test_each_shipped_cassette_is_found_by_the_request_it_records():
                            req["temperature"])
         assert path.stem == rec["key"] == key, path.name  # a key change would orphan every recording
         client = ReplayClient(SMOL_CASSETTES, mode="replay", backend=rec["backend"], model=rec["model"])
-        out = client.complete(req["messages"], schema=req["schema"], max_tokens=req["max_tokens"],
-                              temperature=req["temperature"])
+        ask = dict(schema=req["schema"], max_tokens=req["max_tokens"], temperature=req["temperature"])
+        if "error" in rec["reply"]:  # a reply that failed as recorded fails again, at the recorded cost
+            with pytest.raises(LLMBadOutput) as info:
+                client.complete(req["messages"], **ask)
+            assert str(info.value) == rec["reply"]["error"] and info.value.text == rec["reply"]["text"]
+            assert info.value.usage.completion_tokens == rec["reply"]["usage"]["completion_tokens"] > 0
+            continue
+        out = client.complete(req["messages"], **ask)
         assert out.meta["cassette"] == str(path) and out.meta["replayed_from"] == "embedded"
 
 

@@ -95,6 +95,27 @@ def test_failed_call_publishes_an_error_event_and_raises():
     assert "tutor" not in roles.usage
 
 
+def test_a_reply_that_fails_its_schema_is_counted_and_kept():
+    """A cut JSON reply (replayed from the real SmolLM2 cut at two tokens) cost tokens: they go into the
+    role's totals and the event, like any call's; errors before a reply (above) add nothing."""
+    from ragix_core.llm import LLMBadOutput
+
+    from .conformance import ADD, ANSWER_SCHEMA
+
+    bus = EventBus()
+    events = []
+    bus.subscribe(events.append)
+    roles = Roles(LLMConfig.model_validate({"default": REPLAY}), bus=bus, include_prompts=True)
+    with pytest.raises(LLMBadOutput) as info:
+        roles.get("planner").complete(ADD, schema=ANSWER_SCHEMA, max_tokens=2)
+    cost = info.value.usage
+    assert cost.prompt_tokens > 0 and cost.completion_tokens == 2
+    assert roles.usage["planner"] == cost and roles.summary()["completion_tokens"] == 2
+    event = events[-1].data
+    assert event["ok"] is False and (event["prompt_tokens"], event["completion_tokens"]) == (cost.prompt_tokens, 2)
+    assert event["reply"] == info.value.text
+
+
 def test_role_defaults_apply_when_the_caller_passes_nothing():
     cfg = LLMConfig.model_validate({"default": {**REPLAY, "max_tokens": 12}})
     out = Roles(cfg).get("peer").complete(HELLO)  # replays the max_tokens=12 cassette
