@@ -207,6 +207,39 @@ def test_classify_first_keeps_spec_000_routing(repo: Path):
     assert res.node_trace[:2] == ["CLASSIFY", "PLAN"]
 
 
+LOOKS_FIRST = {"reasoning": {"first_plan": "looks", "labels": "rules_first", "traces": {"enabled": False}}}
+
+
+def test_looks_first_answers_an_importers_goal_from_ragix_own_search_without_a_model_plan(repo: Path):
+    roles = ScriptedRoles(["cli.py and __init__.py import from storage"])  # the writer's call only
+    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
+                   config=parse_config(LOOKS_FIRST))
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "RESPOND"] and len(roles.llm.calls) == 1
+    step = res.state.executed_steps[0]
+    assert step.description.endswith("(ragix)") and "storage" in step.tool_call.args["command"]
+    assert "src/inventory/cli.py" in step.result.stdout  # the real grep over the mock repository
+    assert res.state.stop_reason == "success" and res.state.reflection_count == 0
+
+
+def test_looks_first_hands_a_goal_its_looks_cannot_answer_to_the_model(repo: Path):
+    # "What does it do" is not answered by where it is defined: the model plans at once.
+    roles = ScriptedRoles([plan("cat src/inventory/cli.py"), "it parses the command line"])
+    res = run_goal("What does the main function do?", cwd=repo, client_factory=roles, config=parse_config(LOOKS_FIRST))
+    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and res.state.meta["plan_by"] == "model"
+    assert res.state.executed_steps[0].tool_call.args["command"] == "cat src/inventory/cli.py"
+    # an import search that finds nothing is no answer either: the model plans, and no reflection is spent
+    roles = ScriptedRoles([plan("grep -rn warehouse src"), "nothing imports it"])
+    res = run_goal("Which modules import from the reports module?", cwd=repo, client_factory=roles,
+                   config=parse_config(LOOKS_FIRST))
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "PLAN", "EXECUTE", "RESPOND"]
+    looks, planned = res.state.executed_steps[:2], res.state.executed_steps[2:]  # the goal's words searched too
+    assert all(s.description.endswith("(ragix)") and not s.result.stdout for s in looks)
+    assert [s.tool_call.args["command"] for s in planned] == ["grep -rn warehouse src"]
+    assert res.state.reflection_count == 0 and res.state.meta["plan_by"] == "model"
+    with pytest.raises(ValueError, match="first_plan"):
+        parse_config({"reasoning": {"first_plan": "guess"}})
+
+
 def test_labels_rules_first_plans_a_project_goal_without_asking_the_model_for_a_label(repo: Path):
     rules = {"reasoning": {"labels": "rules_first", "traces": {"enabled": False}}}
     roles = ScriptedRoles([plan("wc -l README.md"), "README.md has 19 lines"])

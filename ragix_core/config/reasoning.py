@@ -156,6 +156,11 @@ class ReasoningConfig(_Section):
     # MODERATE, or COMPLEX when it asks several things, without a model call; the model labels only
     # what the rules cannot place (docs/DECISIONS.md "Complexity labels by rules, an option").
     labels: Literal["model", "rules_first"] = "model"
+    # Who writes a tool goal's first plan. model: spec 000's PLAN. looks: ragix's own looks when the goal
+    # asks for one (the counts of files it names, a file it asks about, where a name is defined, what a
+    # decorator decorates, a module's importers); the model plans when none applies or they find nothing
+    # (docs/DECISIONS.md "Looks before the plan").
+    first_plan: Literal["model", "looks"] = "model"
     voting: VotingSection = Field(default_factory=VotingSection)
     max_reflections: MaxReflections = Field(default_factory=MaxReflections)
     graph: GraphSection = Field(default_factory=GraphSection)

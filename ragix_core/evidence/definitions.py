@@ -151,6 +151,12 @@ def asked_names(goal: str) -> List[str]:
     return names
 
 
+def asks_where_defined(goal: str) -> bool:
+    """``goal`` asks where, or in how many places, something is defined ("How many files define a
+    function named execute?"), not what it does: a search of the definitions is then its answer."""
+    return bool(_DEFINED.search(goal))
+
+
 def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str]:
     """``path:line`` (``path`` when no output numbered it) of each definition of ``name`` the
     outputs show; one definition printed by two searches (``grep -r``, ``grep -rn``) counts once."""

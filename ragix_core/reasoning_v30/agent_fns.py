@@ -383,6 +383,15 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
 
+    def looks_plan(self, state: ReasoningState) -> Optional[Plan]:
+        """A tool goal's first plan written by ragix from the looks that answer it (looks.first), or
+        None when none applies (``reasoning.first_plan: looks``)."""
+        steps = self.looks.first(state.goal)
+        if not steps:
+            return None
+        return Plan(objective=f"{state.goal} (ragix looks first)", steps=steps,
+                    validation="the looks' outputs answer the goal")
+
     def named_file_looks(self, state: ReasoningState) -> List[PlanStep]:
         """The steps ragix adds itself to a finished plan, once each (reasoning_v30/looks.py)."""
         return self.looks.at_plan_end(state)

@@ -73,7 +73,8 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
         "CLASSIFY": ClassifyNode(functions.classify_to_try if try_first else functions.classify,
                                  route_fn=try_first_route if try_first else None),
         "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None, emit_event_fn=emit),
-        "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit),
+        "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit,
+                         first_plan_fn=functions.looks_plan if rc.first_plan == "looks" else None),
         "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit, doubt_fn=functions.doubt_empty,
                                look_fn=functions.named_file_looks),
         "REFLECT": ReflectNode(

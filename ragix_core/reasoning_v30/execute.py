@@ -138,6 +138,10 @@ class ExecuteNode(BaseNode):
                              "added_steps": [s.description for s in looks]})
             state.plan.steps.extend(looks)
             return state, "EXECUTE"
+        if state.meta.get("plan_by") == "ragix" and self.doubt_fn is not None:
+            doubt = self.doubt_fn(state)
+            if doubt:  # ragix's own looks found nothing to answer from: the model plans, no reflection spent
+                return self._to_the_model(state, doubt)
         if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
             doubt = self.doubt_fn(state)
             if doubt:
@@ -152,6 +156,15 @@ class ExecuteNode(BaseNode):
         state.stop_reason = "success"
         return state, "RESPOND"
 
+    def _to_the_model(self, state: ReasoningState, why: str) -> Tuple[ReasoningState, str]:
+        """A plan ragix wrote itself (its looks, before any model plan) did not give an answer: the
+        model plans, with the looks' outputs kept as evidence; no reflection is spent on ragix's plan."""
+        emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
+                   error="ragix's own looks gave no answer, the model plans: " + why,
+                   meta={"verdict": "plan", "checked_by": "evidence"})
+        state.last_error = None
+        return state, "PLAN"
+
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         if state.plan is None:
             state.stop_reason = "no_plan"
@@ -165,6 +178,8 @@ class ExecuteNode(BaseNode):
         state.executed_steps.append(step)
 
         if step.status == StepStatus.FAILED:
+            if state.meta.get("plan_by") == "ragix":
+                return self._to_the_model(state, state.last_error or f"step {step.num} failed")
             max_refl = self.max_reflections.get(state.complexity, 0)
             if state.reflection_count < max_refl:
                 return state, self.recover_node

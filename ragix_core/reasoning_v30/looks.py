@@ -18,6 +18,9 @@ ragix's in its description; the outputs become evidence like any step's.
 - the goal asks which modules import (or depend on) a module: search its import lines, and
   for indirect dependents those of each importer, level by level (evidence/imports.py).
 
+``first`` gives the looks that answer a goal before any plan (``reasoning.first_plan: looks``):
+the counts, reads, definitions, decorators and import lines above, asked for by the goal itself.
+
 The second to fourth are evidence/coverage.py's judgements.
 """
 
@@ -30,7 +33,7 @@ from typing import List, Optional
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import (directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
-from ragix_core.evidence.definitions import asked_names, decorators_asked, definition_sites
+from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
 from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import goal_words_search
@@ -83,16 +86,9 @@ class Looks:
         reads = self._read_after_empty(goal, empty, first) if empty else []
         if reads:
             return reads
-        to_count = goal_files_to_count(goal, steps, self.root)
-        key = "wc:" + " ".join(to_count)
-        if to_count and key not in self.looked:
-            self.looked.add(key)
-            return [_step(first, "count the files the goal names", "wc -l " + " ".join(map(shlex.quote, to_count)))]
-        to_read = [f for f in goal_files_to_read(goal, steps, self.root, LOOK_BYTES) if f not in self.looked][:MAX_LOOKS]
-        self.looked.update(to_read)
-        if to_read:
-            return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
-                    for i, f in enumerate(to_read)]
+        counts_and_reads = self._counts_and_reads(goal, steps, first)
+        if counts_and_reads:
+            return counts_and_reads
         stand_ins = [(n, c) for n, c in goal_stand_ins_to_read(goal, steps, self.root, LOOK_BYTES)
                      if c not in self.looked][:MAX_LOOKS]
         self.looked.update(c for _, c in stand_ins)
@@ -103,6 +99,30 @@ class Looks:
         # The goal's loose words last: exact searches first (measured: a loose `storage` search printed
         # the docstrings of storage.py and __init__.py, and the writer named them as importers).
         return code or (self._goal_words(goal, first) if empty else [])
+
+    def first(self, goal: str) -> List[PlanStep]:
+        """The looks that answer ``goal`` before any plan, numbered from 1: the line counts of the files
+        it names, the files it asks about, where the names it asks about are defined (when it asks
+        where or how many, not what they do), what a decorator it names decorates, and the import
+        lines of a module it asks the importers of. [] when it names a file that is not there (a
+        listing of its directory is no answer) or none applies: the model plans then."""
+        if missing_goal_files(goal, [], self.root):
+            return []
+        return (self._counts_and_reads(goal, [], 1)
+                or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1))
+
+    def _counts_and_reads(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Count the files a line-count goal names that no output counted; else read the files the
+        goal asks about that no step read."""
+        to_count = goal_files_to_count(goal, steps, self.root)
+        key = "wc:" + " ".join(to_count)
+        if to_count and key not in self.looked:
+            self.looked.add(key)
+            return [_step(first, "count the files the goal names", "wc -l " + " ".join(map(shlex.quote, to_count)))]
+        to_read = [f for f in goal_files_to_read(goal, steps, self.root, LOOK_BYTES) if f not in self.looked][:MAX_LOOKS]
+        self.looked.update(to_read)
+        return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
+                for i, f in enumerate(to_read)]
 
     def _read_after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""
@@ -134,22 +154,22 @@ class Looks:
             self._python = any(f.endswith(".py") for f in project_files(self.root))
         return self._python
 
-    def definitions(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+    def definitions(self, goal: str, steps: List[PlanStep], first: int, *, names: bool = True) -> List[PlanStep]:
         """Search the project for the definitions of the names ``goal`` asks about, unless a search
-        already printed one; and for what the decorators it asks about decorate, when a search
-        printed a decorator's line without the one under it."""
+        already printed one (``names`` False: not these); and for what the decorators it asks about
+        decorate, when a search printed a decorator's line without the one under it."""
         outputs = [("", out) for out in _outputs(steps)]
         # A definition printed by a file read (`cat cli.py`) does not show the other files defining the
         # name; one printed by a search with its path (`path:N:def ...`) does, as far as it searched.
-        names = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
-                 and not definition_sites(n, outputs)][:MAX_LOOKS]
+        asked = [n for n in asked_names(goal) if f"def:{n}" not in self.looked
+                 and not definition_sites(n, outputs)][:MAX_LOOKS] if names else []
         decorators = [d for d in decorators_asked(goal, [out for _, out in outputs])
                       if f"@:{d}" not in self.looked][:MAX_LOOKS]
-        if not (names or decorators) or not self._has_python():
+        if not (asked or decorators) or not self._has_python():
             return []
-        self.looked.update([f"def:{n}" for n in names] + [f"@:{d}" for d in decorators])
+        self.looked.update([f"def:{n}" for n in asked] + [f"@:{d}" for d in decorators])
         searches = [(f"find where {n} is defined: the goal asks about it",
-                     f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for n in names]
+                     f"grep -rnwE '(def|class) +{n}' --include='*.py' .") for n in asked]
         searches += [(f"show what @{d} decorates, the line under each @{d}: the goal asks about it",
                       f"grep -rn -A1 '@{d}' --include='*.py' .") for d in decorators]
         return [_step(first + i, description, command) for i, (description, command) in enumerate(searches)]

@@ -118,13 +118,23 @@ class PlanNode(BaseNode):
     name = "PLAN"
 
     def __init__(self, generate_plan_fn: Callable[[str, str], Dict], parse_plan_fn: Callable[[Dict, str], Plan],
-                 *, emit_event_fn: Optional[EmitFn] = None):
-        """generate_plan_fn(goal, reflection_context) -> raw LLM JSON/dict; parse_plan_fn(raw, goal) -> Plan"""
+                 *, emit_event_fn: Optional[EmitFn] = None,
+                 first_plan_fn: Optional[Callable[[ReasoningState], Optional[Plan]]] = None):
+        """generate_plan_fn(goal, reflection_context) -> raw LLM JSON/dict; parse_plan_fn(raw, goal) -> Plan.
+        ``first_plan_fn(state)``: a plan ragix writes itself, tried once before the model plans (None:
+        none applies); ``state.meta["plan_by"]`` says whose plan is running ("ragix" or "model")."""
         self.generate_plan_fn = generate_plan_fn
         self.parse_plan_fn = parse_plan_fn
         self.emit_event_fn = emit_event_fn
+        self.first_plan_fn = first_plan_fn
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
+        if self.first_plan_fn is not None and "plan_by" not in state.meta:
+            plan = self.first_plan_fn(state)
+            if plan is not None:
+                state.meta["plan_by"] = "ragix"
+                return self._start(state, plan, None), "EXECUTE"
+        state.meta["plan_by"] = "model"
         reflection_context = ""
         if state.reflection_attempts:
             reflection_context = "\n\nPrevious attempts:\n" + "\n".join(
@@ -133,6 +143,9 @@ class PlanNode(BaseNode):
             )
         raw = self.generate_plan_fn(state.goal, reflection_context)
         plan = self.parse_plan_fn(raw, state.goal)
+        return self._start(state, plan, reflection_context or None), "EXECUTE"
+
+    def _start(self, state: ReasoningState, plan: Optional[Plan], context: Optional[str]) -> ReasoningState:
         state.plan = plan
         state.current_step_index = 0
         state.last_error = None
@@ -140,9 +153,10 @@ class PlanNode(BaseNode):
         if plan is not None:
             emit_event(self.emit_event_fn, state, "planning",
                        step_description=plan.objective,
-                       context_used=reflection_context or None,
-                       meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence})
-        return state, "EXECUTE"
+                       context_used=context,
+                       meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence,
+                             "by": state.meta.get("plan_by", "model")})
+        return state
 
 
 class ReflectNode(BaseNode):
