@@ -14,6 +14,7 @@ from typing import Any, List, NamedTuple, Optional
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
+from ragix_core.tools.find_name_path import name_with_slash_as_path
 from ragix_core.tools.grep_glob import top_globs_as_tree
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
@@ -95,7 +96,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
     as a pipe into xargs (tools/substitution.py, an aside); for a grep given a directory without
     -r, the recursive search (tools/grep_directory.py, an aside); for a grep over top-level globs
-    that found nothing, the search of the tree (tools/grep_glob.py, a note); else None."""
+    that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
+    holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
+    else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
@@ -110,7 +113,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
             result.stderr = f"{hint}\n{result.stderr or ''}"
     elif not (result.stdout or "").strip() or ((result.stdout or "").strip() == "0" and "|" in command):
         widened = top_globs_as_tree(command, lambda: project_files(root))
-        fix = Fix(*widened) if widened else None
+        as_path = None if widened else name_with_slash_as_path(command)
+        fix = Fix(*widened) if widened else Fix(*as_path, "aside") if as_path else None
     step.result = result
     step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
     return fix
