@@ -238,10 +238,12 @@ def test_looks_first_hands_a_goal_its_looks_cannot_answer_to_the_model(repo: Pat
     assert res.state.reflection_count == 0 and res.state.meta["plan_by"] == "model"
     with pytest.raises(ValueError, match="first_plan"):
         parse_config({"reasoning": {"first_plan": "guess"}})
+    assert parse_config({}).reasoning.first_plan == "looks"  # the default (DECISIONS.md "Looks before the plan")
 
 
 def test_labels_rules_first_plans_a_project_goal_without_asking_the_model_for_a_label(repo: Path):
-    rules = {"reasoning": {"labels": "rules_first", "traces": {"enabled": False}}}
+    # the model plans (first_plan: model), so that the labels alone decide whether PLAN is entered
+    rules = {"reasoning": {"labels": "rules_first", "first_plan": "model", "traces": {"enabled": False}}}
     roles = ScriptedRoles([plan("wc -l README.md"), "README.md has 19 lines"])
     res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(rules))
     assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"]

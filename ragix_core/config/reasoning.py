@@ -160,7 +160,7 @@ class ReasoningConfig(_Section):
     # asks for one (the counts of files it names, a file it asks about, where a name is defined, what a
     # decorator decorates, a module's importers); the model plans when none applies or they find nothing
     # (docs/DECISIONS.md "Looks before the plan").
-    first_plan: Literal["model", "looks"] = "model"
+    first_plan: Literal["model", "looks"] = "looks"
     voting: VotingSection = Field(default_factory=VotingSection)
     max_reflections: MaxReflections = Field(default_factory=MaxReflections)
     graph: GraphSection = Field(default_factory=GraphSection)

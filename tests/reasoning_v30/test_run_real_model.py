@@ -92,6 +92,16 @@ def test_a_one_command_answer_is_voted_on(repo: Path):
         assert 0 < result.state.confidence <= 1
 
 
+def test_an_importers_goal_is_answered_from_ragix_own_search_before_any_model_plan(repo: Path):
+    result = run_goal("Which modules import from the storage module?", cwd=repo)
+    assert "PLAN" in result.node_trace, result.node_trace  # the model labels it a plan-sized goal
+    assert result.state.meta["plan_by"] == "ragix", result.node_trace  # no model plan was needed
+    first = result.state.executed_steps[0]
+    assert first.description.endswith("(ragix)") and "storage" in first.tool_call.args["command"]
+    assert result.state.stop_reason == "success" and result.state.reflection_count == 0
+    assert "cli" in result.state.final_answer and "api" in result.state.final_answer
+
+
 def test_try_first_answers_a_plan_sized_goal_with_one_command_or_escalates(repo: Path):
     config = load_config(user_config(repo, "reasoning:\n  routing: try_first\n"))
     result = run_goal("Find the largest markdown file in this repo by line count", cwd=repo, config=config)
