@@ -103,15 +103,17 @@ class TracedClient:
             # and is kept where prompts are.
             usage = getattr(exc, "usage", None)
             if usage is not None:  # errors before a reply (timeouts, no server) cost nothing countable
-                with self._lock:
-                    self.totals[self.role] = self.totals.get(self.role, Usage()) + usage
+                self._count(usage)
             self._publish(messages, ok=False, error=f"{type(exc).__name__}: {exc}", usage=usage or Usage(),
                           latency=time.monotonic() - start, reply=getattr(exc, "text", None) or None)
             raise
-        with self._lock:
-            self.totals[self.role] = self.totals.get(self.role, Usage()) + result.usage
+        self._count(result.usage)
         self._publish(messages, ok=True, error=None, usage=result.usage, latency=result.latency, reply=result.text)
         return result
+
+    def _count(self, usage: Usage) -> None:
+        with self._lock:
+            self.totals[self.role] = self.totals.get(self.role, Usage()) + usage
 
     def _publish(self, messages: List[Message], *, ok: bool, error: Optional[str], usage: Usage,
                  latency: Optional[float], reply: Optional[str]) -> None:

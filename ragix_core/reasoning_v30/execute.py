@@ -138,12 +138,12 @@ class ExecuteNode(BaseNode):
                              "added_steps": [s.description for s in looks]})
             state.plan.steps.extend(looks)
             return state, "EXECUTE"
-        if state.meta.get("plan_by") == "ragix" and self.doubt_fn is not None:
+        by_ragix = state.meta.get("plan_by") == "ragix"
+        if self.doubt_fn is not None and (by_ragix or
+                                          state.reflection_count < self.max_reflections.get(state.complexity, 0)):
             doubt = self.doubt_fn(state)
-            if doubt:  # ragix's own looks found nothing to answer from: the model plans, no reflection spent
+            if doubt and by_ragix:  # ragix's own looks found nothing to answer from: the model plans
                 return self._to_the_model(state, doubt)
-        if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
-            doubt = self.doubt_fn(state)
             if doubt:
                 state.last_error = doubt
                 state.meta["doubted_after_step"] = len(state.executed_steps)

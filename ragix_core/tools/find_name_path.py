@@ -11,12 +11,10 @@ only rewrites the text: the result goes through the same lexer and validation as
 
 from __future__ import annotations
 
-import os
 import shlex
 from typing import Optional, Tuple
 
-from ragix_core.tools.lexer import first_pipe, split_pipeline
-from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.lexer import first_pipe, first_stage
 
 __all__ = ["name_with_slash_as_path"]
 
@@ -26,13 +24,10 @@ _AS_PATH = {"-name": "-path", "-iname": "-ipath"}
 def name_with_slash_as_path(command: str) -> Optional[Tuple[str, str]]:
     """``(the same find with -path, what ragix says)`` when ``command``'s first stage is a find
     with a ``-name``/``-iname`` pattern that holds a slash; None otherwise."""
-    try:
-        stages = split_pipeline(command or "")
-    except Refusal:
+    stage = first_stage(command, "find")
+    if stage is None:
         return None
-    if not stages or not stages[0] or os.path.basename(str(stages[0][0])) != "find":
-        return None
-    words = [str(w) for w in stages[0]]
+    words = [str(w) for w in stage]
     changed = []
     for i in range(1, len(words) - 1):
         pattern = words[i + 1]

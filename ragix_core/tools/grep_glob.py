@@ -12,14 +12,12 @@ through the same lexer and validation as any command, and the caller says what i
 from __future__ import annotations
 
 import fnmatch
-import os
 import shlex
 from typing import Callable, Iterable, Optional, Tuple
 
 from ragix_core.tools.grep_directory import inverted, recursive
 from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import GlobWord, first_pipe, split_pipeline
-from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.lexer import GlobWord, first_pipe, first_stage
 
 __all__ = ["top_globs_as_tree"]
 
@@ -28,14 +26,11 @@ def top_globs_as_tree(command: str, files: Callable[[], Iterable[str]]) -> Optio
     """``(the search of the tree, what ragix says)`` when ``command``'s first stage is a grep whose
     file operands are all top-level globs and one of ``files()`` (the project's files, relative
     paths; listed only when needed) lies deeper with a matching name; None otherwise."""
-    try:
-        stages = split_pipeline(command or "")
-    except Refusal:
+    stage = first_stage(command, "grep")
+    if stage is None:
         return None
-    if not stages or not stages[0] or os.path.basename(str(stages[0][0])) != "grep":
-        return None
-    words = [str(w) for w in stages[0][1:]]
-    grep = read_grep(stages[0][1:])
+    words = [str(w) for w in stage[1:]]
+    grep = read_grep(stage[1:])
     if not grep.complete or not grep.pattern_given or inverted(words):
         return None
     globs = [w for w in grep.operands if isinstance(w, GlobWord)]
@@ -45,7 +40,7 @@ def top_globs_as_tree(command: str, files: Callable[[], Iterable[str]]) -> Optio
         return None
     cut = first_pipe(command)
     rest = "" if cut is None else command[cut:]
-    new = [str(stages[0][0]), *grep.options, *([] if recursive(words) else ["-r"]),
+    new = [str(stage[0]), *grep.options, *([] if recursive(words) else ["-r"]),
            *(f"--include={g}" for g in dict.fromkeys(globs)), *map(str, grep.pattern), "."]
     shown = ", ".join(f"`{g}`" for g in dict.fromkeys(globs))
     return (" ".join(shlex.quote(w) for w in new) + (f" {rest.strip()}" if rest else ""),

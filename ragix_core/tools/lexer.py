@@ -18,11 +18,12 @@ the lexer's business: the validator expands it inside the project root
 from __future__ import annotations
 
 import glob as _glob
+import os
 from typing import List, Optional
 
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "first_pipe", "check_text",
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "first_pipe", "first_stage", "check_text",
            "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
@@ -109,6 +110,19 @@ def first_pipe(command: str) -> Optional[int]:
             return i
         i += 1
     return None
+
+
+def first_stage(command: str, program: str) -> Optional[List[str]]:
+    """The words of ``command``'s first stage when it lexes and that stage runs ``program`` (by
+    basename); None otherwise. For the rewrites of one program's commands (tools/grep_glob.py,
+    tools/find_name_path.py)."""
+    try:
+        stages = split_pipeline(command or "")
+    except Refusal:
+        return None
+    if not stages or not stages[0] or os.path.basename(str(stages[0][0])) != program:
+        return None
+    return stages[0]
 
 
 def split_pipeline(command: str) -> List[List[str]]:
