@@ -153,15 +153,33 @@ TRY_FIRST = {"reasoning": {"routing": "try_first", "traces": {"enabled": False}}
 
 def test_try_first_answers_a_moderate_goal_with_voted_commands_and_no_plan(repo: Path):
     # No classify call: the rules tie the goal to the project and it asks one thing.
-    roles = ScriptedRoles([{"command": "wc -l README.md"}, {"command": "wc -l ./README.md"}, "README.md has 19 lines"])
-    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
+    roles = ScriptedRoles([{"command": "find docs -name '*.md' | wc -l"},
+                           {"command": "find docs -type f -name '*.md' | wc -l"}, "docs holds 2 markdown files"])
+    res = run_goal("How many markdown files are in docs?", cwd=repo, client_factory=roles,
+                   config=parse_config(TRY_FIRST))
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]  # no plan for a one-command goal
     assert res.state.stop_reason == "success" and res.state.confidence == 1.0
     assert res.state.complexity == TaskComplexity.SIMPLE and len(roles.llm.calls) == 3
-    assert res.state.meta["vote"]["agreed"] == 2 and "19 lines" in res.state.final_answer
+    assert res.state.meta["vote"]["agreed"] == 2 and "2 markdown files" in res.state.final_answer
     assert roles.llm.calls[1]["temperature"] > 0  # the confirming draw was sampled
     executed = [e.data["event"] for e in res.events if e.kind == EventKind.STEP_EXECUTED]
-    assert [(e["tool_input"], e["stdout"].split()[0]) for e in executed] == [("wc -l README.md", "19")]  # traced
+    assert [(e["tool_input"], e["stdout"].split()[0]) for e in executed] == [("find docs -name '*.md' | wc -l", "2")]
+
+
+def test_try_first_gives_a_goal_ragix_looks_answer_to_plan_without_a_vote(repo: Path):
+    # A line count of a named file: ragix's looks are the first plan, so no command is sampled.
+    roles = ScriptedRoles(["README.md has 19 lines"])  # the writer's call only
+    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
+    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and "vote" not in res.state.meta
+    assert res.state.meta["plan_by"] == "ragix" and len(roles.llm.calls) == 1
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l README.md"]
+    assert res.state.stop_reason == "success" and "19" in res.state.final_answer
+    # with the model's first plans (first_plan: model) the same goal is tried as one voted command
+    model_first = {"reasoning": {**TRY_FIRST["reasoning"], "first_plan": "model"}}
+    roles = ScriptedRoles([{"command": "wc -l README.md"}, {"command": "wc -l ./README.md"}, "19 lines"])
+    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles,
+                   config=parse_config(model_first))
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and res.state.meta["vote"]["agreed"] == 2
 
 
 def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):

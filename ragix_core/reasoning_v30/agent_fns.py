@@ -24,8 +24,9 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import search_behind_reduction, table_behind_total
-from ragix_core.evidence.steps import (SKIPPED_REFUSAL, SKIPPED_REPEAT, Fix, empty_before_evidence, evidence_block,
-                                      found_nothing, refused_after_evidence, run_command_step, step_output)
+from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, Fix, empty_before_evidence,
+                                      evidence_block, failed_rework_of, found_nothing, refused_after_evidence,
+                                      run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
@@ -222,6 +223,12 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
             # A refused rework of evidence the plan already has is no failure to reflect on.
             step.status = StepStatus.SKIPPED
             step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_REFUSAL})
+        reworked = failed_rework_of(step, state.plan.steps) if state.plan is not None else None
+        if reworked is not None:
+            # Nor is a failed one: the output it reworks is above, and the trace keeps the failure.
+            step.status = StepStatus.SKIPPED
+            step.tool_call = ToolCall(step.tool_call.tool, {
+                **step.tool_call.args, "aside": f"{SKIPPED_FAILED_REWORK} {reworked.num} (`{command_of(reworked)}`)"})
         return step
 
     def _starts_with_a_tool(self, call: ToolCall) -> bool:

@@ -111,6 +111,15 @@ class Looks:
         return (self._counts_and_reads(goal, [], 1)
                 or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1))
 
+    def would_answer(self, goal: str) -> bool:
+        """``first(goal)`` would give steps; nothing is marked as looked at (the try-first route asks
+        before PLAN does)."""
+        looked, searches = set(self.looked), self.import_searches
+        try:
+            return bool(self.first(goal))
+        finally:
+            self.looked, self.import_searches = looked, searches
+
     def _counts_and_reads(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
         """Count the files a line-count goal names that no output counted; else read the files the
         goal asks about that no step read."""

@@ -59,3 +59,24 @@ def test_a_refused_step_after_output_with_the_goals_words_is_a_rework_of_evidenc
     # an empty search is no evidence
     empty = _ran("grep -rn TODO src", "")
     assert not refused_after_evidence(refused, [empty, refused], goal)
+
+
+def test_a_failed_step_holding_an_earlier_command_that_printed_lines_reworks_it():
+    from ragix_core.evidence.steps import failed_rework_of
+
+    found = _ran("grep 'log_level' config/settings.yaml", "log_level: INFO\n")
+    broken = _ran("head -n 1 grep 'log_level' config/settings.yaml", status=StepStatus.FAILED)
+    assert failed_rework_of(broken, [found, broken]) is found
+    piped = _ran("grep -rniF -e 'version' .  |  grep -oP 'x' setup.py", status=StepStatus.FAILED)
+    assert failed_rework_of(piped, [_ran("grep -rniF -e 'version' .", "./p.toml:3:version = 1\n"), piped])
+    # an earlier step that found nothing holds no output to rework
+    assert failed_rework_of(broken, [_ran("grep 'log_level' config/settings.yaml", ""), broken]) is None
+    # a one-word command is part of every failing call of its program; a longer path is another file
+    listing = _ran("ls", "docs\n")
+    assert failed_rework_of(_ran("ls docs/missing.md", status=StepStatus.FAILED), [listing]) is None
+    docs = _ran("ls docs", "guide.md\n")
+    assert failed_rework_of(_ran("ls docs/missing.md", status=StepStatus.FAILED), [docs]) is None
+    # a refusal is refused_after_evidence's to judge; a success is no failure
+    refused = _ran("head -n 1 grep 'log_level' config/settings.yaml $(x)", status=StepStatus.FAILED, refused=True)
+    assert failed_rework_of(refused, [found]) is None
+    assert failed_rework_of(_ran(f"head -n 1 {found}", "x"), [found]) is None

@@ -990,6 +990,24 @@ def test_a_refused_rework_of_evidence_the_plan_has_is_skipped_not_reflected(tmp_
     assert node.run(st2)[1] == "REFLECT"
 
 
+def test_a_failed_rework_of_an_earlier_output_is_set_aside_not_reflected(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.yaml").write_text("server:\n  port: 8080\nlog_level: INFO\n")
+    # measured (trap-log-level, a9a2574): a pipe left out after the answer was printed; the run
+    # reflected, replanned two steps and went over its budget with the right answer
+    found = "grep 'log_level' config/settings.yaml"
+    f, node, st, nxt = _plan_executed(tmp_path, "What log level is this project configured with?",
+                                      [found, f"head -n 1 {found}"])
+    assert nxt == "RESPOND" and st.reflection_count == 0
+    second = st.executed_steps[1]
+    assert second.status == StepStatus.SKIPPED and second.result.returncode != 0  # it ran, failed, is kept
+    assert "only reworks the output of step 1" in second.tool_call.args["aside"]
+    # the same failure with nothing found before it is one to reflect on
+    _, _, st2, nxt2 = _plan_executed(tmp_path, st.goal, ["grep 'loglevel' config/settings.yaml",
+                                                          "head -n 1 grep 'loglevel' config/settings.yaml"])
+    assert nxt2 == "REFLECT" and st2.executed_steps[1].status == StepStatus.FAILED
+
+
 def test_a_command_that_already_ran_is_not_run_again_nor_counted_as_a_step(tmp_path):
     from types import SimpleNamespace
 
