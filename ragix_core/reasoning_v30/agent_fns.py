@@ -320,14 +320,19 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
         return fix
 
     def _unreduce(self, step: PlanStep, goal: str) -> None:
-        """A search whose reducer dropped what ``goal`` asks for, or a wc table cut down to its
-        "total" line (evidence/reduction.py), is run again without the reducing stages, and the step
-        keeps the fuller output; the writer is told what the reducer printed. Both runs are in the
-        trace. If the shorter pipeline does not succeed, the step stays as it was."""
+        """A search whose reducer dropped what ``goal`` asks for or printed nothing at all, or a wc
+        table cut down to its "total" line (evidence/reduction.py), is run again without the reducing
+        stages, and the step keeps the fuller output; the writer is told what the reducer printed.
+        Both runs are in the trace. If the shorter pipeline does not succeed, or finds nothing either,
+        the step stays as it was."""
         call = step.tool_call
         command = str(call.args.get("command") or "") if call else ""
         behind = search_behind_reduction(goal, command) if call else None
         reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""
+        if not reduced and call is not None and found_nothing(step):
+            # a reducer that printed nothing may have destroyed what the search found
+            behind = search_behind_reduction(goal, command, printed_nothing=True)
+            reduced = "nothing" if behind is not None else ""
         if not reduced and call is not None and step.result is not None:
             # head/tail that kept only wc's "total" line: the table before them is the evidence
             behind = table_behind_total(command, step.result.stdout or "")

@@ -53,3 +53,16 @@ def test_a_wc_table_cut_to_its_total_line_gives_back_the_table(command, output, 
     from ragix_core.evidence.reduction import table_behind_total
 
     assert table_behind_total(command, output) == expected
+
+
+def test_a_reduction_that_printed_nothing_gives_back_the_search_whatever_the_goal_asks():
+    # measured (wrong-module-store, a9a2574): one file's grep has no file-name field, so cut -f3 printed blanks
+    command = "grep -rn 'def' src/inventory/storage.py | cut -d: -f3"
+    goal = "List the functions defined in src/inventory/store.py"
+    assert search_behind_reduction(goal, command, printed_nothing=True) == (
+        "grep -rn 'def' src/inventory/storage.py", "cut -d: -f3")
+    # a count the goal asks for is the answer, unless the pipeline printed nothing at all
+    assert search_behind_reduction("Count the lines that mention redis", "grep -rn redis . | wc -l") is None
+    assert search_behind_reduction("Count the lines that mention redis", "grep -rn redis . | wc -l",
+                                   printed_nothing=True) == ("grep -rn redis .", "wc -l")
+    assert search_behind_reduction(goal, "cat a.py | cut -d: -f3", printed_nothing=True) is None  # no search

@@ -1105,6 +1105,23 @@ def _importers_project(tmp_path):
     return ToolBox(tmp_path, profile="reflect")
 
 
+def test_a_search_whose_reducer_printed_nothing_keeps_the_search_lines(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "storage.py").write_text("def load_items(path):\n    pass\n\n\ndef save_items(path, items):\n    pass\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="List the functions defined in storage.py", session_id="s")
+    # measured (wrong-module-store, a9a2574): blanks from cut, then three invented function names
+    step = f.execute_step(PlanStep(1, "defs", ToolCall("shell", {"command": "grep -rn 'def' storage.py | cut -d: -f3"})), st)
+    assert step.status == StepStatus.SUCCESS and "def load_items" in step.result.stdout
+    # (the empty pipeline was first re-run with -i, tools/grep_case.py, which printed blanks too)
+    assert step.tool_call.args["command"] in ("grep -rn 'def' storage.py", "grep -i -rn 'def' storage.py")
+    assert "without `| cut -d: -f3`, which printed: nothing" in step.tool_call.args["aside"]
+    # when the search alone finds nothing either, the step stays the empty pipeline it was
+    empty = f.execute_step(PlanStep(2, "x", ToolCall("shell", {"command": "grep -rn 'class' storage.py | cut -d: -f3"})), st)
+    assert empty.tool_call.args["command"].endswith("'class' storage.py | cut -d: -f3") and not empty.result.stdout.strip()
+
+
 def test_a_plan_step_whose_count_hid_the_asked_file_keeps_the_search_lines(tmp_path):
     f = fns(ScriptedLLM([]), _importers_project(tmp_path))
     st = ReasoningState(goal="Which file imports module a?", session_id="s")
