@@ -25,7 +25,7 @@ from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["search_behind_reduction", "table_behind_total", "SEARCHES", "REDUCERS"]
+__all__ = ["search_behind_reduction", "table_behind_total", "reversed_ranking", "SEARCHES", "REDUCERS"]
 
 SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
@@ -34,6 +34,8 @@ REDUCERS = {"wc", "cut", "head", "tail", "sort", "uniq", "tr", "awk"}
 
 _COUNT = re.compile(r"\b(how many|how much|number of|count|total)\b", re.IGNORECASE)
 _NAMES = re.compile(r"\b(which|where|list|name|names|what (?:files?|modules?|lines?))\b", re.IGNORECASE)
+_LARGEST = re.compile(r"\b(largest|biggest|longest|(?<!at )most|highest)\b", re.IGNORECASE)
+_SMALLEST = re.compile(r"\b(smallest|shortest|fewest|(?<!at )least|lowest)\b", re.IGNORECASE)
 _ONE_ITEM = re.compile(r"\b(largest|smallest|biggest|longest|shortest|most|fewest|least|first|last|top|"
                        r"highest|lowest|latest|oldest|newest)\b", re.IGNORECASE)
 
@@ -111,3 +113,41 @@ def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
         return None
     cut = pipes[kept - 1]
     return command[:cut].strip(), command[cut + 1:].strip()
+
+
+def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:
+    """``(command, what ragix says)`` when ``goal`` asks for the largest (or the smallest) and the
+    last numeric ``sort`` of ``command``, followed at once by head or tail, keeps the other end:
+    ``command`` with that head and tail swapped. Measured at temperature 0.3 (largest-md-file,
+    a9a2574): `find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1` printed
+    `6 ./docs/notes.md`, answered as the largest file. None otherwise."""
+    largest, smallest = bool(_LARGEST.search(goal or "")), bool(_SMALLEST.search(goal or ""))
+    if largest == smallest:
+        return None
+    try:
+        stages = split_pipeline(command or "")
+    except Refusal:
+        return None
+    tools = [os.path.basename(str(stage[0])) if stage else "" for stage in stages]
+    pipes = _pipes(command)
+    if len(pipes) != len(tools) - 1:
+        return None
+    at = next((i for i in range(len(tools) - 2, -1, -1) if tools[i] == "sort" and tools[i + 1] in ("head", "tail")), None)
+    if at is None:
+        return None
+    options = [str(w) for w in stages[at][1:] if str(w).startswith("-")]
+    short = "".join(w[1:] for w in options if not w.startswith("--"))
+    if not ("n" in short or "h" in short or {"--numeric-sort", "--human-numeric-sort"} & set(options)):
+        return None  # a sort by text says nothing about size
+    keeps_largest = ("r" in short or "--reverse" in options) != (tools[at + 1] == "tail")
+    if keeps_largest == largest:
+        return None
+    start = pipes[at] + 1
+    end = pipes[at + 1] if at + 1 < len(pipes) else len(command)
+    stage = command[start:end]
+    word = tools[at + 1]
+    other = "tail" if word == "head" else "head"
+    fixed = command[:start] + stage.replace(word, other, 1) + command[end:]
+    asked = "largest" if largest else "smallest"
+    return fixed, (f"the goal asks for the {asked}, and `{' '.join(str(w) for w in stages[at])} | {word}` keeps the "
+                   f"other end: ragix ran it with {other}")

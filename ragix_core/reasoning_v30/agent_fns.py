@@ -23,7 +23,7 @@ from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
-from ragix_core.evidence.reduction import search_behind_reduction, table_behind_total
+from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total
 from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, Fix, empty_before_evidence,
                                       evidence_block, failed_rework_of, found_nothing, refused_after_evidence,
                                       run_command_step, step_output)
@@ -320,13 +320,24 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
         return fix
 
     def _unreduce(self, step: PlanStep, goal: str) -> None:
-        """A search whose reducer dropped what ``goal`` asks for or printed nothing at all, or a wc
+        """A ranking cut at the end the goal does not ask for is cut at the other (``reversed_ranking``).
+        A search whose reducer dropped what ``goal`` asks for or printed nothing at all, or a wc
         table cut down to its "total" line (evidence/reduction.py), is run again without the reducing
         stages, and the step keeps the fuller output; the writer is told what the reducer printed.
         Both runs are in the trace. If the shorter pipeline does not succeed, or finds nothing either,
         the step stays as it was."""
         call = step.tool_call
         command = str(call.args.get("command") or "") if call else ""
+        flipped = reversed_ranking(goal, command) if call else None
+        if flipped is not None:
+            before = (step.tool_call, step.result, step.status)
+            step.tool_call = ToolCall(call.tool, {"planned": command, **call.args, "command": flipped[0],
+                                                  "aside": flipped[1]})
+            run_command_step(self.toolbox, step, self.root)
+            if step.status != StepStatus.SUCCESS or found_nothing(step):
+                step.tool_call, step.result, step.status = before
+            call = step.tool_call
+            command = str(call.args.get("command") or "")
         behind = search_behind_reduction(goal, command) if call else None
         reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""
         if not reduced and call is not None and found_nothing(step):
@@ -341,8 +352,10 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
             return
         search, tail = behind
         before = (step.tool_call, step.result, step.status)
+        said = f"ran `{search}` without `| {tail}`, which printed: {reduced}"
+        earlier = call.args.get("aside")  # a fix of this same step (-i, the other end of a ranking)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": search,
-                                              "aside": f"ran `{search}` without `| {tail}`, which printed: {reduced}"})
+                                              "aside": f"{earlier}; then {said}" if earlier else said})
         run_command_step(self.toolbox, step, self.root)
         if step.status != StepStatus.SUCCESS or found_nothing(step):
             step.tool_call, step.result, step.status = before

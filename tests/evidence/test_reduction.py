@@ -66,3 +66,34 @@ def test_a_reduction_that_printed_nothing_gives_back_the_search_whatever_the_goa
     assert search_behind_reduction("Count the lines that mention redis", "grep -rn redis . | wc -l",
                                    printed_nothing=True) == ("grep -rn redis .", "wc -l")
     assert search_behind_reduction(goal, "cat a.py | cut -d: -f3", printed_nothing=True) is None  # no search
+
+
+@pytest.mark.parametrize("goal,command,expected", [
+    # measured (largest-md-file, a9a2574): the smallest file answered as the largest
+    ("Find the largest markdown file in this repo by line count",
+     "find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1",
+     "find . -name '*.md' -type f | xargs wc -l | sort -n | tail -n 1"),
+    ("Which markdown file has the fewest lines?", "find . -name '*.md' | xargs wc -l | sort -n -r | head -1 | awk '{print $2}'",
+     "find . -name '*.md' | xargs wc -l | sort -n -r | tail -1 | awk '{print $2}'"),
+    ("Which file has the most TODO comments?", "grep -rc TODO . | sort -t: -k2 -n | head -n 1",
+     "grep -rc TODO . | sort -t: -k2 -n | tail -n 1"),
+])
+def test_a_ranking_cut_at_the_end_the_goal_does_not_ask_for_is_cut_at_the_other(goal, command, expected):
+    from ragix_core.evidence.reduction import reversed_ranking
+
+    fixed, aside = reversed_ranking(goal, command)
+    assert fixed == expected and "other end" in aside
+
+
+@pytest.mark.parametrize("goal,command", [
+    ("Find the largest markdown file", "find . -name '*.md' | xargs wc -l | sort -nr | head -n 1"),  # right end
+    ("Which markdown file has the fewest lines?", "find . -name '*.md' | xargs wc -l | sort -n | head -n 1"),
+    ("Which file is largest?", "ls | sort | head -1"),  # a sort by name says nothing about size
+    ("List files with at most 10 lines", "wc -l *.md | sort -n | tail -n 3"),  # "at most" is no ranking
+    ("Show the largest and the smallest file", "wc -l *.md | sort -n | head -n 1"),  # both asked
+    ("Which file is largest?", "wc -l *.md | sort -n"),  # nothing cut
+])
+def test_a_ranking_cut_at_the_asked_end_or_no_ranking_is_left_alone(goal, command):
+    from ragix_core.evidence.reduction import reversed_ranking
+
+    assert reversed_ranking(goal, command) is None

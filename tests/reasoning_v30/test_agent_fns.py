@@ -1122,6 +1122,22 @@ def test_a_search_whose_reducer_printed_nothing_keeps_the_search_lines(tmp_path)
     assert empty.tool_call.args["command"].endswith("'class' storage.py | cut -d: -f3") and not empty.result.stdout.strip()
 
 
+def test_a_ranking_cut_at_the_wrong_end_is_run_at_the_asked_end(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("line\n" * 120)
+    (tmp_path / "docs" / "notes.md").write_text("line\n" * 6)
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="Find the largest markdown file in this repo by line count", session_id="s")
+    planned = "find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1"
+    step = f.execute_step(PlanStep(1, "rank", ToolCall("shell", {"command": planned})), st)
+    out = step.result.stdout.strip()
+    assert out.split() == ["120", "./docs/guide.md"], out  # not `6 ./docs/notes.md`
+    assert step.tool_call.args["aside"].startswith("the goal asks for the largest, and `sort -n | head`")
+    assert step.tool_call.args["planned"] == planned
+
+
 def test_a_plan_step_whose_count_hid_the_asked_file_keeps_the_search_lines(tmp_path):
     f = fns(ScriptedLLM([]), _importers_project(tmp_path))
     st = ReasoningState(goal="Which file imports module a?", session_id="s")
