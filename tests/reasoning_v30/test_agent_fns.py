@@ -474,6 +474,25 @@ def test_the_verifier_is_not_shown_a_search_that_missed_before_a_later_step_foun
     assert "quantity: 0' inventory.json" in llm2.calls[0]["messages"][0]["content"]
 
 
+def test_a_draft_the_binding_rewrites_from_the_outputs_is_not_judged_by_the_model():
+    # measured (out-of-stock-items, a9a2574): the draft named no record, the model failed it, and a
+    # replan of four steps put the run over its budget; the answer given was B7 from the output
+    fail = {"verdict": "fail", "issues": "the output does not state the quantity", "answer": "?", "confidence": 0}
+    st = ReasoningState(goal="Which items in the inventory data file have quantity 0?", session_id="s")
+    out_line = '{"A1": {"sku": "A1", "name": "bolt", "quantity": 3}, "B7": {"sku": "B7", "name": "washer", "quantity": 0}}'
+    st.executed_steps = [PlanStep(1, "read", ToolCall("shell", {"command": "cat inventory.json"}), StepStatus.SUCCESS,
+                                  ToolResult("cat", 0, stdout=out_line + "\n"))]
+    st.final_answer = "The items are listed in the inventory data file."
+    llm = ScriptedLLM([fail])
+    out = fns(llm).verify(st)
+    assert llm.calls == [] and out["verdict"] == "pass" and out["checked_by"] == "evidence"
+    assert "B7" in out["answer"] and "A1" not in out["answer"].replace("(ragix", "")
+    # a draft the binding leaves as it is (it names the record) with a word no output holds is judged
+    st.final_answer = "B7 (washer) and Z9"
+    llm = ScriptedLLM([fail])
+    assert fns(llm).verify(st)["verdict"] == "fail" and len(llm.calls) == 1
+
+
 def test_a_reasoned_fail_keeps_the_writers_answer_and_states_the_doubt():
     llm = ScriptedLLM([{"verdict": "fail", "issues": "the output shows no return type", "answer": "unknown",
                         "confidence": 0.2}])
