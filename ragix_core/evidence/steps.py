@@ -28,7 +28,7 @@ from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
            "refused_after_evidence", "failed_rework_of", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL",
-           "SKIPPED_REPEAT", "SKIPPED_FAILED_REWORK"]
+           "SKIPPED_REPEAT", "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
@@ -38,6 +38,7 @@ EMPTY_BEFORE_EVIDENCE = "this matched nothing; the outputs below are the evidenc
 SKIPPED_REFUSAL = "refused and skipped: the outputs above already hold the goal's words"
 SKIPPED_REPEAT = "not run: what it shows ran as step"
 SKIPPED_FAILED_REWORK = "failed and set aside: it only reworks the output of step"
+SKIPPED_SHOWN = "not run: the project listing the plan was written from already shows what it lists"
 RECORDS_SHOWN = "JSON output shown one record per line: key: field=value, ..."
 
 

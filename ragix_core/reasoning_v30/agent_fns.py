@@ -24,9 +24,9 @@ from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total
-from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, Fix, empty_before_evidence,
-                                      evidence_block, failed_rework_of, found_nothing, refused_after_evidence,
-                                      run_command_step, step_output)
+from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN, Fix,
+                                      empty_before_evidence, evidence_block, failed_rework_of, found_nothing,
+                                      refused_after_evidence, run_command_step, step_output)
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
@@ -34,7 +34,8 @@ from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
 from .looks import Looks
-from .plans import command_of, command_text, compact_steps, programs, reads_stdin, with_tool_name
+from .plans import (LISTING_DEPTH, command_of, command_text, compact_steps, lists_what_was_shown, programs, reads_stdin,
+                    with_tool_name)
 from .replies import (
     CommandReply,
     PlanReply,
@@ -48,7 +49,6 @@ from .labels import ComplexityLabels
 
 __all__ = ["AgentFunctions"]
 
-LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 
 
 class AgentFunctions(ComplexityLabels, DirectAnswers):
@@ -198,6 +198,13 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
             command = self._materialise(step, state)
         command = self._chain_filter(command, state)
         step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
+        if (state.plan is not None and state.plan.steps and step is not state.plan.steps[-1]
+                and not step.description.endswith("(ragix)") and lists_what_was_shown(command, self.file_context())):
+            # A listing the planner was shown, before the steps that use it: no new evidence, and
+            # it counted against the goal's step budget. A plan's last step may be the answer.
+            step.status = StepStatus.SKIPPED
+            step.tool_call = ToolCall(call.tool, {**step.tool_call.args, "aside": SKIPPED_SHOWN})
+            return step
         ran = self._ran_before(step, state)
         if ran is not None:
             # The tools are read-only: the same command gives the same output, which the evidence

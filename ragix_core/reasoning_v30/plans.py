@@ -51,6 +51,7 @@ def reads_stdin(command: str, root: Path) -> bool:
 
 
 # Tools whose output is about files (names, sizes, line counts), not what the files say.
+LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
 LISTING_TOOLS = {"ls", "find", "wc", "du", "stat", "file"}
 
 
@@ -153,3 +154,38 @@ def compact_steps(steps: List[PlanStep], root: Path) -> List[PlanStep]:
     for i, step in enumerate(out, 1):
         step.num = i
     return out
+
+
+_LISTING_OPTIONS = set("1aApF")  # ls options that change how names are shown, not what is known of them
+
+
+def lists_what_was_shown(command: str, listing: str) -> bool:
+    """``command`` is a bare ``ls`` (no pipe; only options that change how names are shown) whose
+    every operand is a file of ``listing`` (the project listing the planner was shown, one
+    ``./path`` a line), or a directory of it when the listing was not cut and goes deeper than it:
+    its output tells nothing the plan did not have. Measured at temperature 0.3 (a9a2574 and
+    789e1a5): 12 of 16 `ls` steps came before other steps of their plan (`ls docs/` before a grep
+    of docs/, `ls inventory.json` before a grep of it); maintainer-name's plan went over its
+    3-step budget by one such step."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return False
+    if len(stages) != 1 or not stages[0] or os.path.basename(str(stages[0][0])) != "ls":
+        return False
+    words = [str(w) for w in stages[0][1:]]
+    options = [w for w in words if w.startswith("-")]
+    if any(w.startswith("--") or not set(w[1:]) <= _LISTING_OPTIONS for w in options):
+        return False
+    shown = {line[2:] for line in listing.splitlines() if line.startswith("./")}
+    whole = "more characters cut]" not in listing
+    for operand in [w for w in words if not w.startswith("-")] or ["."]:
+        name = operand[2:] if operand.startswith("./") else operand
+        name = name.rstrip("/")
+        if name in shown:
+            continue
+        inside = [f for f in shown if name in ("", ".") or f.startswith(name + "/")]
+        depth = 0 if name in ("", ".") else name.count("/") + 1
+        if not (inside and whole and depth < LISTING_DEPTH):
+            return False
+    return True
