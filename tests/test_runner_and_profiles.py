@@ -239,6 +239,20 @@ def test_looks_first_answers_an_importers_goal_from_ragix_own_search_without_a_m
     assert res.state.stop_reason == "success" and res.state.reflection_count == 0
 
 
+def test_a_goal_the_looks_answer_is_labelled_without_the_model_under_the_default_labels(repo: Path):
+    # labels: model (the default) still asks the model for goals no look answers (the test above this one)
+    roles = ScriptedRoles(["cli.py and __init__.py import from storage"])  # the writer's call only
+    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
+                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
+    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "RESPOND"] and len(roles.llm.calls) == 1
+    assert res.state.complexity == TaskComplexity.MODERATE and res.state.meta["plan_by"] == "ragix"
+    # with the model's first plans the model labels it, as spec 000 says
+    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("grep -rn 'from .storage' src"), "cli.py"])
+    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
+                   config=parse_config({"reasoning": {"first_plan": "model", "traces": {"enabled": False}}}))
+    assert "complexity classifier" in roles.llm.calls[0]["messages"][0]["content"]
+
+
 def test_looks_first_hands_a_goal_its_looks_cannot_answer_to_the_model(repo: Path):
     # "What does it do" is not answered by where it is defined: the model plans at once.
     roles = ScriptedRoles([plan("cat src/inventory/cli.py"), "it parses the command line"])

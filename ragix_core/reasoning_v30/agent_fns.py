@@ -71,6 +71,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
         self.max_context_chars = max_context_chars
         self.voting = voting or VotingSection(k_max=2, quorum=1)
         self.may_escalate = may_escalate
+        self.looks_first = False  # reasoning.first_plan: looks (set by build_graph): labels and routes consult the looks
         self.labels = labels
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.diagnose_shell = diagnose_shell

@@ -69,9 +69,10 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
 
     try_first = rc.routing == "try_first"
     functions.may_escalate = try_first
+    functions.looks_first = rc.first_plan == "looks"
     nodes = {
         "CLASSIFY": ClassifyNode(functions.classify_to_try if try_first else functions.classify,
-                                 route_fn=try_first_route(functions.looks.would_answer if rc.first_plan == "looks"
+                                 route_fn=try_first_route(functions.looks.would_answer if functions.looks_first
                                                           else None) if try_first else None),
         "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None, emit_event_fn=emit),
         "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit,

@@ -2,8 +2,8 @@
 
 A mixin of ``AgentFunctions`` (agent_fns.py), which holds what these methods read and set:
 ``planner`` (the model that labels), ``labels`` ("model" or "rules_first"), ``last_complexity``
-(the label PLAN plans under) and ``labelled_by_rules`` (the try-first route labelled without the
-model). The rules themselves are in classify_rules.py.
+(the label PLAN plans under), ``labelled_by_rules`` (the try-first route labelled without the
+model), ``looks_first`` and ``looks`` (ragix's looks, which may answer a goal before any plan). The rules themselves are in classify_rules.py.
 """
 
 from __future__ import annotations
@@ -30,9 +30,14 @@ class ComplexityLabels:
         plans. Measured (RESULTS.md, three sets, `--repeat 3`): the model labelled 17 of 51
         one-command goals COMPLEX at 3e65034; at 888e61b the rules' labels passed 97/111 against
         the model's 99/111 with 25 % fewer tokens, and never route a project goal to the voted
-        one-command path: an option, not the default."""
+        one-command path: an option, not the default.
+
+        A goal ragix's own looks answer (``looks_first``, with ``first_plan: looks``) is labelled the
+        same way without the model: its first plan needs no model, and its label only sets budgets.
+        Measured at a9a2574: the model labelled all 24 such runs MODERATE or COMPLEX, at ~355 tokens
+        and 1-3 s a run."""
         label = rule_based_complexity(goal)
-        if label is None and self.labels == "rules_first" and needs_tools(goal):
+        if label is None and needs_tools(goal) and (self.labels == "rules_first" or self._looks_answer(goal)):
             label = TaskComplexity.COMPLEX if several_asks(goal) else TaskComplexity.MODERATE
         if label is None:
             text = prompts.render_text(template, goal=bounded(goal, 4000)) if template is not None else \
@@ -50,7 +55,8 @@ class ComplexityLabels:
         asks one thing is tried with one command before any model labels it: SIMPLE until the try
         fails, when ``plan_complexity`` asks the model. Measured: the model's label cost a call per
         goal and sent one-command goals ("how many Python files") through PLAN and VERIFY."""
-        if rule_based_complexity(goal) is None and needs_tools(goal) and not several_asks(goal):
+        if rule_based_complexity(goal) is None and needs_tools(goal) and not several_asks(goal) \
+                and not self._looks_answer(goal):
             self.last_complexity = TaskComplexity.SIMPLE
             self.labelled_by_rules = True
             return TaskComplexity.SIMPLE
@@ -64,3 +70,6 @@ class ComplexityLabels:
             label = TaskComplexity.MODERATE
         self.last_complexity = label
         return label
+
+    def _looks_answer(self, goal: str) -> bool:
+        return bool(self.looks_first) and self.looks.would_answer(goal)

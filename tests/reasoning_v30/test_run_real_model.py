@@ -94,7 +94,7 @@ def test_a_one_command_answer_is_voted_on(repo: Path):
 
 def test_an_importers_goal_is_answered_from_ragix_own_search_before_any_model_plan(repo: Path):
     result = run_goal("Which modules import from the storage module?", cwd=repo)
-    assert "PLAN" in result.node_trace, result.node_trace  # the model labels it a plan-sized goal
+    assert "PLAN" in result.node_trace, result.node_trace  # a goal the looks answer plans (labelled by rules)
     assert result.state.meta["plan_by"] == "ragix", result.node_trace  # no model plan was needed
     first = result.state.executed_steps[0]
     assert first.description.endswith("(ragix)") and "storage" in first.tool_call.args["command"]
