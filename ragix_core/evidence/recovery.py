@@ -154,19 +154,29 @@ def _with_goal_words(goal: str, searched: List[str]) -> List[str]:
 
 
 def goal_words_search(goal: str) -> Optional[str]:
-    """One search for the goal's own words, whole words in any case (``grep -rniwE -e 'server|listen|port' .``),
+    """One search for the goal's own words, whole words in any case (``grep -rniE -e
+    '(^|[^[:alnum:]])(server|listen|port)([^[:alnum:]]|$)' .``, see ``_whole``),
     or None when the goal has none: what is left to look at when every search of a run found nothing
     and it named no file to read. Measured (trap-server-port, three-set run of 5ae6fa5): the plans
     grepped for a `server.py` that does not exist, and the answer invented "port 80"; `port: 8080`
     is in config/settings.yaml."""
     words = [re.escape(w) for w in _goal_words(goal)[:MAX_LOOSENED]]
-    return f"grep -rniwE -e {_quote('|'.join(words))} ." if words else None
+    return f"grep -rniE -e {_quote(_whole('|'.join(words)))} ." if words else None
+
+
+def _whole(alternatives: str) -> str:
+    """An extended regex matching ``alternatives`` as whole words, where an underscore also ends a
+    word: grep's -w takes `_` for a letter, so `version` missed `__version__ = "0.3.0"` (measured,
+    missing-setup-py at 789e1a5, whose writer then invented "0.1.0"); letters and digits still
+    bound a word ("port" is in every "import" line)."""
+    return f"(^|[^[:alnum:]])({alternatives})([^[:alnum:]]|$)"
 
 
 def _loosened_command(word: str, whole_word: bool) -> str:
-    # A searched word may be part of a name (billing in billing_api); a goal's word is matched whole
-    # ("port" is in every "import" line).
-    return f"grep -rni{'w' if whole_word else ''}F -e {_quote(word)} ."
+    # A searched word may be part of a name (billing in billing_api); a goal's word is matched whole.
+    if whole_word:
+        return f"grep -rniE -e {_quote(_whole(re.escape(word)))} ."
+    return f"grep -rniF -e {_quote(word)} ."
 
 
 def _nearest_listing(missing: str, root: Path) -> Optional[str]:

@@ -837,12 +837,15 @@ def test_after_empty_searches_naming_no_file_ragix_searches_the_goals_own_words_
     # Measured (trap-server-port, 5ae6fa5): the plans grepped for a server.py that does not exist and
     # the answer invented "port 80"; `port: 8080` is in config/settings.yaml.
     f, st = _one_step_ran(tmp_path, {"config/settings.yaml": "server:\n  host: 0.0.0.0\n  port: 8080\n",
-                                     "a.py": "import os\n"},
+                                     "a.py": "import os\n", "b.py": "SERVER_PORT = 9000\n"},
                           "What port does this project's server listen on?", "grep -rn server.py .")
     looks = f.named_file_looks(st)
-    assert [s.tool_call.args["command"] for s in looks] == ["grep -rniwE -e 'listen|server|port' ."]
+    assert [s.tool_call.args["command"] for s in looks] == [
+        "grep -rniE -e '(^|[^[:alnum:]])(listen|server|port)([^[:alnum:]]|$)' ."]
     st.executed_steps.append(f.execute_step(looks[0], st))
-    assert "settings.yaml:3:  port: 8080" in looks[0].result.stdout and "import" not in looks[0].result.stdout
+    out = looks[0].result.stdout
+    assert "settings.yaml:3:  port: 8080" in out and "import" not in out  # "port" is not a word of "import"
+    assert "b.py:1:SERVER_PORT = 9000" in out  # an underscore ends a word (grep -w would miss it)
     assert f.named_file_looks(st) == []
 
 
