@@ -22,7 +22,8 @@ Two more readings of definitions serve reasoning_v30/looks.py and the binding:
   defined, and ``bind_named_definitions`` makes an answer name every such file (and a "how
   many … defined" answer state their number);
 - ``decorators_asked``: a decorator the goal names whose line a search printed without the line
-  under it, the thing it decorates.
+  under it, the thing it decorates; ``bind_decorated`` makes an answer to "which class is a
+  dataclass" name one of the definitions the outputs show under that decorator.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .path_hints import project_path
 
-__all__ = ["asked_names", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
+__all__ = ["asked_names", "bind_decorated", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
            "decorators_asked"]
 
 _KIND_WORDS = {
@@ -49,6 +50,7 @@ _SOURCE = {
 }
 _PREFIXED = re.compile(r"^(?P<path>[^\s:]+\.\w+):(?:\d+[:-])?(?P<text>.*)$")  # grep -rn / grep -r
 _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
+_CONTEXT = re.compile(r"^(?P<path>[^\s:]+?\.\w+)-\d+-(?P<text>.*)$")  # grep -A/-B/-C: a line near a match
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
 # With its line number (grep -n), or without (then no output can be shown to hold the line under it).
@@ -240,3 +242,49 @@ def _named_decorators(goal: str) -> List[str]:
             if name.lower() not in _NOT_DECORATORS and name not in names:
                 names.append(name)
     return names
+
+
+def decorated_in(decorators: Sequence[str], evidence: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """``(file, name)`` of each def or class the outputs print right under one of ``decorators``
+    (other decorator lines between them allowed): a search with context (``path:6:@dataclass`` then
+    ``path-7-class Item:``) or a file's source (``cat models.py``)."""
+    wanted = {d.rsplit(".", 1)[-1] for d in decorators}
+    found: List[Tuple[str, str]] = []
+    for command, output in evidence:
+        single = _one_file(command)
+        pending: Optional[str] = None  # the file whose last line was a wanted decorator
+        for line in output.splitlines():
+            m = _PREFIXED.match(line) or _CONTEXT.match(line)
+            path, text = (m.group("path"), m.group("text")) if m else (single, line)
+            if not m:
+                numbered = _NUMBERED.match(line)
+                text = numbered.group("text") if numbered else line
+            decorator = re.match(r"^\s*@([A-Za-z_][\w.]*)", text)
+            if decorator:
+                if decorator.group(1).rsplit(".", 1)[-1] in wanted:
+                    pending = path
+                continue
+            d = _SOURCE["class"].match(text) or _SOURCE["def"].match(text)
+            if d and pending is not None and path == pending and path and _PYTHON.search(path):
+                item = (project_path(path), d.group(1))
+                if item not in found:
+                    found.append(item)
+            pending = None
+    return found[:MAX_NAMES]
+
+
+def bind_decorated(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """For a goal asking which definition a decorator it names marks ("Which class in this project is
+    declared as a dataclass?"), an answer naming none of the definitions the outputs show under it
+    is replaced by them. Measured (dataclass-name-3 at a9a2574 and 789e1a5): the search printed
+    ``models.py:6:@dataclass`` and ``models.py-7-class Item:``, and the answer was the file's path."""
+    if not _LIST_INTENT.search(goal):
+        return None
+    decorators = _named_decorators(goal)
+    items = decorated_in(decorators, evidence) if decorators else []
+    if not items or any(_named(answer, name) for _, name in items):
+        return None
+    shown = "; ".join(f"{name} ({path})" for path, name in items)
+    return (f"Decorated with @{decorators[0]}: {shown}.\n\n(ragix: the written answer named none of the "
+            f"definitions the outputs show under the decorator; this answer is written from the outputs.)",
+            "decorated")

@@ -1,5 +1,7 @@
 """List answers bound to definitions: "list the functions in a.py" names what the outputs show."""
 
+import pytest
+
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.definitions import bind_definitions, definitions_in
@@ -108,3 +110,27 @@ def test_decorators_the_goal_names_are_followed_until_an_output_shows_what_they_
     assert decorators_asked("Which class is defined as a subclass of Base?", []) == []
     assert decorators_asked("Which files mention admin@example.com?", []) == []
     assert decorators_asked("Which module defines the execute function?", ["./a.py:3:def execute():"]) == []
+
+
+@pytest.mark.parametrize("command,output", [
+    # measured (dataclass-name-3, a9a2574): a search with one line of context
+    ("grep -rn -A1 '@dataclass' --include='*.py' .", "./src/inventory/models.py:6:@dataclass\n./src/inventory/models.py-7-class Item:\n"),
+    ("cat src/inventory/models.py", "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Item:\n    sku: str\n"),
+])
+def test_an_answer_naming_no_decorated_definition_is_written_from_the_outputs(command, output):
+    from ragix_core.evidence.definitions import bind_decorated
+
+    goal = "Which class in this project is declared as a dataclass?"
+    fixed, reason = bind_decorated(goal, "`./src/inventory/models.py`", [(command, output)])
+    assert reason == "decorated" and "Item (src/inventory/models.py)" in fixed
+    assert bind_decorated(goal, "The Item class is a dataclass.", [(command, output)]) is None  # it names it
+    bound = bind_answer(goal, "`./src/inventory/models.py`", [step(output, command)])  # the binding asks it
+    assert bound.corrected and bound.reason == "decorated"
+
+
+def test_a_definition_not_under_the_asked_decorator_is_not_an_answer():
+    from ragix_core.evidence.definitions import bind_decorated
+
+    out = "models.py:3:@property\nmodels.py-4-    def total(self):\nmodels.py:9:class Warehouse:\n"
+    assert bind_decorated("Which class is declared as a dataclass?", "models.py", [("grep -rn -A1 '@' .", out)]) is None
+    assert bind_decorated("Is there a dataclass?", "models.py", [("grep -rn -A1 '@dataclass' .", out)]) is None
