@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
@@ -77,6 +77,15 @@ def search_behind_reduction(goal: str, command: str, *, printed_nothing: bool = 
 
 
 
+def _stages(command: str) -> Optional[Tuple[list, List[str]]]:
+    """``command``'s stages as the lexer reads them, and each stage's program; None if it refuses it."""
+    try:
+        stages = split_pipeline(command or "")
+    except Refusal:
+        return None
+    return stages, [os.path.basename(str(stage[0])) if stage else "" for stage in stages]
+
+
 def _pipes(command: str) -> list:
     """The indexes of the top-level '|' of ``command`` (quoting kept, as ``first_pipe`` reads it)."""
     out, start = [], 0
@@ -97,11 +106,10 @@ def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
     lines = [line for line in (output or "").splitlines() if line.strip()]
     if len(lines) != 1 or not is_wc_total_line(lines[0]):
         return None
-    try:
-        stages = split_pipeline(command or "")
-    except Refusal:
+    read = _stages(command)
+    if read is None:
         return None
-    tools = [os.path.basename(str(stage[0])) if stage else "" for stage in stages]
+    stages, tools = read
     kept = len(tools)
     while kept > 1 and tools[kept - 1] in TRUNCATING_FILTERS:
         kept -= 1
@@ -124,11 +132,10 @@ def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:
     largest, smallest = bool(_LARGEST.search(goal or "")), bool(_SMALLEST.search(goal or ""))
     if largest == smallest:
         return None
-    try:
-        stages = split_pipeline(command or "")
-    except Refusal:
+    read = _stages(command)
+    if read is None:
         return None
-    tools = [os.path.basename(str(stage[0])) if stage else "" for stage in stages]
+    stages, tools = read
     pipes = _pipes(command)
     if len(pipes) != len(tools) - 1:
         return None
