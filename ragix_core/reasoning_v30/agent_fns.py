@@ -23,10 +23,7 @@ from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
-from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total
-from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN, Fix,
-                                      empty_before_evidence, evidence_block, failed_rework_of, found_nothing,
-                                      refused_after_evidence, run_command_step, step_output)
+from ragix_core.evidence.steps import empty_before_evidence, evidence_block, step_output
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
@@ -34,10 +31,8 @@ from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
 from .looks import Looks
-from .plans import (LISTING_DEPTH, command_of, command_text, compact_steps, lists_what_was_shown, programs, reads_stdin,
-                    with_tool_name)
+from .plans import LISTING_DEPTH, command_of, command_text, compact_steps, with_tool_name
 from .replies import (
-    CommandReply,
     PlanReply,
     REFLECT_MAX_TOKENS,
     ReflectReply,
@@ -46,12 +41,13 @@ from .replies import (
 )
 from .direct import DirectAnswers
 from .labels import ComplexityLabels
+from .plan_steps import PlanSteps
 
 __all__ = ["AgentFunctions"]
 
 
 
-class AgentFunctions(ComplexityLabels, DirectAnswers):
+class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
                  experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
                  voting: Any = None, may_escalate: bool = False, labels: str = "model",
@@ -186,187 +182,6 @@ class AgentFunctions(ComplexityLabels, DirectAnswers):
         for i, step in enumerate(steps, len(first) + 1):
             step.num = i
         return first + steps
-
-    # -- EXECUTE -----------------------------------------------------------------
-
-    def execute_step(self, step: PlanStep, state: ReasoningState) -> PlanStep:
-        call = step.tool_call
-        if call is None or (call.tool == "none" and not self._starts_with_a_tool(call)):
-            step.status = StepStatus.SKIPPED
-            return step
-        command = str(call.args.get("command") or "").strip()
-        if not command:
-            command = self._materialise(step, state)
-        command = self._chain_filter(command, state)
-        step.tool_call = ToolCall(call.tool, {**call.args, "command": command})
-        if (state.plan is not None and state.plan.steps and step is not state.plan.steps[-1]
-                and not step.description.endswith("(ragix)") and lists_what_was_shown(command, self.file_context())):
-            # A listing the planner was shown, before the steps that use it: no new evidence, and
-            # it counted against the goal's step budget. A plan's last step may be the answer.
-            step.status = StepStatus.SKIPPED
-            step.tool_call = ToolCall(call.tool, {**step.tool_call.args, "aside": SKIPPED_SHOWN})
-            return step
-        ran = self._ran_before(step, state)
-        if ran is not None:
-            # The tools are read-only: the same command gives the same output, which the evidence
-            # already holds. Measured (R3 at 571bb74): plans repeated a search two to four times
-            # (importer-of-a ran `grep -rl 'from a import' .` four times, twice as `... | head -n 1`
-            # whose cut list was then searched whole again; dataclass-name twice), and each repeat
-            # counted as a step against the goal's budget.
-            step.status = StepStatus.SKIPPED
-            step.tool_call = ToolCall(call.tool, {**step.tool_call.args, "aside": (
-                f"{SKIPPED_REPEAT} {ran.num} (`{command_of(ran)}`): its output is above")})
-            return step
-        fixed = self._run(step, state.goal)
-        if fixed is not None and fixed.kind == "substitution" and self._rewritten_from_outputs(step, state):
-            fixed = None
-        if fixed is not None:
-            # The same fixes as on the one-command path (a close file name, a search over the project,
-            # a substitution as xargs): the step is re-run at once instead of spending a reflection;
-            # both runs are in the trace.
-            step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note,
-                                                  "planned": command})
-            self._run(step, state.goal)
-        if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
-            # A refused rework of evidence the plan already has is no failure to reflect on.
-            step.status = StepStatus.SKIPPED
-            step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_REFUSAL})
-        reworked = failed_rework_of(step, state.plan.steps) if state.plan is not None else None
-        if reworked is not None:
-            # Nor is a failed one: the output it reworks is above, and the trace keeps the failure.
-            step.status = StepStatus.SKIPPED
-            step.tool_call = ToolCall(step.tool_call.tool, {
-                **step.tool_call.args, "aside": f"{SKIPPED_FAILED_REWORK} {reworked.num} (`{command_of(reworked)}`)"})
-        return step
-
-    def _starts_with_a_tool(self, call: ToolCall) -> bool:
-        """A step labelled "none" (no tool) runs when its command starts with a tool the planner was
-        offered: measured at temperature 0.3, `grep -rn 'get' src/inventory/cli.py` labelled "none" was
-        skipped. `cd /path/to/project`, or a bare word like `get`, stays aside."""
-        first = programs(command_text(call.args))[:1]
-        return bool(first) and first[0] in self.tools
-
-    @staticmethod
-    def _ran_before(step: PlanStep, state: ReasoningState) -> Optional[PlanStep]:
-        """The step of this run that already ran ``step``'s command (whitespace-normalised), or the
-        search that ``step`` would only cut down and then run again whole (``_unreduce``), and
-        succeeded; None when there is none."""
-        command = command_of(step)
-        if not command:
-            return None
-        behind = search_behind_reduction(state.goal, command)
-        same = {command, " ".join(behind[0].split())} if behind else {command}
-        # A step re-run in another form (a fix) ran what it was planned as too: measured at b48c465,
-        # a plan's second `grep -rl dataclass *.py` ran again after the first had been widened.
-        return next((s for s in state.executed_steps if s is not step and s.status == StepStatus.SUCCESS
-                     and (command_of(s) in same or (s.tool_call is not None and
-                                                    command_text({"command": s.tool_call.args.get("planned")}) in same))),
-                    None)
-
-    def _chain_filter(self, command: str, state: ReasoningState) -> str:
-        """A step like `sort -n` reads stdin, which a step never gets (a worker-written command can
-        still look like that after plan compaction). Wire it after the previous step's command, as
-        a pipeline of individually validated stages; the previous command is read-only, so
-        re-running it is safe."""
-        if not reads_stdin(command, self.root):
-            return command
-        previous = next((s for s in reversed(state.executed_steps)
-                         if s.status == StepStatus.SUCCESS and s.tool_call and s.tool_call.args.get("command")), None)
-        if previous is None:
-            return command
-        return f"{previous.tool_call.args['command']} | {command}"
-
-    def _rewritten_from_outputs(self, step: PlanStep, state: ReasoningState) -> bool:
-        """A step written as `X $(Y)` after earlier steps printed something: the worker writes it
-        again from those outputs, and the step keeps that run if it found something. Measured
-        (largest-md-headings, every three-set run): step 1 found docs/guide.md the largest, step 2
-        was `grep '## ' $(find . -name '*.md' | head -n 1)`, whose xargs form read README.md — the
-        substitution stood for "the file step 1 found", which only the outputs name."""
-        if not any(s.status == StepStatus.SUCCESS and step_output(s).strip() for s in state.executed_steps):
-            return False
-        refused, before = step.tool_call, (step.tool_call, step.result, step.status)
-        planned = str(refused.args.get("command") or "")
-        step.tool_call = ToolCall(refused.tool, {k: v for k, v in refused.args.items() if k != "command"})
-        try:
-            command = self._materialise(step, state, note=f"the planner wrote `{planned}`; ragix runs no `$(...)`: "
-                                                          "name the files the earlier outputs show")
-        except StopRun as stop:
-            if stop.reason != "command_generation_failed":
-                raise  # the model is down or too slow: the run ends as for any call
-            command = ""
-        if not command or "$(" in command:
-            step.tool_call, step.result, step.status = before
-            return False
-        step.tool_call = ToolCall(refused.tool, {**refused.args, "command": command, "aside": (
-            f"the planner's `{planned}` was refused (no command substitution); the step was written again "
-            f"from the earlier steps' outputs")})
-        if self._run(step, state.goal) is None and step.status == StepStatus.SUCCESS and not found_nothing(step):
-            return True
-        step.tool_call, step.result, step.status = before
-        return False
-
-    def _materialise(self, step: PlanStep, state: ReasoningState, note: str = "") -> str:
-        earlier = "\n\n".join(f"Step {s.num} ({s.description}):\n{bounded(step_output(s), 800)}"
-                              for s in state.executed_steps if s.status == StepStatus.SUCCESS) or "(none)"
-        text = prompts.render(
-            "worker_step", goal=bounded(state.goal, 2000), step_num=step.num, step_description=step.description,
-            tool=step.tool_call.tool if step.tool_call else "none",
-            args=bounded(note or str(step.tool_call.args if step.tool_call else {}), 500),
-            earlier_outputs=earlier, tools=", ".join(self.tools))
-        reply, _ = ask_json(self.worker, [{"role": "user", "content": text}], CommandReply,
-                            stop_reason="command_generation_failed", max_tokens=120)
-        return reply.command
-
-    def _run(self, step: PlanStep, goal: str = "") -> Optional[Fix]:
-        fix = run_command_step(self.toolbox, step, self.root)
-        if fix is None and goal and step.status == StepStatus.SUCCESS:
-            self._unreduce(step, goal)
-        if step.status == StepStatus.FAILED:
-            self.failed.append(step)
-        elif found_nothing(step):
-            self.empty.append(step)
-        return fix
-
-    def _unreduce(self, step: PlanStep, goal: str) -> None:
-        """A ranking cut at the end the goal does not ask for is cut at the other (``reversed_ranking``).
-        A search whose reducer dropped what ``goal`` asks for or printed nothing at all, or a wc
-        table cut down to its "total" line (evidence/reduction.py), is run again without the reducing
-        stages, and the step keeps the fuller output; the writer is told what the reducer printed.
-        Both runs are in the trace. If the shorter pipeline does not succeed, or finds nothing either,
-        the step stays as it was."""
-        call = step.tool_call
-        command = str(call.args.get("command") or "") if call else ""
-        flipped = reversed_ranking(goal, command) if call else None
-        if flipped is not None:
-            before = (step.tool_call, step.result, step.status)
-            step.tool_call = ToolCall(call.tool, {"planned": command, **call.args, "command": flipped[0],
-                                                  "aside": flipped[1]})
-            run_command_step(self.toolbox, step, self.root)
-            if step.status != StepStatus.SUCCESS or found_nothing(step):
-                step.tool_call, step.result, step.status = before
-            call = step.tool_call
-            command = str(call.args.get("command") or "")
-        behind = search_behind_reduction(goal, command) if call else None
-        reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""
-        if not reduced and call is not None and found_nothing(step):
-            # a reducer that printed nothing may have destroyed what the search found
-            behind = search_behind_reduction(goal, command, printed_nothing=True)
-            reduced = "nothing" if behind is not None else ""
-        if not reduced and call is not None and step.result is not None:
-            # head/tail that kept only wc's "total" line: the table before them is the evidence
-            behind = table_behind_total(command, step.result.stdout or "")
-            reduced = step_output(step, 300) if behind is not None else ""
-        if not reduced:
-            return
-        search, tail = behind
-        before = (step.tool_call, step.result, step.status)
-        said = f"ran `{search}` without `| {tail}`, which printed: {reduced}"
-        earlier = call.args.get("aside")  # a fix of this same step (-i, the other end of a ranking)
-        step.tool_call = ToolCall(call.tool, {**call.args, "command": search,
-                                              "aside": f"{earlier}; then {said}" if earlier else said})
-        run_command_step(self.toolbox, step, self.root)
-        if step.status != StepStatus.SUCCESS or found_nothing(step):
-            step.tool_call, step.result, step.status = before
 
     # -- REFLECT / VERIFY / RESPOND -----------------------------------------------
 
