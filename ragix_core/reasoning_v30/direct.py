@@ -74,7 +74,7 @@ class DirectAnswers:
         listing = self.file_context()
         v = self.voting
         vote = CommandVote(lambda feedback, i, sample: self._ask_command(goal, listing, feedback, i, sample),
-                           lambda step: self._run(step, goal),
+                           lambda step, final=False: self._run(step, goal, final),
                            k_max=v.k_max, quorum=v.quorum).vote(goal)
         meta = {"vote": {"drawn": vote.run.draws if vote.run else 0, "ran": len(vote.steps), "usable": vote.usable,
                          "agreed": vote.agreed, "entropy": round(vote.run.entropy, 3) if vote.run else None,

@@ -66,7 +66,7 @@ class PlanSteps:
             # both runs are in the trace.
             step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note,
                                                   "planned": command})
-            self._run(step, state.goal)
+            self._run(step, state.goal, final=True)
         if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
             # A refused rework of evidence the plan already has is no failure to reflect on.
             step.status = StepStatus.SKIPPED
@@ -157,9 +157,14 @@ class PlanSteps:
                             stop_reason="command_generation_failed", max_tokens=120)
         return reply.command
 
-    def _run(self, step: PlanStep, goal: str = "") -> Optional[Fix]:
+    def _run(self, step: PlanStep, goal: str = "", final: bool = False) -> Optional[Fix]:
+        """Run the step and judge it; the fix ragix would run instead is returned. ``final``: the step
+        is already a fix, and no second one will run, so a reducer's loss is undone now. Measured
+        (wrong-module-store-2 at f04ae2c): `grep -rn 'def' store.py | cut -d: -f3` was re-aimed at
+        storage.py, printed blank lines, and the -i the empty output asked for was never run, nor
+        the search without its cut."""
         fix = run_command_step(self.toolbox, step, self.root)
-        if fix is None and goal and step.status == StepStatus.SUCCESS:
+        if (fix is None or final) and goal and step.status == StepStatus.SUCCESS:
             self._unreduce(step, goal)
         if step.status == StepStatus.FAILED:
             self.failed.append(step)

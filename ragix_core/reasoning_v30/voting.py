@@ -33,7 +33,7 @@ __all__ = ["CommandVote", "VoteOutcome", "found_nothing", "output_key"]
 # run; any other named stop (an invalid reply) is one failed draw among several.
 _FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 AskCommand = Callable[[str, int, bool], str]  # (feedback, draw index, sample rather than greedy) -> command
-RunStep = Callable[[PlanStep], Optional[Fix]]  # runs the step; returns a fix to run instead, or None
+RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; returns a fix to run instead, or None
 
 
 def output_key(step: PlanStep) -> str:
@@ -160,6 +160,6 @@ class CommandVote:
         # its note or aside says so.
         again = PlanStep(num=num + 1, description=fix.note,
                          tool_call=ToolCall("shell", {"command": fix.command, fix.key: fix.note}))
-        self.run_step(again)
+        self.run_step(again, final=True)  # no second fix runs: the reducer checks apply now
         outcome.steps.append(again)
         return again

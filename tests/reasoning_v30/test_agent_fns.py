@@ -1144,6 +1144,20 @@ def test_a_search_whose_reducer_printed_nothing_keeps_the_search_lines(tmp_path)
     assert empty.tool_call.args["command"].endswith("'class' storage.py | cut -d: -f3") and not empty.result.stdout.strip()
 
 
+def test_a_re_aimed_search_whose_reducer_printed_nothing_keeps_the_search_lines(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "storage.py").write_text("def load_items(path):\n    pass\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="List the functions defined in src/store.py", session_id="s")
+    # measured (wrong-module-store-2, f04ae2c): re-aimed at storage.py, the cut printed blanks and
+    # no second fix ran, so the writer had no def line
+    step = f.execute_step(PlanStep(1, "defs", ToolCall("shell", {"command": "grep -rn 'def' src/store.py | cut -d: -f3"})), st)
+    assert "def load_items" in step.result.stdout and "| cut" not in step.tool_call.args["command"]
+    assert "storage.py" in step.tool_call.args["command"] and "storage.py" in step.tool_call.args["note"]
+
+
 def test_a_ranking_cut_at_the_wrong_end_is_run_at_the_asked_end(tmp_path):
     from ragix_core.tools import ToolBox
 

@@ -21,7 +21,7 @@ def vote(commands: List[str], results: Dict[str, ToolResult], *, k_max: int = 3,
         asked.append(commands[i])
         return commands[i]
 
-    def run(step):
+    def run(step, final=False):
         r = results[step.tool_call.args["command"]]
         step.result = r
         step.status = StepStatus.SUCCESS if r.returncode == 0 or r.no_match else StepStatus.FAILED
