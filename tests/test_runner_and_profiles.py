@@ -289,3 +289,19 @@ def test_labels_rules_first_plans_a_project_goal_without_asking_the_model_for_a_
     assert "complexity classifier" in roles.llm.calls[0]["messages"][0]["content"]
     with pytest.raises(ValueError, match="labels"):
         parse_config({"reasoning": {"labels": "guess"}})
+
+
+def test_a_goal_about_a_missing_file_reads_the_file_standing_in_for_it_first(repo: Path):
+    # measured (missing-test-api, f04ae2c: 2 of 3 runs failed): the replans wrote `touch tests/test_api.py`
+    roles = ScriptedRoles(["It tests the Item model."])  # the writer's call only
+    res = run_goal("What does tests/test_api.py test?", cwd=repo, client_factory=roles,
+                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
+    assert res.state.meta["plan_by"] == "ragix" and len(roles.llm.calls) == 1
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["cat tests/test_models.py"]
+    assert "tests/test_api.py does not exist; this answer is from tests/test_models.py" in res.state.final_answer
+    # a line count of a missing file with a close name counts the stand-in
+    roles = ScriptedRoles(["6 lines"])
+    res = run_goal("How many lines are in docs/note.md?", cwd=repo, client_factory=roles,
+                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/notes.md"]
+    assert "docs/note.md does not exist" in res.state.final_answer

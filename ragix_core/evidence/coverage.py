@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ragix_core.core.types import PlanStep, StepStatus
 
@@ -39,7 +39,7 @@ from .path_hints import goal_files, similar_paths, small_text_files
 from .steps import found_nothing
 
 __all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "goal_stand_ins_to_read",
-           "missing_goal_files"]
+           "missing_goal_files", "only_sibling"]
 
 # "how many lines", "line count(s)", "number of lines", and comparisons of length.
 _LINE_COUNT = re.compile(r"\b(how many lines|line counts?|number of lines|longer|shorter|more lines|fewer lines)\b",
@@ -75,7 +75,8 @@ def goal_files_to_count(goal: str, steps: Sequence[PlanStep], root: Path) -> Lis
 
 
 def _subject(goal: str, name: str) -> bool:
-    return re.search(rf"\b(?:in|of|inside)\s+(?:the\s+)?(?:file\s+)?[`'\"]?{re.escape(name)}", goal,
+    """The goal asks about the file's content: "defined in X", "the lines of X", "what does X test"."""
+    return re.search(rf"\b(?:in|of|inside|does|do)\s+(?:the\s+)?(?:file\s+)?[`'\"]?{re.escape(name)}", goal,
                      re.IGNORECASE) is not None
 
 
@@ -99,21 +100,46 @@ def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_byt
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]
 
 
-def goal_stand_ins_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[Tuple[str, str]]:
-    """``(named, close)`` for each file ``goal`` asks about that does not exist while exactly one
-    existing small text file has a close name, which no successful step read. Measured
-    (wrong-module-store at 571bb74): "the functions defined in src/inventory/store.py" was planned as
-    `find src/inventory` and `grep -rl def src/inventory`; no step opened storage.py, and the answer
-    named files, not functions."""
-    out: List[Tuple[str, str]] = []
+def goal_stand_ins_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int
+                           ) -> List[Tuple[str, str, str]]:
+    """``(named, stand-in, why)`` for each file ``goal`` asks about that does not exist while one
+    existing small text file stands in for it, which no successful step read: the one file of a
+    close name, or else the only file of its type in its directory. Measured (wrong-module-store at
+    571bb74): "the functions defined in src/inventory/store.py" was planned as `find src/inventory`
+    and `grep -rl def src/inventory`; no step opened storage.py, and the answer named files, not
+    functions. And (missing-test-api at f04ae2c, 2 of 3 runs failed): "What does tests/test_api.py
+    test?" replanned `touch tests/test_api.py` and `ls tests/test_api.py` while tests/ holds one test
+    file, test_models.py, which a person would open."""
+    out: List[Tuple[str, str, str]] = []
     root = Path(root)
     for name in goal_files(goal):
         if not _subject(goal, name) or (root / name).exists():
             continue
         close = similar_paths(name, root)
+        why = f"{close[0]} has the closest name" if len(close) == 1 else ""
+        if not close:
+            sibling = only_sibling(name, root)
+            close, why = ([sibling], f"{sibling} is the only {Path(name).suffix} file in "
+                                     f"{Path(name).parent}/") if sibling else ([], "")
         if len(close) == 1 and small_text_files(close, root, max_bytes=max_bytes) and not _read(close[0], steps):
-            out.append((name, close[0]))
+            out.append((name, close[0], why))
     return out
+
+
+def only_sibling(named: str, root: Path) -> Optional[str]:
+    """The one file with ``named``'s suffix in ``named``'s directory (not the project root), as a
+    project path; None when there are none or several, or the directory is not there."""
+    named = named[2:] if named.startswith("./") else named
+    parent, suffix = Path(named).parent, Path(named).suffix
+    if str(parent) in (".", "") or not suffix:
+        return None
+    try:
+        with os.scandir(Path(root) / parent) as it:
+            same = [e.name for e in it if e.is_file(follow_symlinks=False) and e.name.endswith(suffix)
+                    and not e.name.startswith(".")]
+    except OSError:
+        return None
+    return str(parent / same[0]) if len(same) == 1 else None
 
 
 def missing_goal_files(goal: str, steps: Sequence[PlanStep], root: Path) -> List[Tuple[str, str]]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
-from ragix_core.evidence.coverage import (directory_entries, goal_files_to_count, goal_files_to_read,
+from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
 from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
@@ -89,12 +89,9 @@ class Looks:
         counts_and_reads = self._counts_and_reads(goal, steps, first)
         if counts_and_reads:
             return counts_and_reads
-        stand_ins = [(n, c) for n, c in goal_stand_ins_to_read(goal, steps, self.root, LOOK_BYTES)
-                     if c not in self.looked][:MAX_LOOKS]
-        self.looked.update(c for _, c in stand_ins)
-        if stand_ins:  # grounding's note then tells the user the answer is about the other file
-            return [_step(first + i, f"read {c}: the goal asks about {n}, which does not exist; {c} has the "
-                                     "closest name", f"cat {shlex.quote(c)}") for i, (n, c) in enumerate(stand_ins)]
+        stand_ins = self._stand_ins(goal, steps, first)
+        if stand_ins:
+            return stand_ins
         code = self.definitions(goal, steps, first) or self.imports(goal, steps, first)
         # The goal's loose words last: exact searches first (measured: a loose `storage` search printed
         # the docstrings of storage.py and __init__.py, and the writer named them as importers).
@@ -104,10 +101,13 @@ class Looks:
         """The looks that answer ``goal`` before any plan, numbered from 1: the line counts of the files
         it names, the files it asks about, where the names it asks about are defined (when it asks
         where or how many, not what they do), what a decorator it names decorates, and the import
-        lines of a module it asks the importers of. [] when it names a file that is not there (a
-        listing of its directory is no answer) or none applies: the model plans then."""
+        lines of a module it asks the importers of. A goal naming a file that is not there gets the
+        file standing in for it (the one of a close name, or the only one of its type in its
+        directory), else [] (a listing of its directory is no answer); [] when none applies: the
+        model plans then."""
         if missing_goal_files(goal, [], self.root):
-            return []
+            # A listing of the missing file's directory is no answer; the one file standing in for it is.
+            return self._stand_ins(goal, [], 1)
         return (self._counts_and_reads(goal, [], 1)
                 or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1))
 
@@ -141,6 +141,19 @@ class Looks:
         self.looked.update(files)
         return [_step(first + i, f"read {f}: every search found nothing", f"cat {shlex.quote(f)}")
                 for i, f in enumerate(files)]
+
+    def _stand_ins(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
+        """Read the file standing in for each missing file the goal asks about (the one of a close
+        name, or the only one of its type in its directory), with a note the answer carries."""
+        stand_ins = [(n, c, why) for n, c, why in goal_stand_ins_to_read(goal, steps, self.root, LOOK_BYTES)
+                     if c not in self.looked][:MAX_LOOKS]
+        self.looked.update(c for _, c, _ in stand_ins)
+        # A line count is counted, not read: a small model miscounts the lines of a file it is shown.
+        count = asks_line_counts(goal)
+        return [_step(first + i, f"{'count' if count else 'read'} {c}: the goal asks about {n}, which does not "
+                                 f"exist; {why}", f"{'wc -l' if count else 'cat'} {shlex.quote(c)}",
+                      note=f"{n} does not exist; this answer is from {c} ({why})")
+                for i, (n, c, why) in enumerate(stand_ins)]
 
     def _goal_words(self, goal: str, first: int) -> List[PlanStep]:
         search = goal_words_search(goal)

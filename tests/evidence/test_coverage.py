@@ -107,3 +107,24 @@ def test_a_directory_s_entries_are_named_only_when_the_list_is_short(tmp_path):
     assert directory_entries(tmp_path, "tests") == ["test_models.py", "unit/"]
     assert directory_entries(tmp_path, "tests", limit=1) == []  # too many to name in a note
     assert directory_entries(tmp_path, "nowhere") == []
+
+
+def test_a_missing_file_stands_in_by_a_close_name_or_as_the_only_file_of_its_type_in_its_directory(tmp_path):
+    from ragix_core.evidence.coverage import goal_stand_ins_to_read, only_sibling
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_models.py").write_text("def test_item():\n    pass\n")
+    (tmp_path / "tests" / "conftest.txt").write_text("x\n")
+    # measured (missing-test-api, f04ae2c): the replans wrote `touch tests/test_api.py`
+    assert only_sibling("tests/test_api.py", tmp_path) == "tests/test_models.py"
+    assert goal_stand_ins_to_read("What does tests/test_api.py test?", [], tmp_path, 4096) == [
+        ("tests/test_api.py", "tests/test_models.py", "tests/test_models.py is the only .py file in tests/")]
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "storage.py").write_text("def load():\n    pass\n")
+    assert goal_stand_ins_to_read("List the functions defined in src/store.py", [], tmp_path, 4096) == [
+        ("src/store.py", "src/storage.py", "src/storage.py has the closest name")]
+    (tmp_path / "tests" / "helpers.py").write_text("X = 1\n")  # two .py files, none of a close name: no stand-in
+    assert only_sibling("tests/test_api.py", tmp_path) is None
+    assert goal_stand_ins_to_read("What does tests/test_api.py test?", [], tmp_path, 4096) == []
+    assert only_sibling("test_api.py", tmp_path) is None  # the project root is no directory of a file's type
+    assert only_sibling("docs/x.md", tmp_path) is None  # no such directory

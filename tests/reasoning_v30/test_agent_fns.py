@@ -968,6 +968,10 @@ def test_a_goal_naming_a_missing_file_gets_its_directory_listed_with_a_note(tmp_
     assert [s.tool_call.args["command"] for s in looks] == ["ls tests"]
     st.executed_steps.append(f.execute_step(looks[0], st))
     assert "test_models.py" in looks[0].result.stdout
+    # then the only test file there is read in its place, once
+    stand_in = f.named_file_looks(st)
+    assert [s.tool_call.args["command"] for s in stand_in] == ["cat tests/test_models.py"]
+    st.executed_steps.append(f.execute_step(stand_in[0], st))
     assert f.named_file_looks(st) == []
     # the empty search for the missing file agrees with the listing: no doubt, no reflection spent
     assert f.doubt_empty(st) is None
