@@ -134,3 +134,14 @@ def test_a_definition_not_under_the_asked_decorator_is_not_an_answer():
     out = "models.py:3:@property\nmodels.py-4-    def total(self):\nmodels.py:9:class Warehouse:\n"
     assert bind_decorated("Which class is declared as a dataclass?", "models.py", [("grep -rn -A1 '@' .", out)]) is None
     assert bind_decorated("Is there a dataclass?", "models.py", [("grep -rn -A1 '@dataclass' .", out)]) is None
+
+
+def test_a_missing_file_asked_about_is_answered_from_the_definitions_of_its_close_namesake():
+    # measured (wrong-module-store, 2fef1b8): ragix read storage.py for store.py; the answer was "store.py"
+    out = "def save(wh, path):\n    pass\n\n\ndef load(path):\n    pass\n"
+    fixed, reason = bind_definitions("List the functions defined in src/inventory/store.py", "src/inventory/store.py",
+                                     [("cat src/inventory/storage.py", out)])
+    assert reason == "definitions" and "save, load" in fixed
+    # a file of another name is not a stand-in: its functions are not the ones asked for
+    assert bind_definitions("List the functions defined in src/inventory/store.py", "none",
+                            [("cat src/inventory/models.py", out)]) is None
