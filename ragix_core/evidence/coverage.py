@@ -94,7 +94,7 @@ def _read(name: str, steps: Sequence[PlanStep]) -> bool:
 
 
 def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[str]:
-    """The small existing text files ``goal`` asks about (named after "in", "of", "inside") that no
+    """The small existing text files ``goal`` asks about (named after "in", "of", "inside", "does") that no
     successful step read, in the goal's order."""
     named = [name for name in goal_files(goal) if _subject(goal, name)]
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]

@@ -3,7 +3,8 @@
 A mixin of ``AgentFunctions`` (agent_fns.py), which holds what these methods read and set:
 ``planner`` (the model that labels), ``labels`` ("model" or "rules_first"), ``last_complexity``
 (the label PLAN plans under), ``labelled_by_rules`` (the try-first route labelled without the
-model), ``looks_first`` and ``looks`` (ragix's looks, which may answer a goal before any plan). The rules themselves are in classify_rules.py.
+model), ``looks_first`` and ``looks`` (ragix's looks, which may answer a goal before any plan).
+The rules themselves are in classify_rules.py.
 """
 
 from __future__ import annotations

@@ -11,13 +11,14 @@ LISTING = "./README.md\n./docs/guide.md\n./docs/notes.md\n./inventory.json\n./sr
 
 
 @pytest.mark.parametrize("command", ["ls docs/", "ls docs", "ls ./docs", "ls inventory.json", "ls -1 docs README.md",
-                                     "ls", "ls -p src/inventory"])
+                                     "ls", "ls -p src/inventory", "ls -1F docs"])
 def test_a_listing_of_listed_files_or_directories_was_shown(command):
     assert lists_what_was_shown(command, LISTING)
 
 
 @pytest.mark.parametrize("command,listing", [
     ("ls -l docs", LISTING),  # sizes and dates are not in the listing
+    ("ls -a docs", LISTING),  # nor are hidden files
     ("ls docs/manual.md", LISTING),  # not there: its failure is evidence
     ("ls docs | wc -l", LISTING),  # a pipeline counts
     ("cat docs/guide.md", LISTING),
