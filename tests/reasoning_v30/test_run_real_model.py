@@ -83,12 +83,16 @@ def test_cli_json_output_and_exit_code(repo: Path):
 
 
 def test_a_one_command_answer_is_voted_on(repo: Path):
-    result = run_goal("How many lines does README.md have?", cwd=repo)
+    # try-first sends a one-ask goal the looks do not answer to the vote without a model label (under
+    # classify_first the route would hang on the model's SIMPLE; a line count of a named file is
+    # answered by ragix's looks with no command drawn at all)
+    config = load_config(user_config(repo, "reasoning:\n  routing: try_first\n"))
+    result = run_goal("How many markdown files are in docs?", cwd=repo, config=config)
     vote = result.state.meta.get("vote")
     assert vote is not None, result.state.meta  # the one-command path ran
     assert vote["ran"] >= 1 and vote["drawn"] >= 2  # a second command was drawn to confirm or correct
-    if result.state.stop_reason == "success":
-        assert "19" in result.state.final_answer
+    if result.state.stop_reason == "success" and "escalated" not in result.state.meta:
+        assert "2" in result.state.final_answer
         assert 0 < result.state.confidence <= 1
 
 
