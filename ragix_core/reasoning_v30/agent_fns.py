@@ -67,6 +67,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.max_context_chars = max_context_chars
         self.voting = voting or VotingSection(k_max=2, quorum=1)
         self.may_escalate = may_escalate
+        self.rewritten: set = set()  # answers the binding wrote from the outputs (compose_for's drafts replaced)
         self.looks_first = False  # reasoning.first_plan: looks (set by build_graph): labels and routes consult the looks
         self.labels = labels
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
@@ -225,8 +226,11 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         """A written answer held to the outputs: false pairings and wrong extremes are rewritten from
         the output line (evidence/binding.py), then ragix's notes and omitted listed files are added,
         and numbers no output supports are named (evidence/numbers.py)."""
-        grounded = ground_answer(goal, bind_answer(goal, answer, steps, self.root).answer, steps, self.root)
-        return mark_unsupported_numbers(goal, grounded, steps)
+        binding = bind_answer(goal, answer, steps, self.root)
+        grounded = mark_unsupported_numbers(goal, ground_answer(goal, binding.answer, steps, self.root), steps)
+        if binding.corrected:
+            self.rewritten.add(grounded)  # written by ragix from the output lines: VERIFY asks no model of it
+        return grounded
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
@@ -283,8 +287,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         # at dfb7f09), the verifier failed "B7" because `grep 'quantity: 0'` had found nothing before
         # `cat inventory.json` showed the record.
         succeeded = [s for i, s in enumerate(succeeded) if not empty_before_evidence(s, succeeded[i + 1:])]
-        if quoted_from_outputs(state.goal, current, succeeded) or bind_answer(state.goal, current, steps,
-                                                                                self.root).corrected:
+        if (quoted_from_outputs(state.goal, current, succeeded) or current in self.rewritten
+                or bind_answer(state.goal, current, steps, self.root).corrected):
             # An answer quoted from the outputs (evidence/support.py) is not judged by the model: a
             # replan adds nothing to it, so a doubt bought no reflection already, only a note — and
             # measured at 3e65034 the last verdicts failed three right answers for one wrong one

@@ -487,6 +487,11 @@ def test_a_draft_the_binding_rewrites_from_the_outputs_is_not_judged_by_the_mode
     out = fns(llm).verify(st)
     assert llm.calls == [] and out["verdict"] == "pass" and out["checked_by"] == "evidence"
     assert "B7" in out["answer"] and "A1" not in out["answer"].replace("(ragix", "")
+    # the same draft from the writer (VERIFY composes it, already bound): no verdict asked either
+    st.final_answer = None
+    llm = ScriptedLLM(["The items are listed in the inventory data file.", fail])
+    out = fns(llm).verify(st)
+    assert len(llm.calls) == 1 and out["verdict"] == "pass" and out["checked_by"] == "evidence" and "B7" in out["answer"]
     # a draft the binding leaves as it is (it names the record) with a word no output holds is judged
     st.final_answer = "B7 (washer) and Z9"
     llm = ScriptedLLM([fail])
