@@ -161,6 +161,10 @@ class ReasoningConfig(_Section):
     # decorator decorates, a module's importers); the model plans when none applies or they find nothing
     # (docs/DECISIONS.md "Looks before the plan").
     first_plan: Literal["model", "looks"] = "looks"
+    # How the model writes a plan. json: spec 000's schema (objective, steps with num, description,
+    # tool, args; validation, confidence), decoded under it. text: the commands in a ```sh code block, a
+    # comment each (prompts/plan_text.md), ~1/5 of the generated tokens (docs/DECISIONS.md "Plans as text").
+    plan_format: Literal["json", "text"] = "json"
     voting: VotingSection = Field(default_factory=VotingSection)
     max_reflections: MaxReflections = Field(default_factory=MaxReflections)
     graph: GraphSection = Field(default_factory=GraphSection)

@@ -10,9 +10,9 @@ command found here still goes through the confined executor's validation.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import List, Optional, Tuple
 
-__all__ = ["extract_command", "MAX_COMMAND_CHARS"]
+__all__ = ["extract_command", "extract_commands", "MAX_COMMAND_CHARS"]
 
 MAX_COMMAND_CHARS = 1000
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -45,3 +45,40 @@ def extract_command(text: str) -> Optional[str]:
         if line:
             return line[:MAX_COMMAND_CHARS]
     return None
+
+
+def _continued(line: str) -> bool:
+    """A command line the next line carries on: a trailing backslash or pipe."""
+    return line.endswith("\\") or line.endswith("|")
+
+
+def extract_commands(text: str, limit: int) -> List[Tuple[str, str]]:
+    """Each command line of the first fenced code block that has one, as (comment, command): the
+    ``# comment`` lines just above a command describe it ("" when none). A line ending in ``\\`` or
+    ``|`` continues on the next; one the block ends in the middle of is dropped (incomplete). At most
+    ``limit`` commands; lines longer than MAX_COMMAND_CHARS are dropped (cut, they would be another
+    command). No block with a command: []."""
+    for match in _FENCE.finditer(text or ""):
+        found: List[Tuple[str, str]] = []
+        comment: List[str] = []
+        pending = ""
+        for raw in match.group(2).splitlines():
+            line = raw.strip()
+            if not pending and line.startswith("#"):
+                comment.append(line.lstrip("#").strip())
+                continue
+            line = f"{pending} {line}" if pending else _PROMPT.sub("", line).strip()
+            if not line:
+                continue
+            if _continued(line):
+                pending = line[:-1].rstrip() if line.endswith("\\") else line
+                continue
+            pending = ""
+            if len(line) <= MAX_COMMAND_CHARS:
+                found.append((" ".join(c for c in comment if c), line))
+            comment = []
+            if len(found) >= limit:
+                break
+        if found:
+            return found
+    return []

@@ -33,10 +33,12 @@ from .absence import all_empty, searches_empty
 from .looks import Looks
 from .plans import LISTING_DEPTH, command_of, command_text, compact_steps, with_tool_name
 from .replies import (
+    PLAN_TEXT_MAX_TOKENS,
     PlanReply,
     REFLECT_MAX_TOKENS,
     ReflectReply,
     VerifyReply,
+    plan_from_text,
     plan_schema,
 )
 from .direct import DirectAnswers
@@ -51,12 +53,13 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
                  experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
                  voting: Any = None, may_escalate: bool = False, labels: str = "model",
-                 diagnose_shell: Optional[Callable[[str], Any]] = None):
+                 plan_format: str = "json", diagnose_shell: Optional[Callable[[str], Any]] = None):
         """``voting``: a ``VotingSection`` (k_max, quorum, temperature, command_format, seed); the
         default is one command and, if it fails, one corrected command (no vote). ``may_escalate``:
         the try-first route, where a failed or disputed one-command answer hands the goal to PLAN
         instead of answering. ``labels``: "rules_first" or "model", who labels a goal's complexity
-        (``classify``). ``diagnose_shell``: REFLECT's read-only confined shell, used to search the
+        (``classify``). ``plan_format``: "json" (spec 000's plan schema) or "text" (the commands in a
+        code block, plan_text.md; reasoning.plan_format). ``diagnose_shell``: REFLECT's read-only confined shell, used to search the
         project for the goal's names."""
         self.planner = planner
         self.worker = worker
@@ -70,6 +73,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.rewritten: set = set()  # answers the binding wrote from the outputs (compose_for's drafts replaced)
         self.looks_first = False  # reasoning.first_plan: looks (set by build_graph): labels and routes consult the looks
         self.labels = labels
+        self.plan_format = plan_format
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
         self.diagnose_shell = diagnose_shell
         self.failed: List[PlanStep] = []  # steps that failed, for REFLECT's evidence and the replan guard
@@ -92,7 +96,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
                    verifier=ctx.roles.get("verifier"), toolbox=ctx.toolbox,
                    experience=ctx.experience() if with_experience else None,
                    top_k=rc.experience.top_k, max_context_chars=rc.reflect.max_context_chars,
-                   voting=rc.voting, labels=rc.labels,
+                   voting=rc.voting, labels=rc.labels, plan_format=rc.plan_format,
                    diagnose_shell=ctx.reflect_shell if ctx.full_reflection else None)
 
     # -- shared context ----------------------------------------------------------
@@ -121,7 +125,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         step_rule = "3–7 steps for COMPLEX tasks." if complexity == TaskComplexity.COMPLEX else \
             "1–4 steps; use as few as the goal needs (one pipeline can be one step)."
         text = prompts.render(
-            "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
+            "plan_text" if self.plan_format == "text" else "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
             experience_context=self.experience_context(goal) or "(none)",
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",
@@ -130,8 +134,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
         text, schema = self.plan_request(goal, reflection_context)
-        reply, _ = ask_json(self.planner, [{"role": "user", "content": text}], PlanReply, schema=schema,
-                            stop_reason="plan_generation_failed", max_tokens=700)
+        reply = self._ask_plan(text, schema)
         repeats = self._repeats(reply)
         if repeats:
             # A small planner replans the failed command verbatim (0 of 19 recoveries before this), and
@@ -140,9 +143,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             again = text + ("\n\nThese commands already failed or found nothing; a plan that repeats them is "
                             "refused:\n" + "\n".join(f"- `{c}`" for c in repeats) + "\nPlan something different.")
             seed = self.voting.seed + 1000 if self.voting.seed is not None else None
-            reply, _ = ask_json(self.planner, [{"role": "user", "content": again}], PlanReply, schema=schema,
-                                stop_reason="plan_generation_failed", max_tokens=700,
-                                temperature=max(self.voting.temperature, 0.5), seed=seed)
+            reply = self._ask_plan(again, schema, temperature=max(self.voting.temperature, 0.5), seed=seed)
             repeated = set(self._repeats(reply))
             kept = [s for s in reply.steps if command_text(s.args) not in repeated]
             failed = repeated - set(self.empty_reflected)
@@ -153,6 +154,29 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             # search runs once more so that the answer rests on this round's evidence.
             reply.steps = kept or reply.steps
         return reply.model_dump()
+
+    def _ask_plan(self, text: str, schema: Dict[str, Any], temperature: Optional[float] = None,
+                  seed: Optional[int] = None) -> PlanReply:
+        """The planner's reply to ``text``: schema-constrained JSON, or with ``plan_format: text`` the
+        commands of its code block as the plan's steps (a reply without one is asked once more,
+        sampled, then ends the run as plan_generation_failed)."""
+        msg = [{"role": "user", "content": text}]
+        if self.plan_format != "text":
+            reply, _ = ask_json(self.planner, msg, PlanReply, schema=schema, stop_reason="plan_generation_failed",
+                                max_tokens=700, temperature=temperature, seed=seed)
+            return reply
+        limit = schema["properties"]["steps"]["maxItems"]
+        completion = ask_text(self.planner, msg, max_tokens=PLAN_TEXT_MAX_TOKENS, temperature=temperature, seed=seed)
+        reply = plan_from_text(completion.text, limit)
+        if reply is None:
+            again = self.voting.seed + 2000 if self.voting.seed is not None else None
+            completion = ask_text(self.planner, msg, max_tokens=PLAN_TEXT_MAX_TOKENS,
+                                  temperature=max(temperature or 0.0, 0.5), seed=again)
+            reply = plan_from_text(completion.text, limit)
+        if reply is None:
+            raise StopRun("plan_generation_failed",
+                          f"no command in a code block of the plan reply: {bounded(completion.text, 200)}")
+        return reply
 
     def _repeats(self, reply: "PlanReply") -> List[str]:
         refused = {command_of(s) for s in self.failed} | set(self.empty_reflected)

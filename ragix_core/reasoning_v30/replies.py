@@ -4,14 +4,15 @@ exactly what the active profile allows."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal
+from typing import Any, Dict, List, Literal, Optional
 
 from pydantic import BaseModel, Field, field_validator
 
-from ragix_core.core.text import json_command
+from ragix_core.core.text import bounded, json_command
+from ragix_core.llm.codeblock import extract_commands
 
 __all__ = ["ClassifyReply", "AnswerReply", "CommandReply", "REFLECT_FIELD_CHARS", "REFLECT_MAX_TOKENS", "ReflectReply",
-           "VerifyReply", "PlanStepReply", "PlanReply", "plan_schema"]
+           "VerifyReply", "PlanStepReply", "PlanReply", "PLAN_TEXT_MAX_TOKENS", "plan_from_text", "plan_schema"]
 
 
 class ClassifyReply(BaseModel):
@@ -60,6 +61,9 @@ class VerifyReply(BaseModel):
 # description had 305.
 PLAN_COMMAND_CHARS = 400
 PLAN_TEXT_CHARS = 400
+# A text plan is its commands and a comment each (~20 tokens a step at most steps); 300 leaves room
+# for seven steps, and a reply cut there still yields the commands before the cut.
+PLAN_TEXT_MAX_TOKENS = 300
 
 
 def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
@@ -114,3 +118,18 @@ class PlanReply(BaseModel):
     steps: List[PlanStepReply] = Field(min_length=1, max_length=10)
     validation: str = Field(default="", max_length=2000)
     confidence: float = Field(default=0.5, ge=0, le=1)
+
+
+def plan_from_text(text: str, max_steps: int) -> Optional[PlanReply]:
+    """A plan written as a code block of commands (plan_text.md), as the plan JSON's reply: one
+    step a command, its ``#`` comment the description, the command's first word the step's tool
+    (the executor checks it; parse_plan's with_tool_name only fills a missing one). The reply
+    states no objective, validation or confidence: the goal, "" and 0.5 (the schema's default)
+    stand in. None when the reply holds no command in a code block."""
+    found = extract_commands(text, max_steps)
+    if not found:
+        return None
+    steps = [PlanStepReply(num=i, description=bounded(comment or command, PLAN_TEXT_CHARS),
+                           tool=command.split(None, 1)[0], args={"command": command})
+             for i, (comment, command) in enumerate(found, 1)]
+    return PlanReply(objective="", steps=steps)
