@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
@@ -65,6 +65,7 @@ class Looks:
         self.missing_listed = False  # a file the goal names is shown not to exist: an empty search for it agrees
         self.import_searches = 0
         self._python: Optional[bool] = None
+        self._would: Dict[str, bool] = {}  # would_answer per goal: the label and the try-first route both ask
 
     def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
         if state.plan is None:
@@ -113,12 +114,14 @@ class Looks:
 
     def would_answer(self, goal: str) -> bool:
         """``first(goal)`` would give steps; nothing is marked as looked at (the try-first route asks
-        before PLAN does)."""
-        looked, searches = set(self.looked), self.import_searches
-        try:
-            return bool(self.first(goal))
-        finally:
-            self.looked, self.import_searches = looked, searches
+        before PLAN does). Asked once a goal per run: each asking walks the project's files."""
+        if goal not in self._would:
+            looked, searches = set(self.looked), self.import_searches
+            try:
+                self._would[goal] = bool(self.first(goal))
+            finally:
+                self.looked, self.import_searches = looked, searches
+        return self._would[goal]
 
     def _counts_and_reads(self, goal: str, steps: List[PlanStep], first: int) -> List[PlanStep]:
         """Count the files a line-count goal names that no output counted; else read the files the

@@ -14,3 +14,21 @@ def test_inline_code_when_no_block_and_none_when_nothing():
 
 def test_unterminated_block_is_still_read():
     assert extract_command("```\nfind . -name '*.md'") == "find . -name '*.md'"
+
+
+def test_every_command_of_the_first_block_with_its_comment():
+    from ragix_core.llm.codeblock import extract_commands
+    reply = ("Plan:\n```sh\n# the Markdown files, by size\nfind . -name '*.md' |\n  xargs wc -l \\\n  | sort -n\n\n"
+             "$ grep -rn TODO .\n# a comment left at the end\n```\n```sh\nls\n```")
+    assert extract_commands(reply, 5) == [("the Markdown files, by size", "find . -name '*.md' | xargs wc -l | sort -n"),
+                                          ("", "grep -rn TODO .")]
+    assert extract_commands(reply, 1) == [("the Markdown files, by size", "find . -name '*.md' | xargs wc -l | sort -n")]
+
+
+def test_commands_skip_blocks_of_comments_and_drop_cut_and_overlong_lines():
+    from ragix_core.llm.codeblock import MAX_COMMAND_CHARS, extract_commands
+    assert extract_commands("```\n# only a comment\n```\n```bash\nwc -l a.md\n```", 3) == [("", "wc -l a.md")]
+    # a reply cut mid-pipeline: the finished command stays, the cut one is not run half-written
+    assert extract_commands("```sh\ncat a.md\nfind . |", 3) == [("", "cat a.md")]
+    assert extract_commands("```sh\ngrep " + "x" * MAX_COMMAND_CHARS + " .\nls docs\n```", 3) == [("", "ls docs")]
+    assert extract_commands("No block: `wc -l a.md`.", 3) == []
