@@ -16,6 +16,7 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
+from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.find_name_path import name_with_slash_as_path
 from ragix_core.tools.grep_glob import top_globs_as_tree
 from ragix_core.tools.policy import is_wc_total_line
@@ -125,7 +126,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
-    as a pipe into xargs (tools/substitution.py, an aside); for a grep given a directory without
+    as a pipe into xargs (tools/substitution.py, an aside); for a refused `find … -exec X {} +`,
+    the find piped into xargs X (tools/find_exec.py, an aside); for a grep given a directory without
     -r, the recursive search (tools/grep_directory.py, an aside); for a grep over top-level globs
     that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
@@ -136,7 +138,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     fix = None
     if result.refused:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
-        fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else None
+        execs = None if piped else find_exec_as_xargs(command)  # `find … -exec X {} +`: `find … | xargs X`
+        fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else Fix(*execs, "aside") if execs else None
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
         recursive = None if aimed else grep_directory_as_recursive(command, result.stderr or "")

@@ -1,0 +1,82 @@
+"""`find … -exec X {} +` run as `find … -print0 | xargs -0 X`: which shapes are rewritten, and that the
+rewrite run confined prints what a shell prints for the original."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall
+from ragix_core.evidence.steps import run_command_step
+from ragix_core.tools import ToolBox
+from ragix_core.tools.find_exec import find_exec_as_xargs
+
+
+@pytest.mark.parametrize("command,expected", [
+    ("find . -name '*.md' -type f -exec wc -l {} + | sort -nr | head -n 1",
+     "find . -name '*.md' -type f -print0 | xargs -0 wc -l | sort -nr | head -n 1"),
+    ("find . -name \"*.py\" -exec grep -l TODO {} \\;", "find . -name '*.py' -print0 | xargs -0 -n 1 grep -l TODO"),
+    ("find src -type f -exec wc -l '{}' ';'", "find src -type f -print0 | xargs -0 -n 1 wc -l"),
+    # measured on AgentBench OS (1905fba): an awk program in single quotes stays one literal word
+    ("find . -name '*.txt' -exec awk '{sum += $1} END {print sum}' {} +",
+     "find . -name '*.txt' -print0 | xargs -0 awk '{sum += $1} END {print sum}'"),
+])
+def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected):
+    rewritten, note = find_exec_as_xargs(command)
+    assert rewritten == expected
+    assert expected in note and "-exec" in note
+
+
+@pytest.mark.parametrize("command", [
+    "find . -exec grep {} x +",                    # {} not last: xargs would put the names elsewhere
+    "find . -exec grep -H {} {} +",                # {} twice
+    "find . -name a -o -name b -exec wc -l {} +",  # -exec binds to one side of -o
+    "find . -print -exec wc -l {} +",              # another action prints too
+    "find . -exec wc -l {} + -print",              # words after the end of -exec
+    "find . -exec wc -l {} \\; -exec cat {} \\;",  # two programs
+    "find . -exec wc -l {}",                       # no end
+    "find . -exec {} +",                           # no program
+    "find . -name '*.md' | xargs wc -l",           # nothing to rewrite
+    "ls -exec wc {} +",
+    "find . -exec wc -l {} + 'unbalanced",
+    "find $HOME -exec wc -l {} +",                 # a shell would expand it: quoted back it would not
+    "find . -exec grep \"$USER\" {} +",
+    "find . -exec grep `id` {} +",
+    "",
+])
+def test_every_other_shape_is_left_to_the_refusal(command):
+    assert find_exec_as_xargs(command) is None
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text("# Title\n## Install\ntext\n## Usage\n")
+    (root / "docs" / "guide.md").write_text("# Guide\n## Steps\n")
+    (root / "docs" / "a long name.md").write_text("one\n")
+    return root
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash to compare with")
+@pytest.mark.parametrize("command", [
+    "find . -name '*.md' -type f -exec wc -l {} + | sort -n | head -n 2",
+    "find . -name '*.md' -exec head -n 1 {} \\; | sort",
+    "find . -name '*.md' -exec wc -l {} + | sort -n",
+])
+def test_the_rewrite_run_confined_prints_what_bash_prints_for_the_original(project, command):
+    shell = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, check=True)
+    step = PlanStep(1, "d", ToolCall("shell", {"command": command}))
+    fix = run_command_step(ToolBox(project, profile="reflect"), step, project)
+    assert step.status == StepStatus.FAILED and step.result.refused  # ragix's find runs no program
+    assert fix is not None and fix.key == "aside"
+    again = PlanStep(2, fix.note, ToolCall("shell", {"command": fix.command}))
+    assert run_command_step(ToolBox(project, profile="reflect"), again, project) is None
+    assert again.status == StepStatus.SUCCESS
+    # ragix's xargs drops wc's per-batch total line (DECISIONS.md); every other line is the shell's
+    expected = [line.split() for line in shell.stdout.splitlines() if not line.rstrip().endswith(" total")]
+    got = [line.split() for line in again.result.stdout.splitlines() if not line.rstrip().endswith(" total")]
+    assert got == expected and expected
