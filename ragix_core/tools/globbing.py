@@ -12,7 +12,11 @@ is a trap, ragix is stricter or friendlier:
 - ragix's own state (.ragix) and .git never match;
 - the pattern right after find's -name/-path/... is find's own pattern, not expanded
   (bash would turn `find . -name *.md` into `find . -name README.md`);
-- at most MAX_MATCHES paths per pattern.
+- at most MAX_MATCHES paths per pattern;
+- `**` as a whole path component matches zero or more directories, as in bash with `globstar`
+  set: models write `grep -rn TODO src/**/*.py` meaning every level (measured, issue 12: 2 of 3
+  todo-comments runs with plans written as text failed on it, as bash's default reads it as `*`).
+  The walk follows no links, skips hidden directories like bash, and stops past MAX_WALKED entries.
 
 Every expanded word is then validated like any argument the model wrote.
 """
@@ -30,6 +34,7 @@ from ragix_core.tools.refusal import Refusal
 __all__ = ["expand_globs", "MAX_MATCHES"]
 
 MAX_MATCHES = 200
+MAX_WALKED = 20000  # directory entries a `**` may walk
 # find's tests that take a pattern of their own
 _FIND_PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname",
                        "-regex", "-iregex"}
@@ -43,12 +48,35 @@ def _inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip("/") + "/")
 
 
+def _globstar(word: GlobWord, pattern: str, root: str) -> Optional[List[str]]:
+    """The matches of ``pattern`` with ``**`` as zero or more directories; None when it has no
+    ``**`` component, or one this reading does not cover (a glob before it, a second one, nothing
+    after it), which are matched like bash's default (``**`` as ``*``)."""
+    parts = pattern.split("/")
+    if "**" not in parts:
+        return None
+    at = parts.index("**")
+    base, tail = "/".join(parts[:at]), "/".join(parts[at + 1:])
+    if not tail or "**" in parts[at + 1:] or glob.has_magic(base):
+        return None
+    found, walked = [], 0
+    for directory, subdirs, files in os.walk(os.path.join(root, base) if base else root, followlinks=False):
+        relative = os.path.relpath(directory, root)
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and (relative != "." or d not in NOT_PROJECT_DIRS))
+        walked += len(subdirs) + len(files)
+        if walked > MAX_WALKED:
+            raise Refusal(f"glob {str(word)!r} walks more than {MAX_WALKED} entries; narrow it, or use find ... | xargs")
+        found += [os.path.normpath(os.path.join(relative, m)) for m in glob.glob(tail, root_dir=directory)]
+    return found
+
+
 def _expand(word: GlobWord, root: str, check: Optional[Check], skipped: Dict[str, List[str]]) -> List[str]:
     pattern = word.pattern
     if pattern.startswith("/") or ".." in pattern.split("/"):
         raise Refusal(f"glob {str(word)!r} must stay inside the project (no absolute path, no '..')")
     root = os.path.realpath(root)
-    matches = sorted(glob.glob(pattern, root_dir=root))
+    deep = _globstar(word, pattern, root)
+    matches = sorted(glob.glob(pattern, root_dir=root) if deep is None else deep)
     kept = [m for m in matches if m.split("/", 1)[0] not in NOT_PROJECT_DIRS]
     # glob follows symlinked directories; a match reached through one that leaves the root is
     # dropped unnamed, so neither a refusal nor a note lists a file outside the project.

@@ -83,3 +83,30 @@ def test_globs_run_for_real_and_escapes_stay_refused(sandbox, world):
     assert "==> README.md <==" in res.stdout and "==> hard_secret <==" not in res.stdout
     assert "[ragix] skipped 1 multiply-linked file: hard_secret" in res.stderr
     assert "[ragix] skipped 2 paths resolving outside the project: link_secret, linkdir" in res.stderr
+
+
+def test_a_double_star_component_matches_every_level_below_like_bash_globstar(tmp_path):
+    for rel in ("src/a.py", "src/pkg/b.py", "src/pkg/deep/c.py", "src/.cache/d.py", "src/pkg/e.txt",
+                ".ragix/x.py", ".git/y.py", "top.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x\n")
+    assert words("grep -n x src/**/*.py", tmp_path) == ["grep", "-n", "x", "src/a.py", "src/pkg/b.py",
+                                                         "src/pkg/deep/c.py"]  # zero or more levels; no hidden
+    assert words("wc -l **/*.py", tmp_path) == ["wc", "-l", "src/a.py", "src/pkg/b.py", "src/pkg/deep/c.py",
+                                                "top.py"]  # never .ragix or .git
+    assert words("cat src/**/*.md", tmp_path) == ["cat", "src/**/*.md"]  # no match: literal, like bash
+    assert words("cat 'src/**/*.py'", tmp_path) == ["cat", "src/**/*.py"]  # quoted: literal
+    assert words("ls src/**", tmp_path) == ["ls", "src/a.py", "src/pkg"]  # nothing after it: bash's default
+
+
+def test_a_double_star_does_not_follow_links_and_is_bounded(tmp_path, monkeypatch):
+    from ragix_core.tools import globbing
+    from ragix_core.tools.refusal import Refusal
+
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "a.py").write_text("x\n")
+    (tmp_path / "src" / "pkg" / "loop").symlink_to(tmp_path / "src")  # a walk following it never ends
+    assert words("cat src/**/*.py", tmp_path) == ["cat", "src/pkg/a.py"]
+    monkeypatch.setattr(globbing, "MAX_WALKED", 2)
+    with pytest.raises(Refusal, match="walks more than 2 entries"):
+        words("cat src/**/*.py", tmp_path)
