@@ -15,6 +15,7 @@ from typing import Any, List, NamedTuple, Optional
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
+from ragix_core.tools.grep_key_parts import grep_key_parts
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
 from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.find_name_path import name_with_slash_as_path
@@ -132,7 +133,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
     for a grep of a lowercase word that found nothing, the same grep with -i (tools/grep_case.py, an
-    aside); else None."""
+    aside); for a grep of a snake_case name that found nothing, its parts as words
+    (tools/grep_key_parts.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
     fix = None
@@ -148,7 +150,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
             result.stderr = f"{hint}\n{result.stderr or ''}"
     elif not (result.stdout or "").strip() or ((result.stdout or "").strip() == "0" and "|" in command):
         widened = top_globs_as_tree(command, lambda: project_files(root))
-        aside = None if widened else name_with_slash_as_path(command) or grep_ignoring_case(command)
+        aside = None if widened else \
+            name_with_slash_as_path(command) or grep_ignoring_case(command) or grep_key_parts(command)
         fix = Fix(*widened) if widened else Fix(*aside, "aside") if aside else None
     step.result = result
     step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
