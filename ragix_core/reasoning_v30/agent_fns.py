@@ -59,8 +59,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         the try-first route, where a failed or disputed one-command answer hands the goal to PLAN
         instead of answering. ``labels``: "rules_first" or "model", who labels a goal's complexity
         (``classify``). ``plan_format``: "json" (spec 000's plan schema) or "text" (the commands in a
-        code block, plan_text.md; reasoning.plan_format). ``diagnose_shell``: REFLECT's read-only confined shell, used to search the
-        project for the goal's names."""
+        code block, plan_text.md; reasoning.plan_format). ``diagnose_shell``: REFLECT's read-only
+        confined shell, used to search the project for the goal's names."""
         self.planner = planner
         self.worker = worker
         self.verifier = verifier
@@ -125,7 +125,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         step_rule = "3–7 steps for COMPLEX tasks." if complexity == TaskComplexity.COMPLEX else \
             "1–4 steps; use as few as the goal needs (one pipeline can be one step)."
         text = prompts.render(
-            "plan_text" if self.plan_format == "text" else "plan", goal=bounded(goal, 4000), file_context=self.file_context(),
+            "plan_text" if self.plan_format == "text" else "plan",
+            goal=bounded(goal, 4000), file_context=self.file_context(),
             experience_context=self.experience_context(goal) or "(none)",
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",

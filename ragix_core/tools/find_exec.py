@@ -20,6 +20,8 @@ from ragix_core.tools.lexer import first_pipe
 
 __all__ = ["find_exec_as_xargs"]
 
+_PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+                  "-lname", "-ilname"}
 # Words after which an -exec is not the find's only action, or binds to part of the expression.
 _OTHER_ACTIONS = {"-print", "-print0", "-printf", "-ls", "-fls", "-fprint", "-fprint0", "-fprintf", "-delete",
                   "-exec", "-execdir", "-ok", "-okdir", "-quit", "-o", "-or", ","}
@@ -41,6 +43,19 @@ def _expands(text: str) -> bool:
     return False
 
 
+def _globbed(head: str) -> bool:
+    """A starting point or argument with an unquoted ``*`` or ``?`` that is not a pattern of find's
+    own tests: ragix would expand it, and quoted back it would be literal."""
+    try:
+        lexed = shlex.shlex(head, posix=False, punctuation_chars=False)
+        lexed.whitespace_split = True
+        raw = list(lexed)
+    except ValueError:
+        return True
+    return any(("*" in w or "?" in w) and w[0] not in "'\"" and (i == 0 or raw[i - 1] not in _PATTERN_TESTS)
+               for i, w in enumerate(raw))
+
+
 def find_exec_as_xargs(command: str) -> Optional[Tuple[str, str]]:
     """``(find PRE -print0 | xargs -0 CMD ARGS [| REST], note)`` for ``find PRE -exec CMD ARGS {} +|; [| REST]``;
     None for any other shape (``{}`` elsewhere than last, another action, ``-o``, words after the end)."""
@@ -59,7 +74,7 @@ def find_exec_as_xargs(command: str) -> Optional[Tuple[str, str]]:
     if not ends or ends[0] != len(program) - 1 or len(program) < 3 or program[-2] != "{}":
         return None
     end, run = program[-1], program[:-2]
-    if "{}" in run or any(w in _OTHER_ACTIONS for w in pre) or _expands(head):
+    if "{}" in run or any(w in _OTHER_ACTIONS for w in pre) or _expands(head) or _globbed(head):
         return None
     xargs = ["xargs", "-0"] + (["-n", "1"] if end == ";" else []) + run
     rewritten = " ".join(shlex.quote(w) for w in pre + ["-print0"]) + " | " + \

@@ -20,6 +20,7 @@ from ragix_core.tools.find_exec import find_exec_as_xargs
      "find . -name '*.md' -type f -print0 | xargs -0 wc -l | sort -nr | head -n 1"),
     ("find . -name \"*.py\" -exec grep -l TODO {} \\;", "find . -name '*.py' -print0 | xargs -0 -n 1 grep -l TODO"),
     ("find src -type f -exec wc -l '{}' ';'", "find src -type f -print0 | xargs -0 -n 1 wc -l"),
+    ("find . -name *.md -exec wc -l {} +", "find . -name '*.md' -print0 | xargs -0 wc -l"),  # find's own pattern
     # measured on AgentBench OS (1905fba): an awk program in single quotes stays one literal word
     ("find . -name '*.txt' -exec awk '{sum += $1} END {print sum}' {} +",
      "find . -name '*.txt' -print0 | xargs -0 awk '{sum += $1} END {print sum}'"),
@@ -42,6 +43,7 @@ def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected)
     "find . -name '*.md' | xargs wc -l",           # nothing to rewrite
     "ls -exec wc {} +",
     "find . -exec wc -l {} + 'unbalanced",
+    "find src/* -exec wc -l {} +",                 # a glob ragix would expand: quoted back it would not
     "find $HOME -exec wc -l {} +",                 # a shell would expand it: quoted back it would not
     "find . -exec grep \"$USER\" {} +",
     "find . -exec grep `id` {} +",
