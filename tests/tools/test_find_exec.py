@@ -4,15 +4,12 @@ rewrite run confined prints what a shell prints for the original."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.steps import run_command_step
-from ragix_core.tools import ToolBox
 from ragix_core.tools.find_exec import find_exec_as_xargs
+from tests.tools.refused_rewrites import refused_then_fixed, without_wc_totals
 
 
 @pytest.mark.parametrize("command,expected", [
@@ -70,15 +67,5 @@ def project(tmp_path: Path) -> Path:
     "find . -name '*.md' -exec wc -l {} + | sort -n",
 ])
 def test_the_rewrite_run_confined_prints_what_bash_prints_for_the_original(project, command):
-    shell = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, check=True)
-    step = PlanStep(1, "d", ToolCall("shell", {"command": command}))
-    fix = run_command_step(ToolBox(project, profile="reflect"), step, project)
-    assert step.status == StepStatus.FAILED and step.result.refused  # ragix's find runs no program
-    assert fix is not None and fix.key == "aside"
-    again = PlanStep(2, fix.note, ToolCall("shell", {"command": fix.command}))
-    assert run_command_step(ToolBox(project, profile="reflect"), again, project) is None
-    assert again.status == StepStatus.SUCCESS
-    # ragix's xargs drops wc's per-batch total line (DECISIONS.md); every other line is the shell's
-    expected = [line.split() for line in shell.stdout.splitlines() if not line.rstrip().endswith(" total")]
-    got = [line.split() for line in again.result.stdout.splitlines() if not line.rstrip().endswith(" total")]
-    assert got == expected and expected
+    shell, again = refused_then_fixed(project, command)
+    assert without_wc_totals(again.result.stdout) == without_wc_totals(shell) != []

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from ragix_core.core.types import PlanStep, StepStatus, ToolCall
+from ragix_core.core.types import PlanStep, ToolCall
 from ragix_core.evidence.steps import run_command_step
 from ragix_core.tools import ToolBox
 from ragix_core.tools.substitution import substitution_as_xargs
+from tests.tools.refused_rewrites import refused_then_fixed, without_wc_totals
 
 
 @pytest.mark.parametrize("command,expected", [
@@ -62,20 +62,12 @@ def project(tmp_path: Path) -> Path:
     "wc -l $(find . -name '*.md' | sort) | sort -n",
 ])
 def test_the_rewrite_run_confined_prints_what_bash_prints_for_the_original(project, command):
-    shell = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, check=True)
-    step = PlanStep(1, "d", ToolCall("shell", {"command": command}))
-    fix = run_command_step(ToolBox(project, profile="reflect"), step, project)
-    assert step.status == StepStatus.FAILED and step.result.refused  # ragix itself runs no substitution
-    assert fix is not None
-    again = PlanStep(2, fix[1], ToolCall("shell", {"command": fix[0]}))
-    assert run_command_step(ToolBox(project, profile="reflect"), again, project) is None
-    assert again.status == StepStatus.SUCCESS
-    # ragix's xargs drops wc's per-batch total line and names the file of a one-file grep (DECISIONS.md);
-    # every other line is the shell's
-    expected = [line.split() for line in shell.stdout.splitlines() if not line.rstrip().endswith(" total")]
+    shell, again = refused_then_fixed(project, command)
+    # ragix's xargs names the file of a one-file grep (DECISIONS.md); every other line is the shell's
+    expected = without_wc_totals(shell)
     if command.startswith("grep -n '^## '"):  # one file: bash's grep printed no name
-        expected = [f"./README.md:{line}".split() for line in shell.stdout.splitlines()]
-    assert [line.split() for line in again.result.stdout.splitlines()] == expected
+        expected = [f"./README.md:{line}".split() for line in shell.splitlines()]
+    assert without_wc_totals(again.result.stdout) == expected
 
 
 def test_a_refusal_of_another_kind_gets_no_rewrite(project):
