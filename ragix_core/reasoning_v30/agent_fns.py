@@ -191,9 +191,27 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             if isinstance(args.get("command"), str):
                 args["command"] = with_tool_name(args["command"].strip(), s.tool.strip(), self.tools)
             steps.append(PlanStep(num=i, description=s.description, tool_call=ToolCall(s.tool.strip(), args)))
-        steps = self._loosened_steps(compact_steps(steps, self.root))
+        steps = self._loosened_steps(self._without_failed_pipelines(compact_steps(steps, self.root)))
         return Plan(objective=reply.objective or goal, steps=steps,
                     validation=reply.validation, confidence=reply.confidence)
+
+    def _without_failed_pipelines(self, steps: List[PlanStep]) -> List[PlanStep]:
+        """``steps`` without the ones that compaction joined into a command that already failed.
+        generate_plan refuses a replan's repeated commands as the model wrote them; two steps the
+        model split (`touch setup.py`, `cat setup.py`) are one pipeline only after compaction.
+        Measured (missing-setup-py-1 at d506eb6): the refused `touch setup.py | cat setup.py` ran in
+        three plans in a row. A plan left with nothing else ends as no_new_plan, like the guard's,
+        unless REFLECT's loosened searches run first (then it stays as written, as there)."""
+        failed = {command_of(s) for s in self.failed if s.status == StepStatus.FAILED}
+        kept = [s for s in steps if command_of(s) not in failed]
+        if len(kept) == len(steps) or (not kept and self.loosened):
+            return steps
+        if not kept:
+            raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
+                          + "; ".join(sorted({command_of(s) for s in steps})))
+        for i, step in enumerate(kept, 1):
+            step.num = i
+        return kept
 
     def _loosened_steps(self, steps: List[PlanStep]) -> List[PlanStep]:
         """``steps`` after the searches REFLECT ran for each word of an empty search alone, when
