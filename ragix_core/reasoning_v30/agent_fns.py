@@ -48,6 +48,12 @@ from .plan_steps import PlanSteps
 __all__ = ["AgentFunctions"]
 
 
+def _no_new_plan(repeated: Any) -> StopRun:
+    """The stop of a replan whose every step repeats a command that already failed."""
+    return StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
+                   + "; ".join(sorted(repeated)))
+
+
 
 class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
     def __init__(self, *, planner: LLMClient, worker: LLMClient, verifier: LLMClient, toolbox: Any,
@@ -149,8 +155,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             kept = [s for s in reply.steps if command_text(s.args) not in repeated]
             failed = repeated - set(self.empty_reflected)
             if not kept and failed and not self.loosened:  # loosened searches still make a new plan
-                raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
-                              + "; ".join(sorted(failed)))
+                raise _no_new_plan(failed)
             # Asked twice, the planner searches only the same empty pattern: the absence stands, and the
             # search runs once more so that the answer rests on this round's evidence.
             reply.steps = kept or reply.steps
@@ -207,8 +212,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         if len(kept) == len(steps) or (not kept and self.loosened):
             return steps
         if not kept:
-            raise StopRun("no_new_plan", "every step of the new plan repeats a command that already failed: "
-                          + "; ".join(sorted({command_of(s) for s in steps})))
+            raise _no_new_plan({command_of(s) for s in steps})
         for i, step in enumerate(kept, 1):
             step.num = i
         return kept

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import first_pipe, first_stage
+from ragix_core.tools.grep_words import one_pattern_grep
+from ragix_core.tools.lexer import first_pipe
 
 __all__ = ["grep_ignoring_case"]
 
@@ -28,17 +28,10 @@ _CASE_OPTIONS = ("--ignore-case", "--no-ignore-case", "--invert-match")
 def grep_ignoring_case(command: str) -> Optional[Tuple[str, str]]:
     """``(the same grep with -i, what ragix says)`` when ``command``'s first stage is a grep, without
     -i or -v, whose one pattern is one plain lowercase word; None otherwise."""
-    stage = first_stage(command, "grep")
-    if stage is None:
+    found = one_pattern_grep(command, _ONE_LOWERCASE_WORD, "iyv", _CASE_OPTIONS)
+    if found is None:
         return None
-    words = [str(w) for w in stage]
-    g = read_grep(words[1:])
-    if (not g.complete or len(g.pattern) != 1 or any(f in g.flags for f in "iyv")
-            or any(n in _CASE_OPTIONS for n in g.long_names)):
-        return None
-    pattern = str(g.pattern[0])
-    if not _ONE_LOWERCASE_WORD.fullmatch(pattern):
-        return None
+    words, pattern = found
     cut = first_pipe(command)
     head, rest = (command, "") if cut is None else (command[:cut], command[cut:])
     start = head.index(words[0]) + len(words[0])

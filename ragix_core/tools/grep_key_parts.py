@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import first_pipe, first_stage
+from ragix_core.tools.grep_words import one_pattern_grep
+from ragix_core.tools.lexer import first_pipe
 
 __all__ = ["grep_key_parts"]
 
@@ -29,16 +29,10 @@ _SKIP_LONG = ("--invert-match", "--fixed-strings", "--word-regexp", "--regexp", 
 
 def grep_key_parts(command: str) -> Optional[Tuple[str, str]]:
     """``(the same grep for the name's parts as words, what ragix says)``, or None (see the module)."""
-    stage = first_stage(command, "grep")
-    if stage is None or first_pipe(command) is not None:
+    found = None if first_pipe(command) is not None else one_pattern_grep(command, _SNAKE, "vFwef", _SKIP_LONG)
+    if found is None:
         return None
-    g = read_grep([str(w) for w in stage[1:]])
-    if (not g.complete or len(g.pattern) != 1 or any(f in g.flags for f in "vFwef")
-            or any(n in _SKIP_LONG for n in g.long_names)):
-        return None
-    name = str(g.pattern[0])
-    if not _SNAKE.fullmatch(name):
-        return None
+    name = found[1]
     written = list(re.finditer(rf"(?<=\s)(['\"]?){name}\1(?=\s|$)", command))
     if len(written) != 1:
         return None

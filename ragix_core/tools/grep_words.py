@@ -2,17 +2,20 @@
 
 The options that take a value are the ones grep's tool spec admits with one (any other is refused
 before a command runs, so no reader here meets it). Used by the rewrites and views that need to
-know which words of a grep are its files (evidence/attribution.py, tools/grep_glob.py).
+know which words of a grep are its files (evidence/attribution.py, tools/grep_glob.py), and the
+rewrites of an empty search, which need its one pattern (tools/grep_case.py, tools/grep_key_parts.py).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
+from ragix_core.tools.lexer import first_stage
 from ragix_core.tools.specs import SPECS
 
-__all__ = ["GrepWords", "read_grep"]
+__all__ = ["GrepWords", "read_grep", "one_pattern_grep"]
 
 _VALUED = set(SPECS["grep"].short_value)
 _VALUED_LONG = {f"--{name}" for name in SPECS["grep"].long_value}
@@ -76,3 +79,20 @@ def _value(words: Sequence[str], i: int, g: GrepWords) -> int:
         return i
     g.options.append(str(words[i]))
     return i + 1
+
+
+def one_pattern_grep(command: str, shape: "re.Pattern[str]", flags: str,
+                     long_names: Sequence[str]) -> Optional[Tuple[List[str], str]]:
+    """``(the first stage's words, its pattern)`` when ``command``'s first stage is a grep given one
+    pattern word that ``shape`` matches whole, using none of the short option letters ``flags`` nor
+    the ``long_names``; None otherwise."""
+    stage = first_stage(command, "grep")
+    if stage is None:
+        return None
+    words = [str(w) for w in stage]
+    g = read_grep(words[1:])
+    if (not g.complete or len(g.pattern) != 1 or any(f in g.flags for f in flags)
+            or any(n in long_names for n in g.long_names)):
+        return None
+    pattern = str(g.pattern[0])
+    return (words, pattern) if shape.fullmatch(pattern) else None
