@@ -157,8 +157,17 @@ def _names_a_file(answer: str) -> bool:
     return bool(re.search(r"[\w-]+\.[A-Za-z]\w{0,5}\b|/", answer))
 
 
+_UNITS = ((re.compile(r"\bwc\s+(?:-\w*\s+)*-\w*l"), "lines"), (re.compile(r"\bwc\s+(?:-\w*\s+)*-\w*w"), "words"),
+          (re.compile(r"\bwc\s+(?:-\w*\s+)*-\w*c"), "bytes"), (re.compile(r"\bgrep\s+(?:-\w*\s+)*-\w*c"), "matching lines"))
+
+
+def _unit(command: str) -> str:
+    """What the numbers of ``command``'s count table count (" lines" for `wc -l`), or ""."""
+    return next((f" {unit}" for pattern, unit in _UNITS if pattern.search(command)), "")
+
+
 def _from_row(path: str, number: int, command: str, why: str) -> str:
-    return (f"{path}: {number} (the output line of `{command}` for it).\n\n"
+    return (f"{path}: {number}{_unit(command)} (the output line of `{command}` for it).\n\n"
             f"(ragix: {why}; this answer is written from the output line.)")
 
 

@@ -25,7 +25,7 @@ from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["search_behind_reduction", "table_behind_total", "reversed_ranking", "SEARCHES", "REDUCERS"]
+__all__ = ["asked_extreme", "search_behind_reduction", "table_behind_total", "reversed_ranking", "SEARCHES", "REDUCERS"]
 
 SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
@@ -38,6 +38,15 @@ _LARGEST = re.compile(r"\b(largest|biggest|longest|(?<!at )most|highest)\b", re.
 _SMALLEST = re.compile(r"\b(smallest|shortest|fewest|(?<!at )least|lowest)\b", re.IGNORECASE)
 _ONE_ITEM = re.compile(r"\b(largest|smallest|biggest|longest|shortest|most|fewest|least|first|last|top|"
                        r"highest|lowest|latest|oldest|newest)\b", re.IGNORECASE)
+
+
+def asked_extreme(goal: str) -> Optional[str]:
+    """"largest" or "smallest" when ``goal`` asks for one end of a ranking (not both, not "at
+    most"/"at least"), else None."""
+    largest, smallest = bool(_LARGEST.search(goal or "")), bool(_SMALLEST.search(goal or ""))
+    if largest == smallest:
+        return None
+    return "largest" if largest else "smallest"
 
 
 def _wants_reduction(goal: str) -> bool:
@@ -129,9 +138,10 @@ def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:
     ``command`` with that head and tail swapped. Measured at temperature 0.3 (largest-md-file,
     a9a2574): `find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1` printed
     `6 ./docs/notes.md`, answered as the largest file. None otherwise."""
-    largest, smallest = bool(_LARGEST.search(goal or "")), bool(_SMALLEST.search(goal or ""))
-    if largest == smallest:
+    asked = asked_extreme(goal)
+    if asked is None:
         return None
+    largest = asked == "largest"
     read = _stages(command)
     if read is None:
         return None
@@ -155,6 +165,5 @@ def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:
     word = tools[at + 1]
     other = "tail" if word == "head" else "head"
     fixed = command[:start] + stage.replace(word, other, 1) + command[end:]
-    asked = "largest" if largest else "smallest"
     return fixed, (f"the goal asks for the {asked}, and `{' '.join(str(w) for w in stages[at])} | {word}` keeps the "
                    f"other end: ragix ran it with {other}")

@@ -19,7 +19,8 @@ ragix's in its description; the outputs become evidence like any step's.
   for indirect dependents those of each importer, level by level (evidence/imports.py).
 
 ``first`` gives the looks that answer a goal before any plan (``reasoning.first_plan: looks``):
-the counts, reads, definitions, decorators and import lines above, asked for by the goal itself.
+the counts, reads, definitions, decorators and import lines above, asked for by the goal itself,
+and the one command of a question about the files of a type (evidence/file_questions.py).
 
 The second to fourth are evidence/coverage.py's judgements.
 """
@@ -34,11 +35,13 @@ from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
+from ragix_core.evidence.file_questions import file_question, without_count_tail
 from ragix_core.evidence.imports import asked_module, import_search, importers, module_of
 from ragix_core.evidence.path_hints import goal_files, project_files, small_text_files
 from ragix_core.evidence.recovery import goal_words_search
 
 from .absence import all_empty
+from .classify_rules import several_asks
 from .plans import command_of, operand_words
 
 __all__ = ["Looks", "LOOK_BYTES", "MAX_LOOKS"]
@@ -110,7 +113,8 @@ class Looks:
             # A listing of the missing file's directory is no answer; the one file standing in for it is.
             return self._stand_ins(goal, [], 1)
         return (self._counts_and_reads(goal, [], 1)
-                or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1))
+                or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1)
+                or self._file_question(goal))
 
     def would_answer(self, goal: str) -> bool:
         """``first(goal)`` would give steps; nothing is marked as looked at (the try-first route asks
@@ -135,6 +139,17 @@ class Looks:
         self.looked.update(to_read)
         return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
                 for i, f in enumerate(to_read)]
+
+    def _file_question(self, goal: str) -> List[PlanStep]:
+        """The one command of a question about the files of a type (evidence/file_questions.py), when
+        the goal asks nothing else: a second ask needs a plan (measured, largest-md-headings: the
+        ranking alone answers "the file with the most lines", not its headings)."""
+        found = file_question(goal)
+        if found is None or several_asks(without_count_tail(goal)) or "question:" in self.looked:
+            return []
+        self.looked.add("question:")
+        description, command = found
+        return [_step(1, f"{description}: the goal asks for it", command)]
 
     def _read_after_empty(self, goal: str, empty: List[PlanStep], first: int) -> List[PlanStep]:
         """Read the small files ``goal`` names or the ``empty`` searches were aimed at, once each."""

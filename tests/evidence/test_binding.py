@@ -27,15 +27,23 @@ def test_the_right_pairing_is_kept_word_for_word():
 def test_a_number_that_belongs_to_another_file_is_a_false_pairing():
     b = bind_answer("How many lines does the guide have?", "docs/guide.md has 248 lines.", [step(WC)])
     assert b.corrected and b.reason == "pairing"
-    assert b.answer.startswith("docs/guide.md: 120") and "248" in b.answer  # says what it corrected
+    assert b.answer.startswith("docs/guide.md: 120 lines") and "248" in b.answer  # says what it corrected
 
 
 def test_a_wrong_file_for_a_superlative_is_replaced_by_the_extreme_row():
     b = bind_answer("Which markdown file is the longest?", "The longest is docs/guide.md (248 lines).", [step(WC)])
     assert b.corrected and b.reason == "superlative"
-    assert b.answer.startswith("docs/RESULTS.md: 248")
+    assert b.answer.startswith("docs/RESULTS.md: 248 lines (")  # wc -l counts lines: the rewrite says so
     smallest = bind_answer("Find the smallest markdown file", "README.md is the smallest, 19 lines.", [step(WC)])
     assert not smallest.corrected
+
+
+def test_a_rewritten_row_names_what_its_numbers_count_only_when_the_command_says():
+    grep_counts = "./a.py:3\n./b.py:1\n"
+    b = bind_answer("Which file has the most matches of TODO?", "b.py has the most.", [step(grep_counts, "grep -rc TODO .")])
+    assert b.corrected and b.answer.startswith("a.py: 3 matching lines (")
+    unknown = bind_answer("Which file has the most?", "b.py has the most.", [step(grep_counts, "cat counts.txt")])
+    assert unknown.corrected and unknown.answer.startswith("a.py: 3 (")
 
 
 def test_a_count_goal_must_state_the_single_number_printed():
@@ -87,7 +95,7 @@ def test_a_superlative_naming_another_file_than_the_one_row_is_written_from_the_
     steps = [step("  23 ./src/inventory/models.py\n", "find . -name '*.py' | xargs wc -l | sort -n | tail -n 1")]
     b = bind_answer("Which Python file has the most lines?", "The Python file with the most lines is `ragix.py`.", steps)
     assert b.corrected and b.reason == "superlative"
-    assert b.answer.startswith("src/inventory/models.py: 23") and "another file than src/inventory/models.py" in b.answer
+    assert b.answer.startswith("src/inventory/models.py: 23 lines") and "another file than src/inventory/models.py" in b.answer
 
 
 def _project(tmp_path):

@@ -20,3 +20,16 @@ def test_would_answer_walks_the_project_once_per_goal(tmp_path: Path, monkeypatc
     assert looks.looked == set()  # asking marks nothing as looked at: PLAN's first looks still run
     assert looks.would_answer("What is a closure?") is False
     assert walks == [goal, "What is a closure?"]
+
+
+def test_a_question_about_the_files_of_a_type_is_looked_at_first_once_and_only_when_asked_alone(tmp_path: Path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\n## Install\n")
+    looks = Looks(tmp_path)
+    steps = looks.first("Which markdown file has the most lines?")
+    assert [s.tool_call.args["command"] for s in steps] == ["find . -type f -name '*.md' | xargs wc -l | sort -n"]
+    assert "(ragix)" in steps[0].description
+    assert looks.first("Which markdown file has the most lines?") == []  # once a run
+    # a second ask needs a plan: the ranking alone does not list the headings
+    assert Looks(tmp_path).first("Find the markdown file with the most lines, then list its level-2 headings.") == []
+    assert Looks(tmp_path).would_answer("List all markdown files in this repository.")
