@@ -20,7 +20,8 @@ ragix's in its description; the outputs become evidence like any step's.
 
 ``first`` gives the looks that answer a goal before any plan (``reasoning.first_plan: looks``):
 the counts, reads, definitions, decorators and import lines above, asked for by the goal itself,
-and the one command of a question about the files of a type (evidence/file_questions.py).
+the functions of a call chain the goal asks to trace (evidence/calls.py), and the one command of a
+question about the files of a type (evidence/file_questions.py).
 
 The second to fourth are evidence/coverage.py's judgements.
 """
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
+from ragix_core.evidence.calls import asks_call_trace, call_chain
 from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
@@ -112,7 +114,7 @@ class Looks:
         if missing_goal_files(goal, [], self.root):
             # A listing of the missing file's directory is no answer; the one file standing in for it is.
             return self._stand_ins(goal, [], 1)
-        return (self._counts_and_reads(goal, [], 1)
+        return (self._counts_and_reads(goal, [], 1) or self.calls(goal)
                 or self.definitions(goal, [], 1, names=asks_where_defined(goal)) or self.imports(goal, [], 1)
                 or self._file_question(goal))
 
@@ -139,6 +141,23 @@ class Looks:
         self.looked.update(to_read)
         return [_step(first + i, f"read {f}: the goal asks about it and no step read it", f"cat {shlex.quote(f)}")
                 for i, f in enumerate(to_read)]
+
+    def calls(self, goal: str) -> List[PlanStep]:
+        """The call chain the goal asks to trace (evidence/calls.py): a search for each name it starts
+        from, with the chain in words as its aside, then each function's lines; once a run."""
+        if "calls:" in self.looked or not asks_call_trace(goal) or not self._has_python():
+            return []
+        self.looked.add("calls:")
+        trace = call_chain(goal, self.root)
+        if trace is None:
+            return []
+        searches = [(f"search {t}: where the call chain the goal asks about starts",
+                     f"grep -rnw --include='*.py' {shlex.quote(t)} .") for t in trace.tokens[:MAX_LOOKS]]
+        steps = [_step(i, description, command, aside=f"ragix followed the calls from here: {trace.summary()}")
+                 for i, (description, command) in enumerate(searches, 1)]
+        return steps + [_step(len(steps) + i, f"show {f.name}, a function of that call chain",
+                              f"sed -n '{f.start},{f.end}p' {shlex.quote(f.path)}", aside=f.why)
+                        for i, f in enumerate(trace.shown, 1)]
 
     def _file_question(self, goal: str) -> List[PlanStep]:
         """The one command of a question about the files of a type (evidence/file_questions.py), when

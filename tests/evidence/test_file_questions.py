@@ -27,8 +27,8 @@ def test_the_file_type_a_goal_names(goal, glob):
     ("What is the number of yaml files?", "find . -type f -name '*.yaml' | wc -l"),
     ("List all markdown files in this repository.", "find . -type f -name '*.md'"),
     ("Show me the python files in the project", "find . -type f -name '*.py'"),
-    ("Find all files containing 'def execute'", "grep -rlF 'def execute' ."),
-    ('Which files mention "rate limit"?', "grep -rlF 'rate limit' ."),
+    ("Find all files containing 'def execute'", "grep -rnF 'def execute' ."),
+    ('Which files mention "rate limit"?', "grep -rnF 'rate limit' ."),
     ("List all TODO comments in the Python files, with their file names.", "grep -rnw --include='*.py' TODO ."),
     ("Find FIXME comments in the code and say what they ask for.", "grep -rnw FIXME ."),
 ])

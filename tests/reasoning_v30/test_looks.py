@@ -33,3 +33,16 @@ def test_a_question_about_the_files_of_a_type_is_looked_at_first_once_and_only_w
     # a second ask needs a plan: the ranking alone does not list the headings
     assert Looks(tmp_path).first("Find the markdown file with the most lines, then list its level-2 headings.") == []
     assert Looks(tmp_path).would_answer("List all markdown files in this repository.")
+
+
+def test_a_call_trace_is_searched_then_each_function_of_the_chain_is_shown(tmp_path: Path):
+    (tmp_path / "cli.py").write_text('from api import handle\n\n\ndef main(argv):\n    if argv[0] == "get":\n'
+                                     '        return handle(argv[1])\n')
+    (tmp_path / "api.py").write_text("def handle(key):\n    return key.upper()\n")
+    looks = Looks(tmp_path)
+    steps = looks.first("Trace the cli command `get`: which functions are called?")
+    assert [s.tool_call.args["command"] for s in steps] == [
+        "grep -rnw --include='*.py' get .", "sed -n '4,6p' cli.py", "sed -n '1,2p' api.py"]
+    assert "main (cli.py) calls handle; handle (api.py) calls no function" in steps[0].tool_call.args["aside"]
+    assert looks.first("Trace the cli command `get`: which functions are called?") == []  # once a run
+    assert Looks(tmp_path).first("Trace the command `put`") == []  # nothing handles it: the model plans

@@ -106,9 +106,23 @@ def test_an_importers_goal_is_answered_from_ragix_own_search_before_any_model_pl
     assert "cli" in result.state.final_answer and "api" in result.state.final_answer
 
 
+def test_a_call_trace_is_walked_by_ragix_and_the_answer_written_from_the_functions_it_showed(repo: Path):
+    goal = "Trace what happens for the cli command `get`: which functions are called, down to the storage layer?"
+    result = run_goal(goal, cwd=repo)
+    state = result.state
+    assert state.meta["plan_by"] == "ragix", result.node_trace  # the walk needed no model plan
+    commands = [s.tool_call.args["command"] for s in state.executed_steps]
+    assert commands[0].startswith("grep") and "get" in commands[0]
+    assert [c.split()[-1] for c in commands[1:4]] == ["src/inventory/cli.py", "src/inventory/api.py",
+                                                       "src/inventory/storage.py"]
+    assert state.stop_reason == "success" and state.reflection_count == 0
+    assert "handle_get" in state.final_answer, state.final_answer
+
+
 def test_try_first_answers_a_plan_sized_goal_with_one_command_or_escalates(repo: Path):
     config = load_config(user_config(repo, "reasoning:\n  routing: try_first\n"))
-    result = run_goal("Find the largest markdown file in this repo by line count", cwd=repo, config=config)
+    # "in docs": not the whole project, so ragix's fixed ranking command does not answer it first
+    result = run_goal("Find the largest markdown file in docs by line count", cwd=repo, config=config)
     trace = result.node_trace
     assert trace[:2] == ["CLASSIFY", "DIRECT_EXEC"], trace  # tried first, whatever CLASSIFY said
     assert ("PLAN" in trace) == ("escalated" in result.state.meta), (trace, result.state.meta)
