@@ -35,7 +35,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ragix_core.core.types import PlanStep, StepStatus
 
-from .path_hints import goal_files, similar_paths, small_text_files
+from .path_hints import goal_files, project_files, similar_paths, small_text_files
 from .steps import found_nothing
 
 __all__ = ["asks_line_counts", "directory_entries", "goal_files_to_count", "goal_files_to_read", "goal_stand_ins_to_read",
@@ -93,10 +93,31 @@ def _read(name: str, steps: Sequence[PlanStep]) -> bool:
     return False
 
 
+# "open the cli file", "in the storage module": a file the goal calls by its name without the extension.
+_BY_STEM = re.compile(r"\b(?:open|read|show|in|of|inside)\s+the\s+([A-Za-z_][\w-]{0,40})\s+(?:file|module|script)\b",
+                      re.IGNORECASE)
+
+
+def goal_files_by_stem(goal: str, root: Path) -> List[str]:
+    """The project files ``goal`` asks about as "the NAME file" (or module, script): for each such NAME,
+    the one file whose name is NAME plus an extension; none when no file or several have it."""
+    stems = [m.group(1).lower() for m in _BY_STEM.finditer(goal or "")]
+    if not stems:
+        return []
+    files = project_files(root)
+    found = []
+    for stem in stems:
+        hits = [f for f in files if Path(f).suffix and Path(f).stem.lower() == stem]
+        if len(hits) == 1:
+            found.append(hits[0])
+    return found
+
+
 def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[str]:
-    """The small existing text files ``goal`` asks about (named after "in", "of", "inside", "does") that no
-    successful step read, in the goal's order."""
+    """The small existing text files ``goal`` asks about (named after "in", "of", "inside", "does", or
+    called "the NAME file") that no successful step read, in the goal's order."""
     named = [name for name in goal_files(goal) if _subject(goal, name)]
+    named += [f for f in goal_files_by_stem(goal, root) if f not in named]
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]
 
 

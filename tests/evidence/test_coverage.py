@@ -128,3 +128,18 @@ def test_a_missing_file_stands_in_by_a_close_name_or_as_the_only_file_of_its_typ
     assert goal_stand_ins_to_read("What does tests/test_api.py test?", [], tmp_path, 4096) == []
     assert only_sibling("test_api.py", tmp_path) is None  # the project root is no directory of a file's type
     assert only_sibling("docs/x.md", tmp_path) is None  # no such directory
+
+
+def test_a_file_called_by_its_name_without_the_extension_is_read_when_it_is_the_only_one(tmp_path):
+    from ragix_core.evidence.coverage import goal_files_by_stem, goal_files_to_read
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "cli.py").write_text("def execute(argv):\n    return argv\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "a.md").write_text("# a\n")
+    assert goal_files_by_stem("Open the cli file and tell me which function it defines.", tmp_path) == ["src/cli.py"]
+    assert goal_files_to_read("Open the cli file and tell me which function it defines.", [], tmp_path, 4096) == \
+        ["src/cli.py"]
+    assert goal_files_by_stem("Show the a file", tmp_path) == []  # a.py and a.md: which one is not clear
+    assert goal_files_by_stem("Open the api file", tmp_path) == []  # no such file: the model plans
+    assert goal_files_by_stem("Which modules import from the cli module?", tmp_path) == []  # not asked to read it
