@@ -113,11 +113,27 @@ def goal_files_by_stem(goal: str, root: Path) -> List[str]:
     return found
 
 
+# "according to the configuration file", "what log level is it configured with": the project's settings.
+_ABOUT_CONFIG = re.compile(r"\b(configured|configuration|config files?|settings files?)\b", re.IGNORECASE)
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env")
+MAX_CONFIG_FILES = 2  # more than this and which one the goal means is the model's question
+
+
+def goal_config_files(goal: str, root: Path) -> List[str]:
+    """The project's configuration files (by extension) when ``goal`` asks about its configuration
+    without naming a file, and it has one or two of them; [] otherwise."""
+    if not _ABOUT_CONFIG.search(goal or "") or goal_files(goal):
+        return []
+    found = [f for f in project_files(root) if f.lower().endswith(_CONFIG_SUFFIXES)]
+    return found if len(found) <= MAX_CONFIG_FILES else []
+
+
 def goal_files_to_read(goal: str, steps: Sequence[PlanStep], root: Path, max_bytes: int) -> List[str]:
-    """The small existing text files ``goal`` asks about (named after "in", "of", "inside", "does", or
-    called "the NAME file") that no successful step read, in the goal's order."""
+    """The small existing text files ``goal`` asks about (named after "in", "of", "inside", "does",
+    called "the NAME file", or its configuration files when it asks about its configuration) that no
+    successful step read, in the goal's order."""
     named = [name for name in goal_files(goal) if _subject(goal, name)]
-    named += [f for f in goal_files_by_stem(goal, root) if f not in named]
+    named += [f for f in goal_files_by_stem(goal, root) + goal_config_files(goal, root) if f not in named]
     return [name for name in small_text_files(named, root, max_bytes=max_bytes) if not _read(name, steps)]
 
 

@@ -143,3 +143,19 @@ def test_a_file_called_by_its_name_without_the_extension_is_read_when_it_is_the_
     assert goal_files_by_stem("Show the a file", tmp_path) == []  # a.py and a.md: which one is not clear
     assert goal_files_by_stem("Open the api file", tmp_path) == []  # no such file: the model plans
     assert goal_files_by_stem("Which modules import from the cli module?", tmp_path) == []  # not asked to read it
+
+
+def test_a_goal_about_the_configuration_reads_the_projects_one_or_two_configuration_files(tmp_path):
+    from ragix_core.evidence.coverage import goal_config_files, goal_files_to_read
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.yaml").write_text("server:\n  port: 8080\n")
+    (tmp_path / "app.py").write_text("print(1)\n")
+    goal = "Which port does the server use according to the configuration file?"
+    assert goal_config_files(goal, tmp_path) == ["config/settings.yaml"]
+    assert goal_files_to_read("What log level is this project configured with?", [], tmp_path, 4096) == \
+        ["config/settings.yaml"]
+    assert goal_config_files("Which modules import the config module?", tmp_path) == []  # not its settings
+    assert goal_config_files("What port does config/other.yaml set?", tmp_path) == []  # it names its file
+    for name in ("a.toml", "b.ini"):
+        (tmp_path / name).write_text("x = 1\n")
+    assert goal_config_files(goal, tmp_path) == []  # three: which one is the model's question
