@@ -24,9 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from ragix_core.core.types import PlanStep, StepStatus
+
 from .path_hints import project_files
 
-__all__ = ["asks_call_trace", "call_chain", "Shown", "Trace", "MAX_FUNCTIONS"]
+__all__ = ["asks_call_trace", "bind_trace", "call_chain", "Shown", "Trace", "MAX_FUNCTIONS", "TRACE_ASIDE"]
+
+TRACE_ASIDE = "ragix followed the calls from here: "  # the search's aside that carries the chain in words
 
 MAX_FUNCTIONS = 6  # functions shown for one trace
 MAX_SHOWN_LINES = 40  # a function longer than this is shown from its start (the aside says so)
@@ -40,6 +44,7 @@ _TRACE = re.compile(
 _QUOTED = re.compile(r"[`'\"]([A-Za-z_][\w-]{0,60})(?:\(\))?[`'\"]")
 _CALLED_NAME = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_CLAUSE_NAME = re.compile(r"(?:^|; )([A-Za-z_]\w*) \(")  # "execute (src/cli.py) calls ...; ..."
 
 
 def asks_call_trace(goal: str) -> bool:
@@ -203,3 +208,22 @@ def call_chain(goal: str, root: Path) -> Optional[Trace]:
         shown.append(Shown(fn.name, fn.path, fn.start, end, f"{fn.name} in {fn.path}{cut}: {why}{said}", names))
         queue.extend((c, c.calls, f"called by {fn.name}") for c in callees)
     return Trace(tuple(dict.fromkeys(token for *_, token in starts)), tuple(shown))
+
+
+def bind_trace(goal: str, answer: str, steps: Sequence[PlanStep]) -> Optional[Tuple[str, str]]:
+    """``(answer with the chain added, reason)`` when a trace goal's answer leaves out functions of the
+    chain ragix walked (the search step's aside); None otherwise. Measured (cli-get-call-path at
+    f994263): "the cli command `get` is called from src/inventory/cli.py at line 15 ..." never named
+    execute, the function that handles it."""
+    if not asks_call_trace(goal):
+        return None
+    for step in steps:
+        aside = str(step.tool_call.args.get("aside") or "") if step.tool_call else ""
+        if step.status != StepStatus.SUCCESS or not aside.startswith(TRACE_ASIDE):
+            continue
+        summary = aside[len(TRACE_ASIDE):]
+        missing = [n for n in _CLAUSE_NAME.findall(summary) if not re.search(rf"\b{re.escape(n)}\b", answer)]
+        if not missing:
+            return None
+        return f"{answer.rstrip()}\n\n(ragix: the calls followed in the source: {summary}.)", "trace_added"
+    return None

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
-from ragix_core.evidence.calls import asks_call_trace, call_chain
+from ragix_core.evidence.calls import TRACE_ASIDE, asks_call_trace, call_chain
 from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
@@ -153,7 +153,7 @@ class Looks:
             return []
         searches = [(f"search {t}: where the call chain the goal asks about starts",
                      f"grep -rnw --include='*.py' {shlex.quote(t)} .") for t in trace.tokens[:MAX_LOOKS]]
-        steps = [_step(i, description, command, aside=f"ragix followed the calls from here: {trace.summary()}")
+        steps = [_step(i, description, command, aside=TRACE_ASIDE + trace.summary())
                  for i, (description, command) in enumerate(searches, 1)]
         return steps + [_step(len(steps) + i, f"show {f.name}, a function of that call chain",
                               f"sed -n '{f.start},{f.end}p' {shlex.quote(f.path)}", aside=f.why)

@@ -91,3 +91,19 @@ def test_the_walk_is_bounded(tmp_path):
     (tmp_path / "deep.py").write_text(chain + f"\n\n\ndef f{MAX_FUNCTIONS + 5}():\n    return 0\n")
     trace = call_chain("Trace what f0() calls", tmp_path)
     assert len(trace.shown) == MAX_FUNCTIONS and trace.shown[0].name == "f0"
+
+
+def test_a_trace_answer_that_leaves_out_a_function_of_the_chain_gets_the_chain_added(tmp_path):
+    from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+    from ragix_core.evidence.binding import bind_answer
+    from ragix_core.evidence.calls import TRACE_ASIDE
+    goal = "Trace the cli command `get`: which functions are called?"
+    trace = call_chain(goal, _project(tmp_path))
+    search = PlanStep(1, "search get (ragix)", ToolCall("shell", {"command": "grep -rnw get .",
+                                                                   "aside": TRACE_ASIDE + trace.summary()}),
+                      StepStatus.SUCCESS, ToolResult("shell", 0, stdout='./src/app/cli.py:11:    if argv[0] == "get":\n'))
+    bound = bind_answer(goal, "`get` is handled in cli.py, which calls handle_get, then load.", [search])
+    assert bound.corrected and bound.reason == "trace_added"
+    assert bound.answer.endswith("(ragix: the calls followed in the source: " + trace.summary() + ".)")
+    whole = "execute handles `get` and calls handle_get, which calls load."
+    assert bind_answer(goal, whole, [search]).answer == whole  # every function named: kept as written

@@ -145,3 +145,15 @@ def test_a_missing_file_asked_about_is_answered_from_the_definitions_of_its_clos
     # a file of another name is not a stand-in: its functions are not the ones asked for
     assert bind_definitions("List the functions defined in src/inventory/store.py", "none",
                             [("cat src/inventory/models.py", out)]) is None
+
+
+def test_which_function_a_file_defines_is_answered_with_every_function_it_shows():
+    from ragix_core.evidence.definitions import bind_definitions
+    shown = [("cat src/cli.py", "import sys\n\n\ndef execute(argv):\n    return argv\n\n\ndef main():\n    pass\n")]
+    goal = "Open the cli file and tell me which function it defines."
+    bound = bind_definitions(goal, "The command line entry point is defined in `src/cli.py`.", shown)
+    assert bound is not None and bound[0].startswith("Functions defined in src/cli.py: execute, main")
+    assert bind_definitions(goal, "It defines execute and main.", shown) is None
+    # one function asked about by name, or a class "declared as": not a list of what the file defines
+    assert bind_definitions("What does the execute function do?", "It returns argv.", shown) is None
+    assert bind_definitions("Which class is declared as a dataclass?", "Item.", shown) is None
