@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
-from ragix_core.evidence.calls import TRACE_ASIDE, asks_call_trace, call_chain
+from ragix_core.evidence.calls import TRACE_ASIDE, Trace, asks_call_trace, call_chain
 from ragix_core.evidence.coverage import (asks_line_counts, directory_entries, goal_files_to_count, goal_files_to_read,
                                           goal_stand_ins_to_read, missing_goal_files)
 from ragix_core.evidence.definitions import asked_names, asks_where_defined, decorators_asked, definition_sites
@@ -71,6 +71,7 @@ class Looks:
         self.import_searches = 0
         self._python: Optional[bool] = None
         self._would: Dict[str, bool] = {}  # would_answer per goal: the label and the try-first route both ask
+        self._traces: Dict[str, Optional[Trace]] = {}  # call_chain per goal: would_answer, then PLAN's first looks
 
     def at_plan_end(self, state: ReasoningState) -> List[PlanStep]:
         if state.plan is None:
@@ -148,7 +149,9 @@ class Looks:
         if "calls:" in self.looked or not asks_call_trace(goal) or not self._has_python():
             return []
         self.looked.add("calls:")
-        trace = call_chain(goal, self.root)
+        if goal not in self._traces:  # one parse of the project's Python source a goal
+            self._traces[goal] = call_chain(goal, self.root)
+        trace = self._traces[goal]
         if trace is None:
             return []
         searches = [(f"search {t}: where the call chain the goal asks about starts",

@@ -46,3 +46,15 @@ def test_a_call_trace_is_searched_then_each_function_of_the_chain_is_shown(tmp_p
     assert "main (cli.py) calls handle; handle (api.py) calls no function" in steps[0].tool_call.args["aside"]
     assert looks.first("Trace the cli command `get`: which functions are called?") == []  # once a run
     assert Looks(tmp_path).first("Trace the command `put`") == []  # nothing handles it: the model plans
+
+
+def test_the_call_chain_is_walked_once_a_goal_when_the_route_asks_before_plan_does(tmp_path: Path, monkeypatch):
+    import ragix_core.reasoning_v30.looks as looks_module
+    (tmp_path / "cli.py").write_text('def main(argv):\n    if argv[0] == "get":\n        return 1\n')
+    walks = []
+    real = looks_module.call_chain
+    monkeypatch.setattr(looks_module, "call_chain", lambda goal, root: walks.append(goal) or real(goal, root))
+    looks = Looks(tmp_path)
+    goal = "Trace the cli command `get`"
+    assert looks.would_answer(goal) and looks.first(goal)  # the route asks, then PLAN runs the looks
+    assert walks == [goal]
