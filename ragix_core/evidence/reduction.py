@@ -31,6 +31,13 @@ SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
 # fact the search's lines do not.
 REDUCERS = {"wc", "cut", "head", "tail", "sort", "uniq", "tr", "awk"}
+# sed reduces when every command of its script only deletes: `s/RE//`, `[ADDR]d`, or with -n
+# `[ADDR]p`. Measured (maintainer-name at 7fdd634): `grep -i -rn maintainer . | awk '{print $3}' |
+# sed 's/\n$//'` printed `guide.`, the model's verifier called that "no match", and the run spent
+# its reflection and went over its step budget; the search alone prints the maintainer's line.
+_SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:,(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
+_SED_DELETE = re.compile(rf"(?:{_SED_ADDRESS})?d|s([^\\\n\w\s])(?:\\.|(?!\1).)*\1\1[gI0-9]*")
+_SED_PRINT = re.compile(rf"(?:{_SED_ADDRESS})?p")
 
 _COUNT = re.compile(r"\b(how many|how much|number of|count|total)\b", re.IGNORECASE)
 _NAMES = re.compile(r"\b(which|where|list|name|names|what (?:files?|modules?|lines?))\b", re.IGNORECASE)
@@ -70,7 +77,7 @@ def search_behind_reduction(goal: str, command: str, *, printed_nothing: bool = 
     if len(stages) < 2 or any(not stage for stage in stages):
         return None
     tools = [os.path.basename(str(stage[0])) for stage in stages]
-    if tools[0] not in SEARCHES or any(tool not in REDUCERS for tool in tools[1:]):
+    if tools[0] not in SEARCHES or not all(_reduces(tool, stage) for tool, stage in zip(tools[1:], stages[1:])):
         return None
     cut = first_pipe(command)
     if cut is None:
@@ -84,6 +91,37 @@ def search_behind_reduction(goal: str, command: str, *, printed_nothing: bool = 
         return None
     return search, tail
 
+
+def _reduces(tool: str, stage: List[str]) -> bool:
+    """The stage only shortens, counts or reorders its input (``REDUCERS``, or a sed that deletes)."""
+    return tool in REDUCERS or (tool == "sed" and _sed_only_deletes([str(w) for w in stage[1:]]))
+
+
+def _sed_only_deletes(args: List[str]) -> bool:
+    """``args`` (sed's words after its name) hold one script, or -e scripts, each of whose commands
+    (split on ``;``) deletes text or lines; ``-n`` turns printing commands into line selections.
+    Options that read a script file, edit in place or change the output are not a reduction."""
+    quiet, scripts, i = False, [], 0
+    while i < len(args):
+        word = args[i]
+        if word in ("-e", "--expression"):
+            scripts.extend(args[i + 1:i + 2])
+            i += 2
+            continue
+        if word in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif word in ("-E", "-r", "--regexp-extended", "--sandbox"):
+            pass
+        elif word.startswith("-"):
+            return False
+        elif not scripts:
+            scripts.append(word)
+        else:
+            return False  # a file operand: sed reads it, not the search
+        i += 1
+    command = _SED_PRINT if quiet else _SED_DELETE
+    parts = [part.strip() for script in scripts for part in script.split(";")]
+    return bool(parts) and all(command.fullmatch(part) for part in parts)
 
 
 def _stages(command: str) -> Optional[Tuple[list, List[str]]]:

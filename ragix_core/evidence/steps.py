@@ -20,12 +20,13 @@ from ragix_core.tools.grep_directory import grep_directory_as_recursive
 from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.find_name_path import name_with_slash_as_path
 from ragix_core.tools.grep_glob import top_globs_as_tree
+from ragix_core.tools.pipe_operand import pipe_read_instead
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
 
 from .attribution import ATTRIBUTED, attributed_lines, one_file_searched
 from .excerpt import excerpt, goal_keywords
-from .path_hints import diagnose, project_files
+from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
@@ -129,7 +130,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
     as a pipe into xargs (tools/substitution.py, an aside); for a refused `find … -exec X {} +`,
     the find piped into xargs X (tools/find_exec.py, an aside); for a grep given a directory without
-    -r, the recursive search (tools/grep_directory.py, an aside); for a grep over top-level globs
+    -r, the recursive search (tools/grep_directory.py, an aside); for a filter after a pipe given a
+    missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over top-level globs
     that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
     for a grep of a lowercase word that found nothing, the same grep with -i (tools/grep_case.py, an
@@ -144,8 +146,12 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else Fix(*execs, "aside") if execs else None
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
-        recursive = None if aimed else grep_directory_as_recursive(command, result.stderr or "")
-        fix = Fix(*aimed) if aimed else Fix(recursive[0], recursive[1], "aside") if recursive else None
+        # A filter after a pipe given a missing file no existing name is close to: the model's slip
+        # for the pipe (tools/pipe_operand.py). A close name is the file it meant: re-aimed above.
+        piped = None if aimed else pipe_read_instead(command, missing_paths(result.stderr or ""))
+        recursive = None if aimed or piped else grep_directory_as_recursive(command, result.stderr or "")
+        fix = Fix(*aimed) if aimed else Fix(piped[0], piped[1], "aside") if piped else \
+            Fix(recursive[0], recursive[1], "aside") if recursive else None
         if hint:
             result.stderr = f"{hint}\n{result.stderr or ''}"
     elif not (result.stdout or "").strip() or ((result.stdout or "").strip() == "0" and "|" in command):

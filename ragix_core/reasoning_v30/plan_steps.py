@@ -63,10 +63,22 @@ class PlanSteps:
         if fixed is not None:
             # The same fixes as on the one-command path (a close file name, a search over the project,
             # a substitution as xargs): the step is re-run at once instead of spending a reflection;
-            # both runs are in the trace.
+            # every run is in the trace. A mended command that found nothing gets the mend of an empty
+            # search once more (-i, the parts of a name): measured (maintainer-name-3 at 7fdd634),
+            # `grep -rn 'maintainer' docs/*.md | cut -d: -f2 docs/maintainer.md`, made to read its
+            # pipe, still searched the lowercase word the guide writes "Maintainer:".
             step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note,
                                                   "planned": command})
-            self._run(step, state.goal, final=True)
+            again = self._run(step, state.goal, final=True)
+            if again is not None and step.status == StepStatus.SUCCESS and found_nothing(step):
+                args = step.tool_call.args
+                said = f"{args[again.key]}; then {again.note}" if args.get(again.key) else again.note
+                before = (step.tool_call, step.result, step.status)
+                step.tool_call = ToolCall(call.tool, {**args, "command": again.command, again.key: said})
+                self._run(step, state.goal, final=True)
+                if step.status != StepStatus.SUCCESS:  # the empty output stays the step's evidence
+                    step.tool_call, step.result, step.status = before
+                    self.failed = [s for s in self.failed if s is not step]
         if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
             # A refused rework of evidence the plan already has is no failure to reflect on.
             step.status = StepStatus.SKIPPED

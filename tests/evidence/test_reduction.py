@@ -18,6 +18,13 @@ from ragix_core.evidence.reduction import search_behind_reduction
     # a count that also asks for the names: the names are the evidence
     ("How many functions named execute are there, and in which files?", "grep -rl 'def execute' . | wc -l",
      ("grep -rl 'def execute' .", "wc -l")),
+    # measured (maintainer-name at 7fdd634): a field cut and a sed that only deletes printed `guide.`
+    ("Who is named as the maintainer in the documentation?",
+     "grep -i -rn 'maintainer' . | awk '{print $3}' | sed 's/\\n$//'",
+     ("grep -i -rn 'maintainer' .", "awk '{print $3}' | sed 's/\\n$//'")),
+    ("Which lines mention redis?", "grep -rn redis . | sed -e 's| *$||g' -e '/^#/d'",
+     ("grep -rn redis .", "sed -e 's| *$||g' -e '/^#/d'")),
+    ("Which lines mention redis?", "grep -rn redis . | sed -n '1,5p'", ("grep -rn redis .", "sed -n '1,5p'")),
 ])
 def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command, expected):
     assert search_behind_reduction(goal, command) == expected
@@ -33,6 +40,11 @@ def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command,
     ("Which file imports module a?", "cat a.py | wc -l"),
     ("Which file imports module a?", "grep -rl 'from a import' . |"),  # refused by the lexer
     ("", "grep -rl x . | wc -l"),
+    # a sed that writes text of its own, reads a file, or prints every line twice is no reduction
+    ("Which lines mention redis?", "grep -rn redis . | sed 's/redis/cache/'"),
+    ("Which lines mention redis?", "grep -rn redis . | sed 's/x//' notes.txt"),
+    ("Which lines mention redis?", "grep -rn redis . | sed -f script.sed"),
+    ("Which lines mention redis?", "grep -rn redis . | sed p"),
 ])
 def test_a_reduction_that_is_the_answer_or_no_search_is_left_alone(goal, command):
     assert search_behind_reduction(goal, command) is None
