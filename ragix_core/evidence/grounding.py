@@ -19,7 +19,11 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
 from .path_hints import stand_ins
-from .steps import step_output
+from .steps import step_output, writes_not_run
+
+# No command quoted: a number in it would be the answer's last number to a reader that takes that one.
+WRITES_NOT_RUN = ("ragix did not run the plan's commands that write: this run may only read "
+                  "(start ragix with --yes to allow writes)")
 
 __all__ = ["ground_answer", "listed_paths", "asks_for_listing", "LISTED_PREFIX", "without_listing"]
 
@@ -80,7 +84,7 @@ def _mentioned(path: str, answer: str) -> bool:
 
 def ground_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Path) -> str:
     """The answer, plus ragix's own corrections it does not mention (a wrong path replaced by an
-    existing one: the user must know the answer is about another file), the same for a path the
+    existing one: the user must know the answer is about another file; writes not made), the same for a path the
     goal named that the model's commands silently replaced, plus the listed files it left out
     when the goal asks for a listing."""
     if not answer:
@@ -89,6 +93,8 @@ def ground_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Path)
         note = step.tool_call.args.get("note") if step.tool_call and step.status == StepStatus.SUCCESS else None
         if note and note not in answer:
             answer = f"{answer.rstrip()}\n\nNote: {note}."
+    if writes_not_run(list(steps)) and WRITES_NOT_RUN not in answer:
+        answer = f"{answer.rstrip()}\n\nNote: {WRITES_NOT_RUN}."
     ran = [str(s.tool_call.args.get("command") or "") for s in steps if s.tool_call and s.status == StepStatus.SUCCESS]
     for named, used in stand_ins(goal, ran, root):
         if not _mentioned(used, answer):

@@ -23,6 +23,7 @@ from ragix_core.tools.grep_glob import top_globs_as_tree
 from ragix_core.tools.pipe_operand import pipe_read_instead
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.substitution import substitution_as_xargs
+from ragix_core.tools.toolbox import WRITES_NEED_YES
 
 from .attribution import ATTRIBUTED, attributed_lines, one_file_searched
 from .excerpt import excerpt, goal_keywords
@@ -30,8 +31,8 @@ from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
-           "refused_after_evidence", "failed_rework_of", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL",
-           "SKIPPED_REPEAT", "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN"]
+           "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL",
+           "SKIPPED_REPEAT", "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
@@ -42,6 +43,7 @@ SKIPPED_REFUSAL = "refused and skipped: the outputs above already hold the goal'
 SKIPPED_REPEAT = "not run: what it shows ran as step"
 SKIPPED_FAILED_REWORK = "failed and set aside: it only reworks the output of step"
 SKIPPED_SHOWN = "not run: the project listing the plan was written from already shows what it lists"
+SKIPPED_WRITE = "not run: it writes, and this run may only read (the user allows writes with ragix's --yes)"
 RECORDS_SHOWN = "JSON output shown one record per line: key: field=value, ..."
 
 
@@ -85,6 +87,22 @@ def refused_after_evidence(step: PlanStep, earlier: List[PlanStep], goal: str) -
     return any(s.status == StepStatus.SUCCESS and not found_nothing(s)
                and any(k in (s.result.stdout or "").lower() for k in keywords)
                for s in earlier if s is not step and s.result is not None)
+
+
+def refused_write(step: PlanStep) -> bool:
+    """``step`` was refused because it writes and the run may only read (tools/toolbox.py): no
+    replan can change that, so it is no failure to reflect on. Measured (AgentBench OS at 7fdd634):
+    five goals that begin "create a directory ..." (made by the task's setup) ended
+    ``max_reflections`` on `mkdir`, replanned as `mkdir --yes`, before any of their reading steps ran."""
+    r = step.result
+    return step.status == StepStatus.FAILED and r is not None and r.refused and \
+        (r.error or "").endswith(WRITES_NEED_YES)
+
+
+def writes_not_run(steps: List[PlanStep]) -> List[str]:
+    """The commands of ``steps`` skipped because they write and the run may only read."""
+    return [str(s.tool_call.args.get("command") or "") for s in steps
+            if s.status == StepStatus.SKIPPED and s.tool_call is not None and s.tool_call.args.get("aside") == SKIPPED_WRITE]
 
 
 def failed_rework_of(step: PlanStep, earlier: List[PlanStep]) -> Optional[PlanStep]:

@@ -17,9 +17,9 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total
-from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN, Fix,
-                                      failed_rework_of, found_nothing, refused_after_evidence, run_command_step,
-                                      step_output)
+from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN,
+                                      SKIPPED_WRITE, Fix, failed_rework_of, found_nothing, refused_after_evidence,
+                                      refused_write, run_command_step, step_output)
 from ragix_core.llm.structured import ask_json
 
 from .plans import command_of, command_text, lists_what_was_shown, programs, reads_stdin
@@ -79,7 +79,12 @@ class PlanSteps:
                 if step.status != StepStatus.SUCCESS:  # the empty output stays the step's evidence
                     step.tool_call, step.result, step.status = before
                     self.failed = [s for s in self.failed if s is not step]
-        if state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
+        if refused_write(step):
+            # A write the run may not make: the plan's reading steps still run on what exists.
+            step.status = StepStatus.SKIPPED
+            step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_WRITE})
+            self.failed = [s for s in self.failed if s is not step]
+        elif state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
             # A refused rework of evidence the plan already has is no failure to reflect on.
             step.status = StepStatus.SKIPPED
             step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_REFUSAL})

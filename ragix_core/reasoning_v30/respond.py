@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus
-from ragix_core.evidence.steps import step_output
+from ragix_core.evidence.steps import step_output, writes_not_run
 
 __all__ = ["compose_from_steps", "partial_results", "recommendation"]
 
@@ -46,6 +46,9 @@ def recommendation(state: ReasoningState) -> str:
                 "(the model's own limit permitting), or ask about a smaller part of the project.")
     if state.stop_reason == "llm_unavailable":
         return "The model could not be reached or loaded. Run `ragix doctor` to see which backend failed and why."
+    if writes_not_run(state.executed_steps) and not any(s.status == StepStatus.SUCCESS for s in state.executed_steps):
+        return ("This run may only read, and the plan's steps that write were not run. Start ragix with --yes "
+                "to let it write inside the project, or ask about what already exists.")
     if state.stop_reason and state.stop_reason.endswith("_failed"):
         return ("The model's output stayed invalid after a repair attempt. A larger planner model "
                 "(--planner-model) usually fixes this.")
@@ -74,6 +77,9 @@ def partial_results(state: ReasoningState) -> str:
         attempts.append(f"**Last failure** (Step {last.num}: {last.description})\n- Error: {(state.last_error or step_output(last))[:300]}")
     if not attempts and state.last_error:
         attempts.append(f"- {state.last_error[:500]}")
+    writes = writes_not_run(state.executed_steps)
+    if writes:
+        attempts.append("**Not run** (they write; this run may only read)\n" + "\n".join(f"- `{c}`" for c in writes))
     tried = "\n\n".join(attempts) or "No step could be completed."
 
     outputs = [f"Step {s.num} ({s.description}):\n{step_output(s)}" for s in state.executed_steps

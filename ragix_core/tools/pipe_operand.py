@@ -22,9 +22,8 @@ from ragix_core.tools.specs import SPECS
 
 __all__ = ["pipe_read_instead"]
 
-# Programs that read standard input when they are given no file operand.
-_FILTERS = {"cut", "awk", "sed", "sort", "head", "tail", "wc", "grep", "egrep", "fgrep", "cat", "nl", "tac",
-            "uniq", "rev", "fold", "column"}
+# Programs of the tool specs that read standard input when they are given no file operand.
+_FILTERS = {"cut", "awk", "sed", "sort", "head", "tail", "wc", "grep", "cat", "nl", "uniq", "rev"}
 
 
 def pipe_read_instead(command: str, missing: Sequence[str]) -> Optional[Tuple[str, str]]:
@@ -75,7 +74,7 @@ def _option_value(program: str, before: str) -> bool:
     does not know counts as one (such commands are refused anyway; the rewrite never guesses)."""
     if not before.startswith("-") or before == "-":
         return False
-    spec = SPECS.get("grep" if program in ("egrep", "fgrep") else program)
+    spec = SPECS.get(program)
     if spec is None:
         return True
     if before.startswith("--"):

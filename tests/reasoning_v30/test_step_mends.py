@@ -54,3 +54,17 @@ def test_a_mended_command_that_still_finds_nothing_stays_the_empty_search(tmp_pa
     step = _step(f, "grep -rn 'maintainers' docs/*.md | cut -d: -f2 docs/maintainer.md")
     assert step.status == StepStatus.SUCCESS and not step.result.stdout.strip()
     assert step.tool_call.args["command"] == "grep -i -rn 'maintainers' docs/*.md | cut -d: -f2"
+
+
+def test_a_write_the_run_may_not_make_is_skipped_not_reflected_on(tmp_path):
+    from ragix_core.evidence.steps import SKIPPED_WRITE
+
+    # measured (AgentBench OS at 7fdd634): `mkdir parentDir` refused, replanned as `mkdir --yes parentDir`
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="dev", interactive=False))
+    step = _step(f, "mkdir parentDir")
+    assert step.status == StepStatus.SKIPPED and step.tool_call.args["aside"] == SKIPPED_WRITE
+    assert step.result.refused and "--yes" in step.result.error and f.failed == []
+    assert not (tmp_path / "parentDir").exists()
+    # any other refusal is still a failure REFLECT sees
+    other = _step(f, "cat $HOME/notes.txt")
+    assert other.status == StepStatus.FAILED and f.failed == [other]
