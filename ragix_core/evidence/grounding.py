@@ -84,9 +84,9 @@ def _mentioned(path: str, answer: str) -> bool:
 
 def ground_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Path) -> str:
     """The answer, plus ragix's own corrections it does not mention (a wrong path replaced by an
-    existing one: the user must know the answer is about another file; writes not made), the same for a path the
-    goal named that the model's commands silently replaced, plus the listed files it left out
-    when the goal asks for a listing."""
+    existing one: the user must know the answer is about another file), the same for a path the
+    goal named that the model's commands silently replaced, a note that the plan's writes were not
+    made, plus the listed files it left out when the goal asks for a listing."""
     if not answer:
         return answer
     for step in steps:

@@ -31,8 +31,9 @@ from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
 __all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
-           "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS", "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL",
-           "SKIPPED_REPEAT", "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
+           "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS",
+           "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL", "SKIPPED_REPEAT",
+           "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
 
 OUTPUT_CHARS = 1500  # a step's output in deterministic reports (Partial Results, summaries)
 EVIDENCE_CHARS = 1800  # a step's output shown to a model
@@ -93,7 +94,7 @@ def refused_write(step: PlanStep) -> bool:
     """``step`` was refused because it writes and the run may only read (tools/toolbox.py): no
     replan can change that, so it is no failure to reflect on. Measured (AgentBench OS at 7fdd634):
     five goals that begin "create a directory ..." (made by the task's setup) ended
-    ``max_reflections`` on `mkdir`, replanned as `mkdir --yes`, before any of their reading steps ran."""
+    ``max_reflections`` on `mkdir` (planned again as `mkdir --yes`) before any of their reads ran."""
     r = step.result
     return step.status == StepStatus.FAILED and r is not None and r.refused and \
         (r.error or "").endswith(WRITES_NEED_YES)
@@ -149,8 +150,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     as a pipe into xargs (tools/substitution.py, an aside); for a refused `find … -exec X {} +`,
     the find piped into xargs X (tools/find_exec.py, an aside); for a grep given a directory without
     -r, the recursive search (tools/grep_directory.py, an aside); for a filter after a pipe given a
-    missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over top-level globs
-    that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
+    missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over
+    top-level globs that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
     for a grep of a lowercase word that found nothing, the same grep with -i (tools/grep_case.py, an
     aside); for a grep of a snake_case name that found nothing, its parts as words

@@ -32,7 +32,7 @@ from ragix_core.tools.writes import check_write_file, write_file
 __all__ = ["ToolBox", "REFUSED_RC", "WRITES_NEED_YES"]
 
 # Said to the model as much as to the user: measured (AgentBench OS at 7fdd634), "non-interactive runs
-# need --yes" made the 1.5B planner replan `mkdir --yes parentDir` in 4 of the 5 runs it refused.
+# need --yes" had the 1.5B planner write `mkdir --yes DIR` in 4 of the 5 runs whose mkdir it refused.
 WRITES_NEED_YES = ("this command writes files, and this run may only read: the user allows writes by starting ragix "
                    "with --yes (no option of the command does)")
 

@@ -21,6 +21,10 @@ from tests.tools.refused_rewrites import refused_then_fixed, without_wc_totals
     # measured on AgentBench OS (1905fba): an awk program in single quotes stays one literal word
     ("find . -name '*.txt' -exec awk '{sum += $1} END {print sum}' {} +",
      "find . -name '*.txt' -print0 | xargs -0 awk '{sum += $1} END {print sum}'"),
+    # measured on AgentBench OS (a0b5077): the `;` of `\\;` lost, a lone backslash left after {}
+    ("find . -type f -exec grep -o 'Linux' {} \\", "find . -type f -print0 | xargs -0 -n 1 grep -o Linux"),
+    ("find . -type f -exec grep -l 'def execute' {} \\ | head -1",
+     "find . -type f -print0 | xargs -0 -n 1 grep -l 'def execute' | head -1"),
 ])
 def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected):
     rewritten, note = find_exec_as_xargs(command)
@@ -36,6 +40,7 @@ def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected)
     "find . -exec wc -l {} + -print",              # words after the end of -exec
     "find . -exec wc -l {} \\; -exec cat {} \\;",  # two programs
     "find . -exec wc -l {}",                       # no end
+    "find . -exec grep a {} b \\",                  # a lone backslash, but not right after {}
     "find . -exec {} +",                           # no program
     "find . -name '*.md' | xargs wc -l",           # nothing to rewrite
     "ls -exec wc {} +",
