@@ -30,6 +30,7 @@ __all__ = ["Stage", "XargsPlan", "Validator", "resolve_tool", "SYSTEM_BIN_DIRS"]
 SYSTEM_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
 F = TypeVar("F", bound=Callable[..., Any])
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
+_AWK_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an operand awk runs as `var=value`
 
 
 def _refuse_on_error(fn: F) -> F:
@@ -301,7 +302,14 @@ class Validator:
         fixed = list(plan.fixed)
         if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not _chooses_names(fixed):
             fixed = ["-H"] + fixed
-        tail = items if "--" in fixed else ["--"] + items
+        if os.path.basename(plan.tool) == "awk":
+            # awk reads every word after its program as a file or an assignment, "--" too: measured
+            # on AgentBench OS (a0b5077), `find . -name '*.txt' | xargs awk '{...}'` failed in three
+            # tasks with "awk: cannot open --". A name awk would take for an option or an
+            # assignment is given as ./NAME, the same file.
+            tail = [f"./{i}" if i.startswith("-") or _AWK_ASSIGNMENT.match(i) else i for i in items]
+        else:
+            tail = items if "--" in fixed else ["--"] + items
         args = fixed + tail
         self.check_argv(plan.tool, args)
         return [resolve_tool(plan.tool)] + args

@@ -55,3 +55,15 @@ def test_xargs_grep_names_the_file_of_a_one_item_batch(tmp_path):
     assert tb.run_command("find . -name 'a.md' | xargs grep -h '## '").stdout == "## One\n"  # names chosen off
     assert tb.run_command("find . -name 'a.md' | xargs grep -c '## '").stdout == "./a.md:1\n"
     assert tb.run_command("grep -n '## ' a.md").stdout == "2:## One\n"  # a direct grep runs as written
+
+
+def test_xargs_awk_reads_every_found_file_and_no_file_named_dashes(tmp_path):
+    # measured on AgentBench OS (a0b5077): the "--" ragix puts before xargs' items is a file to awk
+    (tmp_path / "a.txt").write_text("1\n2\n")
+    (tmp_path / "-b.txt").write_text("3\n")
+    (tmp_path / "x=1.txt").write_text("4\n")
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    r = tb.run_command("find . -name '*.txt' | xargs awk '{sum += $1} END {print sum}'")
+    assert r.ok and r.stdout == "10\n", (r.stdout, r.stderr)
+    named = tb.run_command("ls | xargs awk 'END {print NR}'")  # bare names: -b.txt and x=1.txt read as files
+    assert named.ok and named.stdout == "4\n", (named.stdout, named.stderr)
