@@ -26,7 +26,7 @@ from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.runner import RawResult
 from ragix_core.tools.sandbox import Sandbox, interpreter_dirs
 from ragix_core.tools.structured import structured_argv
-from ragix_core.tools.validate import Stage, Validator, resolve_tool
+from ragix_core.tools.validate import Stage, Validator
 from ragix_core.tools.writes import check_write_file, write_file
 
 __all__ = ["ToolBox", "REFUSED_RC", "WRITES_NEED_YES"]
