@@ -1,7 +1,8 @@
 """A plan step mended in turn on a real project: each mend's run, and what the writer is told.
 
-Both cases were measured on maintainer-name at 7fdd634, where each run spent its one reflection
-and failed: the maintainer's line is `Maintainer: Ada Lovelace`, searched for in lowercase.
+The maintainer cases were measured on maintainer-name at 7fdd634, where each run spent its one
+reflection and failed: the maintainer's line is `Maintainer: Ada Lovelace`, searched for in lowercase.
+A write in a run that may only read is skipped, not reflected on (AgentBench OS at 7fdd634).
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ def test_an_invented_file_after_the_pipe_then_the_case_of_the_word_are_both_mend
     aside = step.tool_call.args["aside"]
     assert "docs/maintainer.md does not exist" in aside and "ignoring case" in aside and "without `| cut -d: -f2`" in aside
     assert step.tool_call.args["planned"] == planned
-    assert f.failed == [] or all(s.status == StepStatus.SUCCESS for s in f.failed)
 
 
 def test_a_field_cut_and_a_deleting_sed_give_back_the_search_line(tmp_path):
