@@ -78,12 +78,12 @@ class PlanSteps:
                 self._run(step, state.goal, final=True)
                 if step.status != StepStatus.SUCCESS:  # the empty output stays the step's evidence
                     step.tool_call, step.result, step.status = before
-                    self.failed = [s for s in self.failed if s is not step]
+                    self._not_failed(step)
         if refused_write(step):
             # A write the run may not make: the plan's reading steps still run on what exists.
             step.status = StepStatus.SKIPPED
             step.tool_call = ToolCall(step.tool_call.tool, {**step.tool_call.args, "aside": SKIPPED_WRITE})
-            self.failed = [s for s in self.failed if s is not step]
+            self._not_failed(step)
         elif state.plan is not None and refused_after_evidence(step, state.plan.steps, state.goal):
             # A refused rework of evidence the plan already has is no failure to reflect on.
             step.status = StepStatus.SKIPPED
@@ -95,6 +95,10 @@ class PlanSteps:
             step.tool_call = ToolCall(step.tool_call.tool, {
                 **step.tool_call.args, "aside": f"{SKIPPED_FAILED_REWORK} {reworked.num} (`{command_of(reworked)}`)"})
         return step
+
+    def _not_failed(self, step: PlanStep) -> None:
+        """``step`` is no failure for REFLECT after all (its last run stands, or it was set aside)."""
+        self.failed = [s for s in self.failed if s is not step]
 
     def _starts_with_a_tool(self, call: ToolCall) -> bool:
         """A step labelled "none" (no tool) runs when its command starts with a tool the planner was
