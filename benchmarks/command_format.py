@@ -2,11 +2,10 @@
 
     python benchmarks/command_format.py [--model NAME_OR_GGUF] [--only GLOB]
 
-For every tool goal of the shipped scenario sets (those with expected patterns), the
-engine's own command call (AgentFunctions._ask_command, greedy, same listing) is made
-twice: once with the schema-constrained JSON reply (prompts/simple_command.md) and once
-with a free answer whose first code block is taken (prompts/simple_command_text.md,
-llm/codeblock.py). Each command runs in the confined tool box over a fresh copy of the
+For every tool goal of the shipped scenario sets (those with expected patterns), one greedy
+command is asked twice: as the schema-constrained JSON reply of ``s0_json`` (prompts/s0_command.md)
+and as the main path's free answer whose first code block is taken (prompts/command.md,
+llm/codeblock.py, AgentFunctions._ask_command with the engine's listing). Each command runs in the confined tool box over a fresh copy of the
 scenario's fixture. Per format, in the same run: commands obtained, commands that ran
 without error, commands whose output holds every expected pattern (the eval's own
 matcher: whole numbers, forbidden patterns), tokens and seconds per call.
@@ -26,18 +25,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ragix_core import prompts  # noqa: E402
+from ragix_core.baseline_s0 import S0Command  # noqa: E402
 from ragix_core.config.reasoning import VotingSection  # noqa: E402
 from ragix_core.core.stop import StopRun  # noqa: E402
 from ragix_core.eval.matching import find_patterns  # noqa: E402
 from ragix_core.eval.suite import load_sources  # noqa: E402
 from ragix_core.llm.config import LLMConfig  # noqa: E402
 from ragix_core.llm.roles import Roles  # noqa: E402
+from ragix_core.llm.structured import ask_json  # noqa: E402
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions  # noqa: E402
 from ragix_core.tools import ToolBox  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ["file_search", "code_analysis", "learning_warmup", "learning_transfer"]
 FORMATS = ("json", "text")
+
+
+def ask(fmt: str, agent: AgentFunctions, goal: str) -> str:
+    if fmt == "text":
+        return agent._ask_command(agent.command_prompt(goal), "", 0, False)
+    system = prompts.render("s0_command", tools=", ".join(agent.tools))
+    reply, _ = ask_json(agent.worker, [{"role": "system", "content": system}, {"role": "user", "content": goal}],
+                        S0Command, stop_reason="command_generation_failed", max_tokens=160)
+    return reply.command
 
 
 def judge(output: str, scenario) -> bool:
@@ -70,13 +81,13 @@ def main() -> int:
             line = {"id": s.id}
             for fmt in FORMATS:
                 agent = AgentFunctions(planner=worker, worker=worker, verifier=worker, toolbox=box,
-                                       voting=VotingSection(k_max=1, quorum=1, command_format=fmt))
+                                       voting=VotingSection(samples=0, retries=0))
                 row = rows[fmt]
                 row["goals"] += 1
                 before = roles.summary()
                 start = time.perf_counter()
                 try:
-                    command = agent._ask_command(s.input, agent.file_context(), "", 0, False)
+                    command = ask(fmt, agent, s.input)
                 except StopRun:
                     command = ""
                 row["seconds"] += time.perf_counter() - start

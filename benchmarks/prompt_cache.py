@@ -71,7 +71,7 @@ def run_variant(n_goals: int, model: str | None, threads: int | None = None) -> 
         box = ToolBox(work / "p", profile="reflect")
         for goal in GOALS[:n_goals]:
             f = AgentFunctions(planner=rec, worker=rec, verifier=rec, toolbox=box,
-                               voting=VotingSection(k_max=2, quorum=3, seed=7))
+                               voting=VotingSection(samples=1, quorum=3, seed=7))
             rec.node = "CLASSIFY"
             f.classify(goal)
             f.last_complexity = TaskComplexity.SIMPLE
@@ -79,7 +79,7 @@ def run_variant(n_goals: int, model: str | None, threads: int | None = None) -> 
             for draw in range(2):
                 rec.node = "COMMAND"
                 step = PlanStep(draw + 1, goal, ToolCall("shell", {"command": f._ask_command(
-                    goal, f.file_context(), "", draw, draw > 0)}))
+                    f.command_prompt(goal), "", draw, draw > 0)}))
                 f._run(step)
                 steps.append(step)
             rec.node = "ANSWER"

@@ -40,7 +40,7 @@ def test_step_and_reflect_timeouts_reach_the_tool_boxes(repo):
 
 def test_reflect_disabled_means_a_failed_step_ends_the_run(repo):
     llm = ScriptedLLM([{"complexity": "MODERATE"}, plan("cat docs/nothing_like_it.md")])
-    cfg = parse_config({"reasoning": {"reflect": {"enabled": False}}})
+    cfg = parse_config({"reasoning": {"reflect": {"enabled": False}, "routing": "classify_first"}})
     assert set(cfg.reasoning.max_reflections_by_complexity().values()) == {0}
     res = run_goal("show the file", cwd=repo, config=cfg, client_factory=lambda s: llm)
     assert res.state.stop_reason == "max_reflections" and "REFLECT" not in res.node_trace

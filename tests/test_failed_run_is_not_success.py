@@ -18,11 +18,13 @@ from ragix_core.cli import app
 from tests.scripted_openai import response_schema, scripted_openai_server
 
 COMMAND = {"command": "cat missing-notes.txt"}
+PLAN = {"objective": "read it", "validation": "v", "confidence": 0.5,
+        "steps": [{"num": 1, "description": "read", "tool": "cat", "args": COMMAND}]}
 
 
 def _answer(request: dict) -> str:
-    """Classify says SIMPLE; every other call (a command draw) names the missing file."""
-    return json.dumps({"complexity": "SIMPLE"} if "complexity" in json.dumps(response_schema(request)) else COMMAND)
+    """A plan names the missing file; every other call (a command draw) is the same command, as JSON."""
+    return json.dumps(PLAN if "steps" in json.dumps(response_schema(request)) else COMMAND)
 
 
 @pytest.fixture()
@@ -31,22 +33,24 @@ def server() -> Iterator[str]:
         yield s.url
 
 
-def test_all_commands_failing_is_no_evidence_and_exit_1(tmp_path, server, monkeypatch):
+def test_all_commands_failing_is_not_a_success_and_exit_1(tmp_path, server, monkeypatch):
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     project = tmp_path / "project"
     project.mkdir()
     (project / "readme.md").write_text("hello\n")
     # The user's own config (--config), not the project's: a project file may not name an endpoint.
     config = tmp_path / "user.yaml"
-    config.write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server}\"}}\n")
+    config.write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server}\"}}\n"
+                      "reasoning:\n  voting: {samples: 1}\n  max_reflections: {moderate: 0}\n")
     result = CliRunner().invoke(app, ["run", "--cwd", str(project), "--config", str(config), "--json",
                                       "How many lines does notes.txt have?"])
     out = json.loads(result.stdout)
-    assert out["stop_reason"] == "no_evidence", out
+    assert out["stop_reason"] == "no_new_plan", out  # the plan after the failed attempt repeats its command
     assert result.exit_code == 1
-    # the command ran once: a command the model repeats is not run again
+    # the command ran once: a command the model repeats is not run again, and a plan of it is refused
     assert len(out["executed_steps"]) == 1 and out["executed_steps"][0]["status"] == "failed"
     assert out["final_answer"].startswith("## Partial Results")
     assert json.dumps(COMMAND) not in out["final_answer"].split("### What Was Tried")[0]
-    # classify and three command draws (the default vote); no answer is composed from nothing
-    assert out["usage"]["llm_calls"] == 4
+    # the greedy draw, one sample, two retries, a plan and the plan asked again without the failed
+    # command; no answer is composed from nothing
+    assert out["usage"]["llm_calls"] == 6

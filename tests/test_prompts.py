@@ -8,7 +8,7 @@ from ragix_core import prompts
 
 # Placeholders fixed by the configuration (the profile's tools, the complexity's step rule): part of the
 # cached prefix across runs with the same settings.
-FIXED = {"tools", "step_rule"}
+FIXED = {"tools", "step_rule", "mode", "forbidden", "commands"}
 # Placeholders whose value changes from one call to the next within a run.
 PER_CALL = {"reflection_context", "previous_attempts", "error", "evidence", "failed_commands", "earlier_outputs",
             "step_num", "step_description", "tool", "args", "plan_and_steps", "current_answer",
@@ -28,8 +28,8 @@ def test_override_directory_replaces_only_the_templates_it_has(tmp_path, monkeyp
                                                     reflection_context="", step_rule="r", tools="ls")
 
 
-@pytest.mark.parametrize("name", ["plan", "reflect", "verify", "worker_step", "simple_command",
-                                  "simple_command_text", "compose_answer", "direct_answer", "classify"])
+@pytest.mark.parametrize("name", ["plan", "reflect", "verify", "worker_step", "command",
+                                  "compose_answer", "direct_answer", "classify"])
 def test_the_fixed_text_comes_before_every_placeholder(name):
     """llama.cpp reuses a cached prompt prefix: anything variable before the instructions would make
     every call re-process them (a 900-token plan prompt cost ~20 s on 2 cores)."""

@@ -19,7 +19,10 @@ def _plan(*commands):
 
 def _run(repo, *commands):
     llm = ScriptedLLM([{"complexity": "MODERATE"}, _plan(*commands), "There is one directory under docs."] + ["x"] * 4)
-    return run_goal(GOAL, cwd=repo, config=parse_config({}), client_factory=lambda s: llm)
+    # spec 000's routing: the model labels the goal MODERATE, so it plans first (the main path's
+    # read-only case is in tests/reasoning_v30/test_main_path.py)
+    return run_goal(GOAL, cwd=repo, config=parse_config({"reasoning": {"routing": "classify_first"}}),
+                    client_factory=lambda s: llm)
 
 
 def test_the_reads_of_a_plan_run_after_its_refused_write_without_a_reflection(repo):

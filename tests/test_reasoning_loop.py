@@ -96,16 +96,3 @@ def test_bypass_answers_directly():
     assert lp.trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]
 
 
-def test_a_plan_whose_searches_found_nothing_reads_the_named_file_before_verifying(tmp_path):
-    from ragix_core.tools import ToolBox
-
-    (tmp_path / "inventory.json").write_text('{"B7": {"name": "washer", "quantity": 0}}\n')
-    box = ToolBox(tmp_path, profile="reflect")
-    replies = [{"complexity": "MODERATE"}, plan("grep 'quantity: 0' inventory.json"), "The washer has quantity 0.",
-               {"verdict": "pass", "issues": "", "answer": "The washer (B7).", "confidence": 0.8}]
-    lp, _ = loop(replies, box)
-    st = lp.run(ReasoningState(goal="Which items in inventory.json are out of stock?", session_id="s"))
-    assert [s.tool_call.args["command"] for s in st.executed_steps] == ["grep 'quantity: 0' inventory.json",
-                                                                          "cat inventory.json"]
-    assert st.stop_reason == "success" and st.reflection_count == 0  # the read cost no retry
-    assert lp.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "VERIFY", "RESPOND"]

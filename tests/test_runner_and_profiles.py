@@ -26,6 +26,12 @@ class ScriptedRoles:
         return self.llm
 
 
+# Spec 000's routing: the model labels the goal, and a MODERATE one plans first. The plumbing tests
+# below script that label; the main path (routing try_first, the default) is tested in
+# tests/reasoning_v30/test_main_path.py.
+SPEC_000 = parse_config({"reasoning": {"routing": "classify_first"}})
+
+
 def plan(*commands):
     return {"objective": "o", "validation": "v", "confidence": 0.5,
             "steps": [{"num": i + 1, "description": c, "tool": c.split()[0], "args": {"command": c}}
@@ -36,7 +42,7 @@ def test_graph_v30_real_tools_trace_and_memory(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"},
                            plan("find . -name '*.md' | xargs wc -l | sort -n"),
                            "docs/guide.md is the largest with 120 lines"])
-    res = run_goal("Find the largest markdown file", cwd=repo, client_factory=roles)
+    res = run_goal("Find the largest markdown file", cwd=repo, client_factory=roles, config=SPEC_000)
     assert res.state.stop_reason == "success"
     step = res.state.executed_steps[0]
     assert "120 ./docs/guide.md" in step.result.stdout  # the real tool ran in the copy
@@ -53,7 +59,7 @@ def test_graph_v2_reflect_replans_and_returns_to_execute(repo: Path):
                            {"diagnosis": "the file is not there", "new_plan_summary": "list docs"},
                            plan("ls docs"),
                            "docs holds guide.md and notes.md"])
-    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v2")
+    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v2", config=SPEC_000)
     assert res.state.stop_reason == "success" and res.state.reflection_count == 1
     assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "EXECUTE", "RESPOND"]
     assert "guide.md" in res.state.executed_steps[-1].result.stdout
@@ -62,7 +68,7 @@ def test_graph_v2_reflect_replans_and_returns_to_execute(repo: Path):
 def test_graph_v30_reflect_goes_back_to_plan(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("cat docs/missing.md"),
                            {"diagnosis": "missing", "new_plan_summary": "list"}, plan("ls docs"), "done"])
-    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v30")
+    res = run_goal("Show the docs", cwd=repo, client_factory=roles, strategy="graph_v30", config=SPEC_000)
     assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "REFLECT", "PLAN", "EXECUTE", "RESPOND"]
     reflect_prompt = roles.llm.calls[2]["messages"][0]["content"]
     assert "No such file" in reflect_prompt and "guide.md" in reflect_prompt  # error + read-only context
@@ -77,7 +83,8 @@ def test_loop_v1_through_run_goal(repo: Path):
 
 
 def test_safe_profile_runs_no_process_and_keeps_no_memory(repo: Path):
-    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}}})
+    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}},
+                        "reasoning": {"routing": "classify_first"}})
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("ls"), "nothing"])
     res = run_goal("list files", cwd=repo, client_factory=roles, profile="safe", config=cfg)
     calls = [e for e in res.events if e.kind == EventKind.TOOL_CALL]
@@ -135,7 +142,7 @@ def test_reflect_is_given_evidence_and_records_which(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("cat docs/manual/intro.md"),
                            {"diagnosis": "no manual directory", "new_plan_summary": "read the guide"},
                            plan("head -n 3 docs/guide.md"), "the guide starts with its title"])
-    res = run_goal("Show the start of 'guide.md' from the manual", cwd=repo, client_factory=roles)
+    res = run_goal("Show the start of 'guide.md' from the manual", cwd=repo, client_factory=roles, config=SPEC_000)
     prompt = roles.llm.calls[2]["messages"][0]["content"]
     assert "exit code: 1" in prompt
     assert "nearest existing directory:\ndocs/: guide.md, notes.md" in prompt
@@ -148,160 +155,56 @@ def test_reflect_is_given_evidence_and_records_which(repo: Path):
     assert res.state.stop_reason == "success"
 
 
-TRY_FIRST = {"reasoning": {"routing": "try_first", "traces": {"enabled": False}}}
+TRY_FIRST = {"reasoning": {"traces": {"enabled": False}}}  # the main path is the default routing
 
 
-def test_try_first_answers_a_moderate_goal_with_voted_commands_and_no_plan(repo: Path):
-    # No classify call: the rules tie the goal to the project and it asks one thing.
-    roles = ScriptedRoles([{"command": "find docs -name '*.md' | wc -l"},
-                           {"command": "find docs -type f -name '*.md' | wc -l"}, "docs holds 2 markdown files"])
+def fenced(command):
+    return f"```sh\n{command}\n```"
+
+
+def test_the_main_path_answers_a_one_command_goal_without_a_label_or_a_plan(repo: Path):
+    roles = ScriptedRoles([fenced("find docs -name '*.md' | wc -l"), "docs holds 2 markdown files"])
     res = run_goal("How many markdown files are in docs?", cwd=repo, client_factory=roles,
                    config=parse_config(TRY_FIRST))
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]  # no plan for a one-command goal
-    assert res.state.stop_reason == "success" and res.state.confidence == 1.0
-    assert res.state.complexity == TaskComplexity.SIMPLE and len(roles.llm.calls) == 3
-    assert res.state.meta["vote"]["agreed"] == 2 and "2 markdown files" in res.state.final_answer
-    assert roles.llm.calls[1]["temperature"] > 0  # the confirming draw was sampled
+    assert res.state.stop_reason == "success" and res.state.complexity == TaskComplexity.SIMPLE
+    assert len(roles.llm.calls) == 2 and "2 markdown files" in res.state.final_answer
     executed = [e.data["event"] for e in res.events if e.kind == EventKind.STEP_EXECUTED]
     assert [(e["tool_input"], e["stdout"].split()[0]) for e in executed] == [("find docs -name '*.md' | wc -l", "2")]
 
 
-def test_try_first_gives_a_goal_ragix_looks_answer_to_plan_without_a_vote(repo: Path):
-    # A line count of a named file: ragix's looks are the first plan, so no command is sampled.
-    roles = ScriptedRoles(["README.md has 19 lines"])  # the writer's call only
-    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
-    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and "vote" not in res.state.meta
-    assert res.state.meta["plan_by"] == "ragix" and len(roles.llm.calls) == 1
-    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l README.md"]
-    assert res.state.stop_reason == "success" and "19" in res.state.final_answer
-    # with the model's first plans (first_plan: model) the same goal is tried as one voted command
-    model_first = {"reasoning": {**TRY_FIRST["reasoning"], "first_plan": "model"}}
-    roles = ScriptedRoles([{"command": "wc -l README.md"}, {"command": "wc -l ./README.md"}, "19 lines"])
-    res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles,
-                   config=parse_config(model_first))
-    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and res.state.meta["vote"]["agreed"] == 2
-
-
-def test_try_first_escalates_to_plan_when_no_command_works(repo: Path):
-    # The model labels the goal only once the try failed; its SIMPLE becomes MODERATE (one command did not do).
-    roles = ScriptedRoles([{"command": "cat docs/manual.md"}, {"command": "cat docs/manual.md"},
-                           {"command": "cat docs/manual.md"}, {"complexity": "SIMPLE"}, plan("cat docs/guide.md"),
-                           "the guide says hello"])
-    res = run_goal("Show the manual", cwd=repo, client_factory=roles, config=parse_config(TRY_FIRST))
-    assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
-    assert res.state.meta["escalated"] == "no command worked"
-    assert res.state.complexity == TaskComplexity.MODERATE
-    assert "complexity classifier" in roles.llm.calls[3]["messages"][0]["content"]
-    plan_prompt = roles.llm.calls[4]["messages"][0]["content"]
-    assert "Tried first, as one command:\n- `cat docs/manual.md` [FAILED]" in plan_prompt
-    assert res.state.stop_reason == "success"
-
-
-def test_try_first_plans_when_every_command_found_nothing(repo: Path):
-    empty = {"command": "grep -rn 'quantity: 0' src/inventory/storage.py"}
-    roles = ScriptedRoles([empty, empty, empty, {"complexity": "MODERATE"}, plan("cat inventory.json"),
-                           "B7 (washer) has quantity 0"])
+def test_the_main_path_plans_when_every_command_found_nothing(repo: Path):
+    empty = fenced("grep -rn 'quantity: 0' src/inventory/storage.py")
+    roles = ScriptedRoles([empty] * 6 + [plan("cat inventory.json"), "B7 (washer) has quantity 0"])
     res = run_goal("Which items in the inventory data file have quantity 0?", cwd=repo, client_factory=roles,
                    config=parse_config(TRY_FIRST))
     assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
     assert res.state.meta["escalated"] == "every command found nothing"
-    assert "Tried first, as one command:\n- `grep -rn 'quantity: 0' src/inventory/storage.py` [ok]" in \
-        roles.llm.calls[4]["messages"][0]["content"]
-    assert [s.tool_call.args["command"] for s in res.state.executed_steps][0] == "cat inventory.json"
+    assert res.state.meta["attempt"]["ran"] == 1 and res.state.meta["attempt"]["retries"] == 2  # repeats ran once
+    assert "Tried first, one command at a time:\n- `grep -rn 'quantity: 0' src/inventory/storage.py` [ok]" in \
+        roles.llm.calls[6]["messages"][0]["content"]
     assert "B7" in res.state.final_answer and res.state.stop_reason == "success"
-
-
-def test_try_first_plans_at_once_when_the_goal_asks_two_things(repo: Path):
-    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md", "grep -rl Ada ."), "19; README.md"])
-    res = run_goal("How many lines does README.md have, and which files mention Ada?", cwd=repo,
-                   client_factory=roles, config=parse_config(TRY_FIRST))
-    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and "vote" not in res.state.meta
 
 
 def test_classify_first_keeps_spec_000_routing(repo: Path):
     roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("wc -l README.md"), "19"])
     res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles,
-                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
+                   config=parse_config({"reasoning": {"routing": "classify_first", "traces": {"enabled": False}}}))
     assert res.node_trace[:2] == ["CLASSIFY", "PLAN"]
-
-
-LOOKS_FIRST = {"reasoning": {"first_plan": "looks", "labels": "rules_first", "traces": {"enabled": False}}}
-
-
-def test_looks_first_answers_an_importers_goal_from_ragix_own_search_without_a_model_plan(repo: Path):
-    roles = ScriptedRoles(["cli.py and __init__.py import from storage"])  # the writer's call only
-    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
-                   config=parse_config(LOOKS_FIRST))
-    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "RESPOND"] and len(roles.llm.calls) == 1
-    step = res.state.executed_steps[0]
-    assert step.description.endswith("(ragix)") and "storage" in step.tool_call.args["command"]
-    assert "src/inventory/cli.py" in step.result.stdout  # the real grep over the mock repository
-    assert res.state.stop_reason == "success" and res.state.reflection_count == 0
-
-
-def test_a_goal_the_looks_answer_is_labelled_without_the_model_under_the_default_labels(repo: Path):
-    # labels: model (the default) still asks the model for goals no look answers (the test above this one)
-    roles = ScriptedRoles(["cli.py and __init__.py import from storage"])  # the writer's call only
-    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
-                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
-    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "RESPOND"] and len(roles.llm.calls) == 1
-    assert res.state.complexity == TaskComplexity.MODERATE and res.state.meta["plan_by"] == "ragix"
-    # with the model's first plans the model labels it, as spec 000 says
-    roles = ScriptedRoles([{"complexity": "MODERATE"}, plan("grep -rn 'from .storage' src"), "cli.py"])
-    res = run_goal("Which modules import from the storage module?", cwd=repo, client_factory=roles,
-                   config=parse_config({"reasoning": {"first_plan": "model", "traces": {"enabled": False}}}))
-    assert "complexity classifier" in roles.llm.calls[0]["messages"][0]["content"]
-
-
-def test_looks_first_hands_a_goal_its_looks_cannot_answer_to_the_model(repo: Path):
-    # "What does it do" is not answered by where it is defined: the model plans at once.
-    roles = ScriptedRoles([plan("cat src/inventory/cli.py"), "it parses the command line"])
-    res = run_goal("What does the main function do?", cwd=repo, client_factory=roles, config=parse_config(LOOKS_FIRST))
-    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"] and res.state.meta["plan_by"] == "model"
-    assert res.state.executed_steps[0].tool_call.args["command"] == "cat src/inventory/cli.py"
-    # an import search that finds nothing is no answer either: the model plans, and no reflection is spent
-    roles = ScriptedRoles([plan("grep -rn warehouse src"), "nothing imports it"])
-    res = run_goal("Which modules import from the reports module?", cwd=repo, client_factory=roles,
-                   config=parse_config(LOOKS_FIRST))
-    assert res.node_trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "PLAN", "EXECUTE", "RESPOND"]
-    looks, planned = res.state.executed_steps[:2], res.state.executed_steps[2:]  # the goal's words searched too
-    assert all(s.description.endswith("(ragix)") and not s.result.stdout for s in looks)
-    assert [s.tool_call.args["command"] for s in planned] == ["grep -rn warehouse src"]
-    assert res.state.reflection_count == 0 and res.state.meta["plan_by"] == "model"
-    with pytest.raises(ValueError, match="first_plan"):
-        parse_config({"reasoning": {"first_plan": "guess"}})
-    assert parse_config({}).reasoning.first_plan == "looks"  # the default (DECISIONS.md "Looks before the plan")
+    assert parse_config({}).reasoning.routing == "try_first"  # the default: the main path
 
 
 def test_labels_rules_first_plans_a_project_goal_without_asking_the_model_for_a_label(repo: Path):
-    # the model plans (first_plan: model), so that the labels alone decide whether PLAN is entered
-    rules = {"reasoning": {"labels": "rules_first", "first_plan": "model", "traces": {"enabled": False}}}
+    rules = {"reasoning": {"routing": "classify_first", "labels": "rules_first", "traces": {"enabled": False}}}
     roles = ScriptedRoles([plan("wc -l README.md"), "README.md has 19 lines"])
     res = run_goal("How many lines does README.md have?", cwd=repo, client_factory=roles, config=parse_config(rules))
     assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"]
     assert res.state.complexity == TaskComplexity.MODERATE and len(roles.llm.calls) == 2  # plan and answer only
     assert "complexity classifier" not in roles.llm.calls[0]["messages"][0]["content"]
     # a goal the rules cannot tie to the project is still labelled by the model
-    roles = ScriptedRoles([{"complexity": "SIMPLE"}, {"command": "grep -rni maintainer ."}, {"command": "grep -rni maintainer ."},
-                           "Ada Lovelace"])
+    roles = ScriptedRoles([{"complexity": "SIMPLE"}, fenced("grep -rni maintainer ."), "Ada Lovelace"])
     res = run_goal("Who is named as the maintainer in the documentation?", cwd=repo, client_factory=roles,
                    config=parse_config(rules))
     assert "complexity classifier" in roles.llm.calls[0]["messages"][0]["content"]
     with pytest.raises(ValueError, match="labels"):
         parse_config({"reasoning": {"labels": "guess"}})
-
-
-def test_a_goal_about_a_missing_file_reads_the_file_standing_in_for_it_first(repo: Path):
-    # measured (missing-test-api, f04ae2c: 2 of 3 runs failed): the replans wrote `touch tests/test_api.py`
-    roles = ScriptedRoles(["It tests the Item model."])  # the writer's call only
-    res = run_goal("What does tests/test_api.py test?", cwd=repo, client_factory=roles,
-                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
-    assert res.state.meta["plan_by"] == "ragix" and len(roles.llm.calls) == 1
-    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["cat tests/test_models.py"]
-    assert "tests/test_api.py does not exist; this answer is from tests/test_models.py" in res.state.final_answer
-    # a line count of a missing file with a close name counts the stand-in
-    roles = ScriptedRoles(["6 lines"])
-    res = run_goal("How many lines are in docs/note.md?", cwd=repo, client_factory=roles,
-                   config=parse_config({"reasoning": {"traces": {"enabled": False}}}))
-    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/notes.md"]
-    assert "docs/note.md does not exist" in res.state.final_answer

@@ -136,31 +136,37 @@ class TracesSection(_Section):
 
 
 class VotingSection(_Section):
-    """Execution voting on the one-command path (docs/SAMPLING.md)."""
+    """The main path's draws (reasoning_v30/attempt.py, docs/SAMPLING.md): one greedy command, then
+    ``samples`` drawn at ``temperature`` and voted on when it failed or found nothing, then at most
+    ``retries`` commands written after reading the failure."""
 
-    k_max: int = Field(3, ge=1, le=10)  # commands drawn at most; 1 = one greedy command, no vote
-    quorum: int = Field(2, ge=1, le=10)  # stop as soon as this many outputs agree
-    temperature: float = Field(0.7, ge=0, le=2)  # for every draw after the first (which is greedy)
-    command_format: Literal["json", "text"] = "json"  # schema-constrained {"command"} or a code block
+    samples: int = Field(3, ge=0, le=10)  # drawn after a greedy command that failed or found nothing; 0 = no vote
+    quorum: int = Field(2, ge=1, le=10)  # the vote stops as soon as this many outputs agree
+    retries: int = Field(2, ge=0, le=5)  # commands written after reading the failure (exit code, stderr, listing)
+    temperature: float = Field(0.7, ge=0, le=2)  # for every sampled draw (the first command is greedy)
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
+    # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
+    k_max: Optional[int] = Field(None, ge=1, le=11)
+
+    @model_validator(mode="after")
+    def _k_max_alias(self) -> "VotingSection":
+        if self.k_max is not None:
+            self.__dict__["samples"] = self.k_max - 1
+        return self
 
 
 class ReasoningConfig(_Section):
     strategy: str = DEFAULT_ENGINE  # a name from the engine registry
-    # classify_first: spec 000's routing (SIMPLE answers with one command, the rest plans);
-    # try_first: every tool goal tries the voted command first and plans only when it fails,
-    # when the commands disagree, or when the goal asks several things (ADaPT, arXiv 2311.05772).
-    routing: Literal["classify_first", "try_first"] = "classify_first"
-    # Who labels a goal's complexity (CLASSIFY). model: spec 000's CLASSIFY, the model labels every
-    # goal the rules do not bypass. rules_first: a goal the rules tie to the project plans as
-    # MODERATE, or COMPLEX when it asks several things, without a model call; the model labels only
-    # what the rules cannot place (docs/DECISIONS.md "Complexity labels by rules, an option").
+    # try_first: the main path. A greeting or a question that names nothing in the project is answered
+    # without tools; a goal that asks several things plans; every other goal tries one command (sampled,
+    # voted and retried on its real error: reasoning_v30/attempt.py) and plans only when that found
+    # nothing (ADaPT, arXiv 2311.05772). classify_first: spec 000's routing (the model labels the goal;
+    # SIMPLE answers with the same main path, the rest plans first).
+    routing: Literal["classify_first", "try_first"] = "try_first"
+    # Who labels a goal's complexity under classify_first. model: spec 000's CLASSIFY, the model labels
+    # every goal the rules do not bypass. rules_first: a goal the rules tie to the project plans as
+    # MODERATE, or COMPLEX when it asks several things, without a model call.
     labels: Literal["model", "rules_first"] = "model"
-    # Who writes a tool goal's first plan. model: spec 000's PLAN. looks: ragix's own looks when the goal
-    # asks for one (the counts of files it names, a file it asks about, where a name is defined, what a
-    # decorator decorates, a module's importers); the model plans when none applies or they find nothing
-    # (docs/DECISIONS.md "Looks before the plan").
-    first_plan: Literal["model", "looks"] = "looks"
     # How the model writes a plan. json: spec 000's schema (objective, steps with num, description,
     # tool, args; validation, confidence), decoded under it. text: the commands in a ```sh code block, a
     # comment each (prompts/plan_text.md), ~1/5 of the generated tokens (docs/DECISIONS.md "Plans as text").

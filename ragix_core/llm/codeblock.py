@@ -9,8 +9,11 @@ command found here still goes through the confined executor's validation.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import List, Optional, Tuple
+
+from ragix_core.core.text import json_command
 
 __all__ = ["extract_command", "extract_commands", "MAX_COMMAND_CHARS"]
 
@@ -31,9 +34,23 @@ def _first_line(block: str) -> Optional[str]:
     return None
 
 
+def _json_command(text: str) -> Optional[str]:
+    """The "command" of a reply that is a JSON object (a model trained on tool calls may answer so)."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    command = data.get("command") if isinstance(data, dict) else None
+    return json_command(command.strip()) if isinstance(command, str) and command.strip() else None
+
+
 def extract_command(text: str) -> Optional[str]:
-    """The first command line of the first fenced code block; else the first inline `code`;
-    else None. Shell prompts ("$ ") and comment lines are dropped."""
+    """The first command line of the first fenced code block; else the first inline `code`; else
+    the "command" of a reply that is one JSON object; else None. Shell prompts ("$ ") and comment
+    lines are dropped."""
     text = text or ""
     for match in _FENCE.finditer(text):
         line = _first_line(match.group(2))
@@ -44,6 +61,10 @@ def extract_command(text: str) -> Optional[str]:
         line = _first_line(inline.group(1))
         if line:
             return line[:MAX_COMMAND_CHARS]
+    command = _json_command(text)
+    if command:
+        line = _first_line(command)
+        return line[:MAX_COMMAND_CHARS] if line else None
     return None
 
 

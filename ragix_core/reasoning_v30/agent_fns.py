@@ -30,7 +30,6 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
-from .looks import Looks
 from .plans import LISTING_DEPTH, command_of, command_text, compact_steps, with_tool_name
 from .replies import (
     PLAN_TEXT_MAX_TOKENS,
@@ -60,8 +59,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
                  experience: Any = None, top_k: int = 5, max_context_chars: int = 2000,
                  voting: Any = None, may_escalate: bool = False, labels: str = "model",
                  plan_format: str = "json", diagnose_shell: Optional[Callable[[str], Any]] = None):
-        """``voting``: a ``VotingSection`` (k_max, quorum, temperature, command_format, seed); the
-        default is one command and, if it fails, one corrected command (no vote). ``may_escalate``:
+        """``voting``: a ``VotingSection`` (samples, quorum, retries, temperature, seed): the main
+        path's draws (attempt.py); the default here is one command and, if it fails, one retry. ``may_escalate``:
         the try-first route, where a failed or disputed one-command answer hands the goal to PLAN
         instead of answering. ``labels``: "rules_first" or "model", who labels a goal's complexity
         (``classify``). ``plan_format``: "json" (spec 000's plan schema) or "text" (the commands in a
@@ -74,10 +73,9 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.experience = experience
         self.top_k = top_k
         self.max_context_chars = max_context_chars
-        self.voting = voting or VotingSection(k_max=2, quorum=1)
+        self.voting = voting or VotingSection(samples=0, retries=1)
         self.may_escalate = may_escalate
         self.rewritten: set = set()  # answers the binding wrote from the outputs (compose_for's drafts replaced)
-        self.looks_first = False  # reasoning.first_plan: looks (set by build_graph): labels and routes consult the looks
         self.labels = labels
         self.plan_format = plan_format
         self.tried = ""  # what the one-command try ran before an escalation: shown to PLAN
@@ -89,7 +87,6 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
         self.root = Path(getattr(toolbox, "root", "."))
-        self.looks = Looks(self.root)  # the steps ragix adds itself at a plan's end, once each
         self.last_complexity: Optional[TaskComplexity] = None
         self.labelled_by_rules = False  # classify_to_try labelled the goal SIMPLE without the model
         self._listing: Optional[str] = None
@@ -114,6 +111,11 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             files = sorted(project_files(self.root, max_depth=LISTING_DEPTH))
             self._listing = bounded("\n".join(f"./{f}" for f in files), self.max_context_chars)
         return self._listing
+
+    def model_commands(self) -> str:
+        """The commands designed for the model that this run's tool box offers, one line each, for
+        the worker's prompt ("" when it offers none)."""
+        return ""
 
     def experience_context(self, query: str) -> str:
         if self.experience is None or self.top_k <= 0:
@@ -282,19 +284,6 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
 
-    def looks_plan(self, state: ReasoningState) -> Optional[Plan]:
-        """A tool goal's first plan written by ragix from the looks that answer it (looks.first), or
-        None when none applies (``reasoning.first_plan: looks``)."""
-        steps = self.looks.first(state.goal)
-        if not steps:
-            return None
-        return Plan(objective=f"{state.goal} (ragix looks first)", steps=steps,
-                    validation="the looks' outputs answer the goal")
-
-    def named_file_looks(self, state: ReasoningState) -> List[PlanStep]:
-        """The steps ragix adds itself to a finished plan, once each (reasoning_v30/looks.py)."""
-        return self.looks.at_plan_end(state)
-
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).
 
@@ -311,10 +300,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             self.reflect_on_empty = True
             return ("every command found nothing: its pattern or path may not match what the files contain; "
                     "look at the files before concluding that nothing exists")
-        if searches_empty(state) and not self.looks.missing_listed:
-            # (When ragix listed the directory of a file the goal names that is not there, the empty
-            # searches for it agree with that listing: measured, missing-test-api at 62eb891 spent its
-            # reflection replanning the same empty grep after `ls tests` had shown test_models.py.)
+        if searches_empty(state):
             self.reflect_on_empty = True
             return ("every search found nothing and the other commands only listed files: a search's pattern or "
                     "path may not match what the files contain; look at the files before concluding that nothing "

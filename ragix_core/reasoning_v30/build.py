@@ -69,16 +69,12 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
 
     try_first = rc.routing == "try_first"
     functions.may_escalate = try_first
-    functions.looks_first = rc.first_plan == "looks"
     nodes = {
         "CLASSIFY": ClassifyNode(functions.classify_to_try if try_first else functions.classify,
-                                 route_fn=try_first_route(functions.looks.would_answer if functions.looks_first
-                                                          else None) if try_first else None),
+                                 route_fn=try_first_route if try_first else None),
         "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None, emit_event_fn=emit),
-        "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit,
-                         first_plan_fn=functions.looks_plan if rc.first_plan == "looks" else None),
-        "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit, doubt_fn=functions.doubt_empty,
-                               look_fn=functions.named_file_looks),
+        "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit),
+        "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit, doubt_fn=functions.doubt_empty),
         "REFLECT": ReflectNode(
             functions.reflect, _NoCorpus() if corpus is None else corpus, reflect_shell,
             emit_event_fn=emit,
@@ -97,18 +93,12 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
                           max_iterations=rc.graph.max_iterations)
 
 
-def try_first_route(looks_answer: Optional[Callable[[str], bool]] = None) -> Callable[[ReasoningState], str]:
-    """ADaPT's order: a tool goal tries the voted one-command answer first (DIRECT_EXEC escalates to
-    PLAN when it fails or the commands disagree); a goal that asks several things plans at once, and
-    so does one that ragix's own looks answer (``looks_answer``, with ``first_plan: looks``): PLAN
-    takes them without a model call, which no vote beats."""
-    def route(state: ReasoningState) -> str:
-        if state.complexity == TaskComplexity.BYPASS:
-            return "DIRECT_EXEC"
-        if several_asks(state.goal) or (looks_answer is not None and looks_answer(state.goal)):
-            return "PLAN"
-        return "DIRECT_EXEC"
-    return route
+def try_first_route(state: ReasoningState) -> str:
+    """ADaPT's order: a tool goal tries the main path first (DIRECT_EXEC escalates to PLAN when it
+    finds nothing); a goal that asks several things plans at once; BYPASS answers without tools."""
+    if state.complexity != TaskComplexity.BYPASS and several_asks(state.goal):
+        return "PLAN"
+    return "DIRECT_EXEC"
 
 
 def _from_context(ctx: Any, strategy: str) -> ReasoningGraph:

@@ -1,10 +1,10 @@
-"""DIRECT_EXEC's answers: a BYPASS goal from the model alone, a tool goal from voted commands.
+"""DIRECT_EXEC's answers: a BYPASS goal from the model alone, a tool goal from the main path.
 
-A mixin of ``AgentFunctions`` (agent_fns.py), which holds the roles, the tool box and the
-run's state these methods read: ``voting``, ``tools``, ``worker``, ``looks``, ``may_escalate``,
-``tried``, ``last_complexity`` and the shared ``file_context``, ``compose_for``, ``_run`` and
-``plan_complexity``. The one-command path (execution voting, the looks after it, the try-first
-escalation) is one concept, kept apart from planning, execution and reflection.
+A mixin of ``AgentFunctions`` (agent_fns.py), which holds the roles, the tool box and the run's
+state these methods read: ``voting``, ``tools``, ``worker``, ``root``, ``may_escalate``, ``tried``
+and the shared ``file_context``, ``compose_for``, ``_run`` and ``plan_complexity``. The main path
+itself (one greedy command, a vote after a failure, retries on the real error) is attempt.py; this
+module asks for the commands and turns the outcome into an answer or an escalation to PLAN.
 """
 
 from __future__ import annotations
@@ -12,33 +12,33 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from ragix_core import prompts
-from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity
-from ragix_core.evidence.steps import found_nothing, step_output
-from ragix_core.llm.codeblock import extract_command
-from ragix_core.llm.structured import ask_json, ask_text
+from ragix_core.evidence.feedback import execution_feedback
+from ragix_core.evidence.steps import step_output
+from ragix_core.llm.structured import ask_json
 
-from .replies import AnswerReply, CommandReply
-from .voting import CommandVote
+from .attempt import AttemptOutcome, CommandAttempt
+from .command_prompt import ask_free_command, command_request
+from .replies import AnswerReply
 
-__all__ = ["DirectAnswers", "MAX_LOOK_ROUNDS"]
+__all__ = ["DirectAnswers", "DISPUTED"]
 
-MAX_LOOK_ROUNDS = 6  # rounds of ragix's own looks after the one command (an import chain takes one a level)
+DISPUTED = "disputed"  # the stop reason of an answer whose voted commands printed different outputs
 
 
 def _tried(steps: List[PlanStep]) -> str:
-    """The one-command try, for the planner: each command and what it gave."""
+    """The main path's commands, for the planner: each command and what it gave."""
     lines = []
     for s in steps:
         command = s.tool_call.args.get("command") if s.tool_call else ""
         verdict = "ok" if s.status == StepStatus.SUCCESS else "FAILED"
         lines.append(f"- `{command}` [{verdict}]: {bounded(step_output(s, limit=300), 300) or '(no output)'}")
-    return "Tried first, as one command:\n" + "\n".join(lines) if lines else ""
+    return "Tried first, one command at a time:\n" + "\n".join(lines) if lines else ""
 
 
 class DirectAnswers:
-    """DIRECT_EXEC's answer function and the one-command path behind it (see the module docstring)."""
+    """DIRECT_EXEC's answer function and the main path behind it (see the module docstring)."""
 
     def answer(self, goal: str) -> Dict[str, Any]:
         if self.last_complexity != TaskComplexity.BYPASS and self.tools:
@@ -47,73 +47,50 @@ class DirectAnswers:
         reply, _ = ask_json(self.worker, msg, AnswerReply, stop_reason="answer_failed", max_tokens=600)
         return {"answer": reply.answer, "confidence": reply.confidence}
 
-    def _ask_command(self, goal: str, listing: str, feedback: str, draw: int, sample: bool) -> str:
-        """Draw ``draw`` of a command for ``goal``: at the role's temperature (greedy by default), or at
-        voting.temperature when ``sample`` (see voting.CommandVote). The prompt's fixed part comes first
-        and the feedback last, so the model's prompt cache serves the repeated prefix."""
+    def command_prompt(self, goal: str) -> str:
+        """The worker's request for a command (benchmarks reuse it)."""
+        return command_request(goal, self.tools, self.file_context(), self.model_commands())
+
+    def _ask_command(self, prompt: str, feedback: str, draw: int, sample: bool) -> str:
+        """Draw ``draw`` of a command: greedy (the role's temperature), or at voting.temperature when
+        ``sample``. The fixed prompt comes first and the feedback last, so the model's prompt cache
+        serves the repeated prefix."""
         v = self.voting
-        temperature = v.temperature if sample else None  # None: the role's own (0 unless configured)
+        temperature = v.temperature if sample else None
         seed = v.seed + draw if v.seed is not None else None
-        text = prompts.render("simple_command" if v.command_format == "json" else "simple_command_text",
-                              goal=bounded(goal, 4000), file_context=listing, tools=", ".join(self.tools)) + feedback
-        msg = [{"role": "user", "content": text}]
-        if v.command_format == "json":
-            reply, _ = ask_json(self.worker, msg, CommandReply, stop_reason="command_generation_failed",
-                                max_tokens=120, temperature=temperature, seed=seed)
-            return reply.command
-        completion = ask_text(self.worker, msg, max_tokens=160, temperature=temperature, seed=seed)
-        command = extract_command(completion.text)
-        if not command:
-            raise StopRun("command_generation_failed", f"no command in the reply: {bounded(completion.text, 200)}")
-        return command
+        return ask_free_command(self.worker, prompt + feedback, temperature=temperature, seed=seed)
 
     def _answer_with_one_command(self, goal: str) -> Dict[str, Any]:
-        """Execution voting (reasoning_v30/voting.py): commands drawn until two outputs agree, then the
-        looks a finished plan gets. On the try-first route a goal whose commands all failed, all found
-        nothing, or found different things goes to PLAN instead."""
-        listing = self.file_context()
+        """The main path (attempt.py). On the try-first route a goal whose commands all failed or all
+        found nothing goes to PLAN; otherwise the answer is written from the winning output alone."""
+        prompt = self.command_prompt(goal)
         v = self.voting
-        vote = CommandVote(lambda feedback, i, sample: self._ask_command(goal, listing, feedback, i, sample),
-                           lambda step, final=False: self._run(step, goal, final),
-                           k_max=v.k_max, quorum=v.quorum).vote(goal)
-        meta = {"vote": {"drawn": vote.run.draws if vote.run else 0, "ran": len(vote.steps), "usable": vote.usable,
-                         "agreed": vote.agreed, "entropy": round(vote.run.entropy, 3) if vote.run else None,
-                         "found_nothing": vote.found_nothing,
-                         "commands": [s.tool_call.args.get("command") for s in vote.steps if s.tool_call]}}
-        winner = vote.winner
-        # On the try-first route, finding nothing is a failed try too (measured, out-of-stock-items at
-        # fc92558: two empty greps of storage.py, then the reads after them answered from storage.py);
-        # a plan has the same looks and also doubts an all-empty result before concluding absence.
-        if self.may_escalate and (winner is None or vote.disputed or vote.found_nothing):
-            self.tried = _tried(vote.steps)
-            why = "no command worked" if winner is None else \
-                "every command found nothing" if vote.found_nothing else "the commands disagreed"
-            return {"escalate": why,
-                    "complexity": self.plan_complexity(goal),
-                    "steps": vote.steps if winner is None else [], "meta": meta}
+        outcome = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
+                                 lambda step, final=False: self._run(step, goal, final),
+                                 lambda step: execution_feedback(step, self.root),
+                                 samples=v.samples, quorum=v.quorum, retries=v.retries).attempt(goal)
+        meta = {"attempt": outcome.to_meta()}
+        winner = outcome.winner
+        if winner is None and self.may_escalate:
+            # A plan runs the reads of a goal whose command writes in a read-only run, and says which
+            # writes it did not make (evidence/steps.refused_write).
+            self.tried = _tried(outcome.steps)
+            why = "the command writes and this run may only read" if outcome.write_refused is not None else \
+                "every command found nothing" if outcome.found_nothing else "no command worked"
+            return {"escalate": why, "complexity": self.plan_complexity(goal), "steps": outcome.steps, "meta": meta}
         if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
-            return {"answer": "", "confidence": 0.0, "steps": vote.steps, "meta": meta}
-        evidence = self._looked_after([winner], goal, first=len(vote.steps) + 1)
-        if len(evidence) > 1:
-            meta["vote"]["looked"] = [s.tool_call.args["command"] for s in evidence[1:]]
-        answer = self.compose_for(goal, evidence)
-        if vote.needs_caveat and not any(s.status == StepStatus.SUCCESS and not found_nothing(s) for s in evidence[1:]):
-            answer = f"{answer.rstrip()}\n\n(ragix: {vote.summary()}.)"
-        return {"answer": answer, "confidence": vote.confidence(v.quorum), "steps": evidence, "meta": meta}
+            return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta}
+        return self._answer_from(goal, outcome, meta)
 
-    def _looked_after(self, evidence: List[PlanStep], goal: str, first: int) -> List[PlanStep]:
-        """``evidence`` with the looks a finished plan gets (reasoning_v30/looks.py) run after it:
-        the one command's answer stands on the same evidence a plan's would (measured: the plan-end
-        looks decided most of the code-analysis passes, and the one-command path had only the
-        reads after an empty search)."""
-        evidence = list(evidence)
-        for _ in range(MAX_LOOK_ROUNDS):
-            looks = self.looks.after(goal, evidence, first + len(evidence) - 1)
-            if not looks:
-                break
-            for look in looks:
-                self._run(look)
-                evidence.append(look)
-        return evidence
-
+    def _answer_from(self, goal: str, outcome: AttemptOutcome, meta: Dict[str, Any]) -> Dict[str, Any]:
+        answer = self.compose_for(goal, [outcome.winner])
+        # The answer's evidence is the winning command alone; every command that ran is in the trace
+        # (its tool events) and in meta["attempt"]["commands"].
+        result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": [outcome.winner], "meta": meta}
+        if outcome.disputed:
+            # Commands that found different things: the answer says so and the run does not claim success.
+            answer = f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{outcome.winner.tool_call.args['command']}`.)"
+            result["stop_reason"] = DISPUTED
+        result["answer"] = answer
+        return result

@@ -7,7 +7,7 @@ the plan goes to REFLECT like a failed step, whatever its complexity. See ``Exec
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, TaskComplexity, ToolResult
@@ -94,8 +94,7 @@ class ExecuteNode(BaseNode):
                  *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
                  exhausted_reason: str = "max_reflections",
                  verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,),
-                 doubt_fn: Optional[Callable[[ReasoningState], Optional[str]]] = None,
-                 look_fn: Optional[Callable[[ReasoningState], List[PlanStep]]] = None):
+                 doubt_fn: Optional[Callable[[ReasoningState], Optional[str]]] = None):
         """A failed step goes to ``recover_node`` while the budget lasts, else the run stops with
         ``exhausted_reason``; a finished plan goes to VERIFY for the complexities in ``verify``.
         The defaults are spec 000's; ReasoningLoop v1 retries its plan and verifies every plan.
@@ -103,11 +102,7 @@ class ExecuteNode(BaseNode):
         a doubted plan goes to ``recover_node`` like a failed step, whatever its complexity, while
         the reflection budget lasts. If the second look that follows fails a step with no budget
         left, having found nothing new, the doubted plan's evidence stands and the run finishes as
-        that plan would have (doubting was a check, not a failure).
-        ``look_fn(state)`` gives steps ragix adds itself to a finished plan before any doubt (for
-        graph_v30, reasoning_v30/looks.py: what a person looks at before answering — the files the
-        goal names or asks about, a missing file's directory, definitions, import lines, the goal's
-        own words); they run as the plan's next steps and cost no reflection."""
+        that plan would have (doubting was a check, not a failure)."""
         self.execute_step_fn = execute_step_fn
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
@@ -115,7 +110,6 @@ class ExecuteNode(BaseNode):
         self.exhausted_reason = exhausted_reason
         self.verify = tuple(verify)
         self.doubt_fn = doubt_fn
-        self.look_fn = look_fn
 
     @staticmethod
     def _doubted_evidence_stands(state: ReasoningState) -> bool:
@@ -130,20 +124,8 @@ class ExecuteNode(BaseNode):
         return all(s.status != StepStatus.SUCCESS or found_nothing(s) for s in later)
 
     def _finished(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        looks = self.look_fn(state) if self.look_fn is not None and state.plan is not None else []
-        if looks:
-            emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
-                       error="ragix adds steps of its own before answering: " + "; ".join(s.description for s in looks),
-                       meta={"verdict": "look", "checked_by": "evidence",
-                             "added_steps": [s.description for s in looks]})
-            state.plan.steps.extend(looks)
-            return state, "EXECUTE"
-        by_ragix = state.meta.get("plan_by") == "ragix"
-        if self.doubt_fn is not None and (by_ragix or
-                                          state.reflection_count < self.max_reflections.get(state.complexity, 0)):
+        if self.doubt_fn is not None and state.reflection_count < self.max_reflections.get(state.complexity, 0):
             doubt = self.doubt_fn(state)
-            if doubt and by_ragix:  # ragix's own looks found nothing to answer from: the model plans
-                return self._to_the_model(state, doubt)
             if doubt:
                 state.last_error = doubt
                 state.meta["doubted_after_step"] = len(state.executed_steps)
@@ -155,15 +137,6 @@ class ExecuteNode(BaseNode):
             return state, "VERIFY"
         state.stop_reason = "success"
         return state, "RESPOND"
-
-    def _to_the_model(self, state: ReasoningState, why: str) -> Tuple[ReasoningState, str]:
-        """A plan ragix wrote itself (its looks, before any model plan) did not give an answer: the
-        model plans, with the looks' outputs kept as evidence; no reflection is spent on ragix's plan."""
-        emit_event(self.emit_event_fn, state, "verification", outcome_status="failure",
-                   error="ragix's own looks gave no answer, the model plans: " + why,
-                   meta={"verdict": "plan", "checked_by": "evidence"})
-        state.last_error = None
-        return state, "PLAN"
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         if state.plan is None:
@@ -178,8 +151,6 @@ class ExecuteNode(BaseNode):
         state.executed_steps.append(step)
 
         if step.status == StepStatus.FAILED:
-            if state.meta.get("plan_by") == "ragix":
-                return self._to_the_model(state, state.last_error or f"step {step.num} failed")
             max_refl = self.max_reflections.get(state.complexity, 0)
             if state.reflection_count < max_refl:
                 return state, self.recover_node

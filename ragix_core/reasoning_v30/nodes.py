@@ -88,7 +88,7 @@ class DirectExecNode(BaseNode):
         """llm_answer_fn(goal) -> {"answer": str, "confidence": float (0..1)}; it may add "steps" (the
         tool calls it made), "meta" (merged into state.meta) and "escalate": a reason to hand the goal
         to ``escalate_to`` (PLAN, on the try-first route) instead of answering, with "complexity",
-        the label it plans under."""
+        the label it plans under; and "stop_reason", a named stop to end with instead of success."""
         self.llm_answer_fn = llm_answer_fn
         self.escalate_to = escalate_to
         self.emit_event_fn = emit_event_fn  # each tool step's "execution" event, as a plan's steps have
@@ -110,7 +110,8 @@ class DirectExecNode(BaseNode):
         state.final_answer = str(res.get("answer") or "")
         state.confidence = res.get("confidence")
         if not state.stop_reason:
-            state.stop_reason = "success"
+            # "stop_reason": a named stop instead of success (an answer whose commands disagreed)
+            state.stop_reason = str(res.get("stop_reason") or "success")
         return state, "RESPOND"
 
 
@@ -118,23 +119,13 @@ class PlanNode(BaseNode):
     name = "PLAN"
 
     def __init__(self, generate_plan_fn: Callable[[str, str], Dict], parse_plan_fn: Callable[[Dict, str], Plan],
-                 *, emit_event_fn: Optional[EmitFn] = None,
-                 first_plan_fn: Optional[Callable[[ReasoningState], Optional[Plan]]] = None):
-        """generate_plan_fn(goal, reflection_context) -> raw LLM JSON/dict; parse_plan_fn(raw, goal) -> Plan.
-        ``first_plan_fn(state)``: a plan ragix writes itself, tried once before the model plans (None:
-        none applies); ``state.meta["plan_by"]`` says whose plan is running ("ragix" or "model")."""
+                 *, emit_event_fn: Optional[EmitFn] = None):
+        """generate_plan_fn(goal, reflection_context) -> raw LLM JSON/dict; parse_plan_fn(raw, goal) -> Plan."""
         self.generate_plan_fn = generate_plan_fn
         self.parse_plan_fn = parse_plan_fn
         self.emit_event_fn = emit_event_fn
-        self.first_plan_fn = first_plan_fn
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        if self.first_plan_fn is not None and "plan_by" not in state.meta:
-            plan = self.first_plan_fn(state)
-            if plan is not None:
-                state.meta["plan_by"] = "ragix"
-                return self._start(state, plan, None), "EXECUTE"
-        state.meta["plan_by"] = "model"
         reflection_context = ""
         if state.reflection_attempts:
             reflection_context = "\n\nPrevious attempts:\n" + "\n".join(
@@ -154,8 +145,7 @@ class PlanNode(BaseNode):
             emit_event(self.emit_event_fn, state, "planning",
                        step_description=plan.objective,
                        context_used=context,
-                       meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence,
-                             "by": state.meta.get("plan_by", "model")})
+                       meta={"steps": [s.to_dict() for s in plan.steps], "confidence": plan.confidence})
         return state
 
 

@@ -187,7 +187,8 @@ class PlanSteps:
         fix = run_command_step(self.toolbox, step, self.root)
         if (fix is None or final) and goal and step.status == StepStatus.SUCCESS:
             self._unreduce(step, goal)
-        if step.status == StepStatus.FAILED:
+        if step.status == StepStatus.FAILED and not refused_write(step):
+            # (a write refused for want of --yes is no failed command: a plan may hold it, and skips it)
             self.failed.append(step)
         elif found_nothing(step):
             self.empty.append(step)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from ragix_core.config import parse_config
 from ragix_core.eval.harness import EvalOptions, run_scenarios
 from ragix_core.eval.scenario import Scenario
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
@@ -46,7 +47,10 @@ def run(mode, tmp_path, monkeypatch):
         llms[goal] = ScriptedLLM(SCRIPTS[goal])
         return run_goal(goal, client_factory=lambda settings: llms[goal], **kw)
 
-    results = run_scenarios(SCENARIOS, runner, EvalOptions(cwd=MOCK_REPO, corpus=mode, strategy="graph_v30"))
+    # spec 000's routing: the scripts label each goal MODERATE and plan (the main path tries a command first)
+    spec_000 = parse_config({"reasoning": {"routing": "classify_first"}})
+    results = run_scenarios(SCENARIOS, runner, EvalOptions(cwd=MOCK_REPO, corpus=mode, strategy="graph_v30",
+                                                           config=spec_000))
     return results, llms
 
 

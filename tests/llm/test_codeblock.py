@@ -32,3 +32,11 @@ def test_commands_skip_blocks_of_comments_and_drop_cut_and_overlong_lines():
     assert extract_commands("```sh\ncat a.md\nfind . |", 3) == [("", "cat a.md")]
     assert extract_commands("```sh\ngrep " + "x" * MAX_COMMAND_CHARS + " .\nls docs\n```", 3) == [("", "ls docs")]
     assert extract_commands("No block: `wc -l a.md`.", 3) == []
+
+
+def test_a_reply_that_is_one_json_object_gives_its_command():
+    assert extract_command('{"command": "grep -rn \'\\\\bport\\\\b\' ."}') == "grep -rn '\\bport\\b' ."
+    assert extract_command(' {"command": "ls docs"} ') == "ls docs"
+    # not a command: another key, a non-string, JSON inside prose, broken JSON
+    for reply in ('{"cmd": "ls"}', '{"command": 3}', 'I would run {"command": "ls"}', '{"command": "ls"'):
+        assert extract_command(reply) is None, reply

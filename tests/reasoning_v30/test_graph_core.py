@@ -43,7 +43,7 @@ def make_plan(*specs) -> Plan:
 
 
 def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None, events=None, compose=None,
-          budget=BUDGET, checkpoint=None, reflect_shell=None, doubt=None, look=None, first=None):
+          budget=BUDGET, checkpoint=None, reflect_shell=None, doubt=None):
     emitted: List[ReasoningEvent] = []
     plans = list(plans)
 
@@ -56,8 +56,8 @@ def build(complexity: TaskComplexity, plans: List[Plan], step_fn, *, verify=None
     nodes = {
         "CLASSIFY": ClassifyNode(lambda g: complexity),
         "DIRECT_EXEC": DirectExecNode(lambda g: {"answer": "direct", "confidence": 0.9}),
-        "PLAN": PlanNode(gen, parse, emit_event_fn=emitted.append, first_plan_fn=first),
-        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append, doubt_fn=doubt, look_fn=look),
+        "PLAN": PlanNode(gen, parse, emit_event_fn=emitted.append),
+        "EXECUTE": ExecuteNode(step_fn, budget, emit_event_fn=emitted.append, doubt_fn=doubt),
         "REFLECT": ReflectNode(lambda p: {"diagnosis": f"wrong path at {p['failed_step_num']}", "new_plan_summary": "use find"},
                                NoExperience(), reflect_shell or (lambda c: ToolResult("ls", 0, stdout="a.py\n")),
                                emit_event_fn=emitted.append),
@@ -218,76 +218,6 @@ def test_a_second_look_that_found_something_does_not_let_the_absence_stand():
     graph, _ = build(TaskComplexity.MODERATE, plans, step_fn, doubt=_doubt_once)
     final = graph.run(state())
     assert final.stop_reason == "max_reflections" and "doubted_evidence_stands" not in final.meta
-
-
-def test_steps_ragix_adds_after_empty_searches_run_before_any_doubt_and_cost_no_reflection():
-    added = []
-
-    def look(st):  # one extra read, once
-        if added:
-            return []
-        added.append(1)
-        return [PlanStep(num=len(st.plan.steps) + 1, description="read f (ragix)", tool_call=ToolCall("cat"))]
-
-    def step_fn(step, st):
-        out = "the file" if step.tool_call.tool == "cat" else ""
-        step.result, step.status = ToolResult(step.tool_call.tool, 0, stdout=out), StepStatus.SUCCESS
-        return step
-
-    doubts = []
-    graph, emitted = build(TaskComplexity.MODERATE, [make_plan(("grep", "grep"))], step_fn, look=look,
-                           doubt=lambda st: doubts.append(1) or None)
-    final = graph.run(state())
-    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "RESPOND"]
-    assert final.stop_reason == "success" and final.reflection_count == 0
-    assert [s.description for s in final.executed_steps] == ["grep", "read f (ragix)"]
-    assert len(doubts) == 1  # asked once, after the added step ran, not before it
-    look_events = [e for e in emitted if e.event_type == "verification"]
-    assert look_events and look_events[0].meta["verdict"] == "look"
-    assert look_events[0].error == "ragix adds steps of its own before answering: read f (ragix)"  # says which
-
-
-def _by_tool(failing=(), empty=()):
-    def step_fn(step, st):
-        tool = step.tool_call.tool
-        failed = tool in failing
-        step.result = ToolResult(tool, 1 if failed else 0, stdout="" if tool in empty or failed else f"{tool} out")
-        step.status = StepStatus.FAILED if failed else StepStatus.SUCCESS
-        return step
-    return step_fn
-
-
-def _planned_by(emitted):
-    return [e.meta["by"] for e in emitted if e.event_type == "planning"]
-
-
-def test_ragix_own_first_plan_that_answers_needs_no_model_plan():
-    firsts = []
-    graph, emitted = build(TaskComplexity.MODERATE, [make_plan(("model", "cat"))], _by_tool(),
-                           first=lambda st: firsts.append(1) or make_plan(("look", "grep")),
-                           doubt=lambda st: None)
-    final = graph.run(state())
-    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "RESPOND"]
-    assert final.stop_reason == "success" and [s.description for s in final.executed_steps] == ["look"]
-    assert final.meta["plan_by"] == "ragix" and _planned_by(emitted) == ["ragix"] and len(firsts) == 1
-
-
-@pytest.mark.parametrize("step_fn, doubt", [
-    (_by_tool(failing=("grep",)), None),                  # ragix's look failed
-    (_by_tool(empty=("grep",)), "every search found nothing"),  # or found nothing, and is doubted
-])
-def test_ragix_own_first_plan_without_an_answer_hands_over_to_the_model_without_a_reflection(step_fn, doubt):
-    firsts = []
-    graph, emitted = build(TaskComplexity.MODERATE, [make_plan(("model", "cat"))], step_fn,
-                           first=lambda st: firsts.append(1) or make_plan(("look", "grep")),
-                           doubt=lambda st: doubt if st.meta.get("plan_by") == "ragix" else None)
-    final = graph.run(state())
-    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "PLAN", "EXECUTE", "RESPOND"]
-    assert final.reflection_count == 0 and final.stop_reason == "success"
-    assert [s.description for s in final.executed_steps] == ["look", "model"]  # the look's output is kept
-    assert _planned_by(emitted) == ["ragix", "model"] and len(firsts) == 1  # tried once
-    handover = [e for e in emitted if e.event_type == "verification"]
-    assert handover[0].meta["verdict"] == "plan" and "the model plans" in handover[0].error
 
 
 def test_max_reflections_writes_partial_results_with_recommendation():

@@ -1,0 +1,107 @@
+"""What a person would read after a command that did not work: the feedback a retry is given.
+
+InterCode (arXiv 2306.14898) measured that a model retrying on the real execution feedback beats
+both ReAct and plan-and-solve on Bash; SWE-agent (2405.15793) that an interface which says plainly
+when a command printed nothing helps small models most. So a retry is shown what the shell showed
+(exit code, stderr with ragix's close-name hint), an explicit line when the command printed nothing,
+and the listing of the nearest existing directory of the paths it named, computed from the tree,
+never invented. Everything is bounded: this text goes back into a prompt.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import List, Optional
+
+from ragix_core.core.text import bounded
+from ragix_core.core.types import PlanStep, StepStatus
+from ragix_core.tools.policy import NOT_PROJECT_DIRS
+
+from .path_hints import missing_paths
+
+__all__ = ["execution_feedback", "nearest_listing", "command_of_step"]
+
+STDERR_CHARS = 600
+LISTING_NAMES = 30
+
+
+def command_of_step(step: PlanStep) -> str:
+    """The command as the model wrote it (the result's holds the programs' resolved paths)."""
+    if step.tool_call is not None and step.tool_call.args.get("command"):
+        return str(step.tool_call.args["command"])
+    return step.result.command if step.result is not None and step.result.command else ""
+
+
+def _operands(command: str, root: Path) -> List[str]:
+    """The words of a command line that name paths: not a stage's program, not an option, and
+    either path-shaped (a "/" or a ".") or the name of something in ``root``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    out, program = [], True
+    for w in words:
+        if w == "|":
+            program = True
+            continue
+        if program:
+            program = False
+            continue
+        if w in (".", "./") or w.startswith("-"):
+            continue
+        if "/" in w or "." in w or os.path.lexists(os.path.join(root, w)):
+            out.append(w)
+    return out
+
+
+def nearest_listing(paths: List[str], root: Path) -> Optional[str]:
+    """``DIR: name, name/, ...`` for the nearest existing directory inside ``root`` of the first path
+    in ``paths`` that has one (the path itself when it is a directory); None when none is inside."""
+    top = root.resolve()
+    for path in paths:
+        candidate = (top / path.lstrip("./") if not path.startswith("/") else Path(path)).resolve()
+        while True:
+            try:
+                candidate.relative_to(top)
+            except ValueError:
+                break
+            if candidate.is_dir():
+                try:
+                    names = sorted(n for n in os.listdir(candidate) if n not in NOT_PROJECT_DIRS)
+                except OSError:
+                    break
+                shown = [n + ("/" if (candidate / n).is_dir() else "") for n in names[:LISTING_NAMES]]
+                more = f", ... ({len(names) - LISTING_NAMES} more)" if len(names) > LISTING_NAMES else ""
+                rel = os.path.relpath(candidate, top)
+                return f"{'.' if rel == '.' else './' + rel}: {', '.join(shown) or '(empty)'}{more}"
+            if candidate == top:
+                break
+            candidate = candidate.parent
+    return None
+
+
+def execution_feedback(step: PlanStep, root: Path) -> str:
+    """The feedback for one command that failed, was refused or printed nothing."""
+    command = command_of_step(step)
+    r = step.result
+    lines = []
+    if r is None:
+        lines.append(f"The command `{command}` did not run.")
+    elif r.refused:
+        lines.append(f"The command `{command}` was refused by ragix: {bounded(r.error or '', STDERR_CHARS)}")
+    elif step.status != StepStatus.SUCCESS:
+        lines.append(f"The command `{command}` failed (exit code {r.returncode}).")
+        said = (r.stderr or r.error or "").strip()
+        if said:
+            lines.append("It printed on stderr:\n" + bounded(said, STDERR_CHARS))
+    else:
+        out = (r.stdout or "").strip()
+        lines.append(f"The command `{command}` ran and printed nothing." if not out else
+                     f"The command `{command}` only printed `{bounded(out, 40)}`, which shows nothing found.")
+    missing = missing_paths((r.stderr or "") if r is not None else "")
+    listing = nearest_listing(missing + _operands(command, root), root)
+    if listing:
+        lines.append(f"The nearest existing directory holds: {listing}")
+    return "\n".join(lines)

@@ -1,0 +1,208 @@
+"""The main path for a tool goal: one free-form command, sampled, run, voted and retried on its real error.
+
+The order is what the published evidence for small models supports:
+1. one greedy command (NL2SH, arXiv 2502.06858: a free answer's first code block);
+2. when it failed, was refused or found nothing, ``samples`` more drawn at a temperature and voted on
+   by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
+   win, sampling stops as soon as ``quorum`` outputs agree;
+3. when still nothing was found, at most ``retries`` commands written after reading what a person
+   would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
+   InterCode 2306.14898's "try again" on execution feedback).
+What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure).
+
+A command the model repeats is not run again: it is a vote for the output it printed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+from ragix_core.core.stop import StopRun
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall
+from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
+from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
+
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key"]
+
+# A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
+# (a reply without a command) is one failed draw among several.
+_FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
+# (feedback, draw index, sample rather than greedy) -> command
+AskCommand = Callable[[str, int, bool], str]
+RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; returns a fix to run instead
+
+
+def output_key(step: PlanStep) -> str:
+    """What the vote compares: the output up to layout (sampling.normalize_output)."""
+    r = step.result
+    if r is None:
+        return ""
+    return NO_MATCHES if r.no_match and not (r.stdout or "").strip() else normalize_output(r.stdout or "")
+
+
+def _same(command: str) -> str:
+    return re.sub(r"\s+", " ", command.strip())
+
+
+def _usable(step: Optional[PlanStep]) -> bool:
+    return step is not None and step.status == StepStatus.SUCCESS and not found_nothing(step)
+
+
+@dataclass
+class AttemptOutcome:
+    steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
+    winner: Optional[PlanStep] = None
+    decided_by: str = ""  # "greedy" | "vote" | "retry" | "" (nothing found)
+    vote: Optional[SampleRun[PlanStep]] = None
+    retries: int = 0
+    no_command: List[str] = field(default_factory=list)  # why draws produced no command
+    # A command refused because it writes and the run may only read: no other draw can change that.
+    write_refused: Optional[PlanStep] = None
+
+    @property
+    def found_nothing(self) -> bool:
+        """Commands ran, and every one that worked found nothing."""
+        return self.winner is None and any(s.status == StepStatus.SUCCESS for s in self.steps)
+
+    @property
+    def agreed(self) -> int:
+        """How many drawn commands printed the winner's output (1 for a lone command)."""
+        if self.winner is None:
+            return 0
+        if self.decided_by == "vote" and self.vote is not None and self.vote.best is not None:
+            return self.vote.best.size
+        return 1
+
+    @property
+    def outputs_found(self) -> int:
+        """Distinct non-empty outputs among the voted commands."""
+        if self.vote is None:
+            return 1 if self.winner is not None else 0
+        return len([c for c in self.vote.clusters if c.key not in self.vote.empty_keys])
+
+    @property
+    def disputed(self) -> bool:
+        """Voted commands found different things and no two agreed: the answer rests on one of them."""
+        return self.decided_by == "vote" and self.outputs_found >= 2 and self.agreed < 2
+
+    def confidence(self) -> float:
+        """A stated confidence, from how the winner was chosen: one unconfirmed command 0.6, a retry
+        after failures 0.5, a vote the share of usable commands that printed the winner's output."""
+        if self.winner is None:
+            return 0.0
+        if self.decided_by == "greedy":
+            return 0.6
+        if self.decided_by == "retry":
+            return 0.5
+        usable = len(self.vote.samples) if self.vote else 1
+        return round(min(0.9, self.agreed / max(usable, 1)), 3) if not self.disputed else round(1 / max(usable, 2), 3)
+
+    def summary(self) -> str:
+        """One line for the answer when the winner is weak: "3 commands printed different outputs"."""
+        if self.winner is None:
+            return f"{len(self.steps)} command{'s' if len(self.steps) != 1 else ''} ran, none found anything"
+        if self.disputed:
+            return (f"{len(self.vote.samples)} commands printed {self.outputs_found} different outputs; "
+                    "this answer rests on the first of them")
+        return ""
+
+    def to_meta(self) -> Dict[str, object]:
+        return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
+                "drawn": (self.vote.draws if self.vote else 1) + self.retries,
+                "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
+                "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
+                "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call]}
+
+
+class CommandAttempt:
+    def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
+                 samples: int = 3, quorum: int = 2, retries: int = 2):
+        if samples < 0 or retries < 0 or quorum < 1:
+            raise ValueError(f"samples and retries must be >= 0 and quorum >= 1 (got {samples}, {retries}, {quorum})")
+        self.ask_command = ask_command
+        self.run_step = run_step
+        self.feedback = feedback
+        self.samples = samples
+        self.quorum = quorum
+        self.retries = retries
+
+    def attempt(self, description: str) -> AttemptOutcome:
+        out = AttemptOutcome()
+        ran: Dict[str, PlanStep] = {}
+        greedy = self._draw("", 0, False, description, out, ran)
+        if _usable(greedy):
+            out.winner, out.decided_by = greedy, "greedy"
+            return out
+        if greedy is not None and refused_write(greedy):
+            out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
+            return out
+        if self.samples:
+            def draw(i: int) -> Optional[PlanStep]:
+                if i == 0:  # the greedy command is the vote's first sample: no second call
+                    return greedy if greedy is not None and greedy.status == StepStatus.SUCCESS else None
+                step = self._draw("", i, True, description, out, ran)
+                return step if step is not None and step.status == StepStatus.SUCCESS else None
+
+            out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum,
+                                       empty=found_nothing)
+            best = out.vote.best
+            if best is not None and not out.vote.best_is_empty:
+                out.winner, out.decided_by = best.representative, "vote"
+                return out
+        for r in range(self.retries):
+            last = self._last_unusable(out)
+            if last is None:
+                break
+            out.retries += 1
+            said = self.feedback(last)
+            tried = [s.tool_call.args.get("command") for s in out.steps if s.tool_call]
+            feedback = (f"\n\n{said}\nCommands already tried (do not repeat them): "
+                        + "; ".join(f"`{c}`" for c in dict.fromkeys(tried)) + "\nWrite a different command.")
+            # Greedy on the first retry (the feedback changes the prompt); sampled after, since a
+            # greedy model shown the same facts tends to write the same command again.
+            step = self._draw(feedback, 1 + self.samples + r, r > 0, description, out, ran)
+            if _usable(step):
+                out.winner, out.decided_by = step, "retry"
+                return out
+        if not out.steps and out.no_command:
+            raise StopRun("command_generation_failed", out.no_command[-1])
+        return out
+
+    def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
+        """The command to show the retry: the last one that failed or found nothing."""
+        for step in reversed(out.steps):
+            if not _usable(step):
+                return step
+        return None
+
+    def _draw(self, feedback: str, i: int, sample: bool, description: str, out: AttemptOutcome,
+              ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
+        try:
+            command = self.ask_command(feedback, i, sample)
+        except StopRun as stop:
+            if stop.reason in _FATAL:
+                raise
+            out.no_command.append(stop.message)
+            return None
+        seen = ran.get(_same(command))
+        if seen is not None:  # the same command again: a vote for its output, not a second run
+            return seen
+        step = self._run(command, description, len(out.steps) + 1, out)
+        ran[_same(command)] = step
+        return step
+
+    def _run(self, command: str, description: str, num: int, out: AttemptOutcome) -> PlanStep:
+        step = PlanStep(num=num, description=description, tool_call=ToolCall("shell", {"command": command}))
+        fix = self.run_step(step)
+        out.steps.append(step)
+        if fix is None:
+            return step
+        # A mend ragix found itself (a close file name, a search over the project, a substitution as
+        # xargs) runs at once, without asking the model again; its note or aside says so.
+        again = PlanStep(num=num + 1, description=fix.note,
+                         tool_call=ToolCall("shell", {"command": fix.command, fix.key: fix.note}))
+        self.run_step(again, final=True)
+        out.steps.append(again)
+        return again

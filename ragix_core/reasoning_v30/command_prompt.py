@@ -1,0 +1,44 @@
+"""The worker's one request for a command, shared by the main path and the plain call ``s0``.
+
+The command comes out as free text with a fenced block, and the first command line of that block is
+taken (llm/codeblock.py). For Qwen2.5-Coder-1.5B that format scored 0.50 on NL2SH against 0.21 for a
+bare command and 0.06 under constrained decoding (arXiv 2502.06858); JSON cost our own goals too
+(docs/RESULTS.md). The reply is untrusted: the command still goes through the confined executor.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ragix_core import prompts
+from ragix_core.core.stop import StopRun
+from ragix_core.core.text import bounded
+from ragix_core.llm.codeblock import extract_command
+from ragix_core.llm.structured import ask_text
+from ragix_core.tools.policy import WRITE_TOOLS
+
+__all__ = ["command_request", "ask_free_command", "COMMAND_MAX_TOKENS"]
+
+COMMAND_MAX_TOKENS = 200  # a sentence and a code block; a reply cut inside its block keeps the first line
+_READ_ONLY_FORBIDDEN = '";", "&&", "$(...)", backticks, "~" or ">"'
+_WRITE_FORBIDDEN = '";", "&&", "$(...)", backticks or "~" (write files with the tools or "> FILE")'
+
+
+def command_request(goal: str, tools: Sequence[str], file_context: str, commands: str = "") -> str:
+    """The prompt: the profile's tools (with or without writers), the commands designed for the
+    model (one line each, ``commands``), the project's listing, then the goal."""
+    writes = any(t in WRITE_TOOLS for t in tools)
+    return prompts.render("command", mode="" if writes else "read-only ", tools=", ".join(tools) or "(none)",
+                          forbidden=_WRITE_FORBIDDEN if writes else _READ_ONLY_FORBIDDEN,
+                          commands=commands, file_context=file_context or "(empty)",
+                          goal=bounded(goal, 4000))
+
+
+def ask_free_command(worker, text: str, *, temperature: Optional[float] = None, seed: Optional[int] = None) -> str:
+    """The first command line of the first code block of the worker's free reply to ``text``."""
+    completion = ask_text(worker, [{"role": "user", "content": text}], max_tokens=COMMAND_MAX_TOKENS,
+                          temperature=temperature, seed=seed)
+    command = extract_command(completion.text)
+    if not command:
+        raise StopRun("command_generation_failed", f"no command in the reply: {bounded(completion.text, 200)}")
+    return command

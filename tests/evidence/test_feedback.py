@@ -1,0 +1,44 @@
+"""The feedback a retry is shown (evidence/feedback.py), from real files; results as the tool box reports them."""
+
+from __future__ import annotations
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.feedback import execution_feedback, nearest_listing
+
+
+def step(command, result, status):
+    return PlanStep(1, "d", ToolCall("shell", {"command": command}), status, result)
+
+
+def test_a_failure_shows_exit_code_stderr_and_the_nearest_directory(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("x\n")
+    (tmp_path / "docs" / "sub").mkdir()
+    r = ToolResult("shell", 1, stderr="/usr/bin/wc: docs/sub/b.md: No such file or directory\n",
+                   command="/usr/bin/wc -l docs/sub/b.md")
+    text = execution_feedback(step("wc -l docs/sub/b.md", r, StepStatus.FAILED), tmp_path)
+    assert text.startswith("The command `wc -l docs/sub/b.md` failed (exit code 1).")  # as the model wrote it
+    assert "No such file or directory" in text
+    assert text.endswith("The nearest existing directory holds: ./docs/sub: (empty)")
+
+
+def test_a_refusal_and_an_empty_output_say_so(tmp_path):
+    refused = ToolResult("shell", 126, refused=True, error="refused: ';' chains commands")
+    assert "was refused by ragix: refused: ';' chains commands" in execution_feedback(
+        step("ls; ls", refused, StepStatus.FAILED), tmp_path)
+    (tmp_path / "src").mkdir()
+    empty = ToolResult("grep", 1, no_match=True)
+    text = execution_feedback(step("grep -rn main src", empty, StepStatus.SUCCESS), tmp_path)
+    assert text.startswith("The command `grep -rn main src` ran and printed nothing.")
+    assert "./src: (empty)" in text
+    zero = ToolResult("shell", 0, stdout="0\n")
+    assert "only printed `0`, which shows nothing found" in execution_feedback(
+        step("grep -rl main . | wc -l", zero, StepStatus.SUCCESS), tmp_path)
+
+
+def test_the_listing_is_bounded_and_never_leaves_the_project(tmp_path):
+    for i in range(45):
+        (tmp_path / f"f{i:02d}.txt").write_text("")
+    listing = nearest_listing(["missing/deeper/x.txt"], tmp_path)
+    assert listing.startswith(".: f00.txt, f01.txt") and listing.endswith("... (15 more)")
+    assert nearest_listing(["/etc/passwd", "../../x"], tmp_path / "f00.txt") is None

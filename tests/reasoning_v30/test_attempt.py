@@ -1,0 +1,150 @@
+"""The main path's attempt (reasoning_v30/attempt.py) on fixed commands and outputs: no model, no shell.
+
+Tool results are built the way the confined tool box reports them (``no_match`` is set for a grep
+that found nothing); the real tool box and a scripted model run in test_main_path.py.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import pytest
+
+from ragix_core.core.stop import StopRun
+from ragix_core.core.types import StepStatus, ToolResult
+from ragix_core.evidence.steps import Fix
+from ragix_core.reasoning_v30.attempt import CommandAttempt
+
+NOTHING = ToolResult("shell", 1, no_match=True)
+MISSING = ToolResult("shell", 2, stderr="wc: nope.md: No such file or directory\n")
+HIT = ToolResult("shell", 0, stdout="./docs/a.md\n")
+
+
+class Script:
+    """The model's commands in order (one per draw), and what each command prints."""
+
+    def __init__(self, commands: List[str], results: Dict[str, ToolResult], fixes: Optional[Dict[str, Fix]] = None):
+        self.commands, self.results, self.fixes = list(commands), results, fixes or {}
+        self.asked: List[tuple] = []  # (feedback, draw, sampled)
+
+    def ask(self, feedback: str, i: int, sample: bool) -> str:
+        self.asked.append((feedback, i, sample))
+        command = self.commands.pop(0)
+        if isinstance(command, StopRun):
+            raise command
+        return command
+
+    def run(self, step, final=False):
+        command = step.tool_call.args["command"]
+        r = self.results[command]
+        step.result = ToolResult(r.tool, r.returncode, stdout=r.stdout, stderr=r.stderr, no_match=r.no_match,
+                                 refused=r.refused, error=r.error)
+        step.status = StepStatus.SUCCESS if r.returncode == 0 or r.no_match else StepStatus.FAILED
+        return None if final else self.fixes.get(command)
+
+
+def attempt(script: Script, **kw):
+    kw.setdefault("samples", 3)
+    return CommandAttempt(script.ask, script.run, lambda step: f"feedback on {step.tool_call.args['command']}",
+                          **kw).attempt("goal")
+
+
+def test_a_greedy_command_that_finds_something_is_the_answer_with_no_other_draw():
+    script = Script(["find . -name '*.md'"], {"find . -name '*.md'": HIT})
+    out = attempt(script)
+    assert out.decided_by == "greedy" and out.winner.result.stdout == HIT.stdout
+    assert script.asked == [("", 0, False)]  # one greedy call, nothing sampled
+    assert out.confidence() == 0.6 and not out.disputed
+
+
+def test_a_failed_greedy_command_draws_samples_and_the_first_two_agreeing_outputs_win():
+    cmds = ["wc -l nope.md", "find . -name '*.md'", "find . -type f -name '*.md'", "ls docs"]
+    script = Script(cmds, {"wc -l nope.md": MISSING, cmds[1]: HIT, cmds[2]: HIT, "ls docs": HIT})
+    out = attempt(script)
+    assert [a[2] for a in script.asked] == [False, True, True]  # greedy, then sampled; stops at the quorum
+    assert out.decided_by == "vote" and out.agreed == 2 and out.winner.tool_call.args["command"] == cmds[1]
+    assert out.confidence() == pytest.approx(0.9)  # capped: two of two usable agreed
+
+
+def test_failed_and_empty_outputs_never_win_the_vote():
+    cmds = ["grep -rn store .", "grep -rn 'store' .", "grep -rln store src", "grep -rn 'import store' src"]
+    script = Script(cmds, {cmds[0]: NOTHING, cmds[1]: NOTHING, cmds[2]: MISSING,
+                           cmds[3]: ToolResult("shell", 0, stdout="src/app.py:1:import store\n")})
+    out = attempt(script)
+    assert out.decided_by == "vote" and out.winner.tool_call.args["command"] == cmds[3]
+    assert not out.disputed  # finding nothing elsewhere does not contradict what one command found
+
+
+def test_different_findings_with_no_agreement_are_disputed_and_say_so():
+    a, b = ToolResult("shell", 0, stdout="3\n"), ToolResult("shell", 0, stdout="5\n")
+    cmds = ["wc -l nope.md", "grep -c x a.py", "grep -c y a.py", "grep -c z a.py"]
+    script = Script(cmds, {cmds[0]: MISSING, cmds[1]: a, cmds[2]: b, cmds[3]: NOTHING})
+    out = attempt(script)
+    assert out.disputed and out.outputs_found == 2 and out.confidence() < 0.5
+    assert "2 different outputs" in out.summary()
+
+
+def test_when_the_vote_finds_nothing_a_retry_is_shown_the_failure_and_the_commands_tried():
+    cmds = ["wc -l nope.md", "wc -l nope.md", "cat nope.md", "wc -l nope.md", "wc -l docs/a.md"]
+    results = {"wc -l nope.md": MISSING, "cat nope.md": MISSING, "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n")}
+    script = Script(cmds, results)
+    out = attempt(script, samples=3, retries=2)
+    assert out.decided_by == "retry" and out.retries == 1 and out.confidence() == 0.5
+    feedback, draw, sampled = script.asked[-1]
+    assert "feedback on cat nope.md" in feedback and "`wc -l nope.md`; `cat nope.md`" in feedback
+    assert not sampled and draw == 4  # the first retry is greedy: its prompt changed
+    ran = [s.tool_call.args["command"] for s in out.steps]
+    assert ran.count("wc -l nope.md") == 1  # a repeated command is a vote, never a second run
+
+
+def test_retries_are_bounded_and_then_the_outcome_says_nothing_was_found():
+    cmds = ["grep -rn a .", "grep -rn b .", "grep -rn c .", "grep -rn d ."]
+    script = Script(cmds, {c: NOTHING for c in cmds})
+    out = attempt(script, samples=1, retries=2)
+    assert len(script.asked) == 4 and out.retries == 2 and out.winner is None
+    assert out.found_nothing and out.decided_by == "" and out.confidence() == 0.0
+    assert [a[2] for a in script.asked] == [False, True, False, True]  # second retry sampled
+    assert out.summary() == "4 commands ran, none found anything"
+
+
+def test_a_mend_ragix_found_runs_at_once_and_is_the_candidate():
+    fix = Fix("wc -l docs/a.md", "docs/a.md has the closest name")
+    script = Script(["wc -l doc/a.md"], {"wc -l doc/a.md": MISSING,
+                                         "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n")},
+                    fixes={"wc -l doc/a.md": fix})
+    out = attempt(script)
+    assert out.decided_by == "greedy" and len(script.asked) == 1
+    assert out.winner.tool_call.args == {"command": "wc -l docs/a.md", "note": "docs/a.md has the closest name"}
+    assert [s.status for s in out.steps] == [StepStatus.FAILED, StepStatus.SUCCESS]
+
+
+def test_a_reply_without_a_command_is_one_failed_draw_but_a_timeout_ends_the_run():
+    script = Script([StopRun("command_generation_failed", "no command"), "find . -name '*.md'", "find . -name '*.md'"],
+                    {"find . -name '*.md'": HIT})
+    out = attempt(script)
+    assert out.decided_by == "vote" and out.no_command == ["no command"] and out.agreed == 2
+    with pytest.raises(StopRun) as stop:
+        attempt(Script([StopRun("llm_timeout", "slow")], {}))
+    assert stop.value.reason == "llm_timeout"
+
+
+def test_no_command_at_all_is_a_named_stop():
+    script = Script([StopRun("command_generation_failed", "prose only")] * 4, {})
+    with pytest.raises(StopRun) as stop:
+        attempt(script, samples=1, retries=2)
+    assert stop.value.reason == "command_generation_failed"
+
+
+def test_bad_budgets_are_refused():
+    with pytest.raises(ValueError, match="samples and retries"):
+        CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", samples=-1)
+
+
+def test_a_write_refused_in_a_read_only_run_ends_the_attempt_at_once():
+    from ragix_core.tools.toolbox import WRITES_NEED_YES
+
+    refused = ToolResult("shell", 126, refused=True, error=f"refused: {WRITES_NEED_YES}")
+    script = Script(["mkdir out", "mkdir -p out"], {"mkdir out": refused, "mkdir -p out": refused})
+    out = attempt(script)
+    assert len(script.asked) == 1 and out.write_refused is out.steps[0]  # no sample, no retry: none could write
+    assert out.winner is None and not out.found_nothing and out.to_meta()["write_refused"]

@@ -1,0 +1,127 @@
+"""The main path end to end (graph_v30 with its default routing): real tools on a small project, a
+scripted model. What CLASSIFY decides without a model, one greedy command, the vote after a failure,
+the retry on the real error, the plan only after that, and the named stop of a disputed answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragix_core.config import parse_config
+from ragix_core.core.events import EventKind
+from ragix_core.runtime.run import run_goal
+from tests.scripted_llm import ScriptedLLM
+
+
+def fenced(command: str) -> str:
+    return f"This prints it:\n```sh\n{command}\n```"
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    root = tmp_path / "project"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "install.md").write_text("# Install\n" + "step\n" * 11)
+    (root / "docs" / "usage.md").write_text("# Usage\nrun it\n")
+    (root / "app.py").write_text("def main():\n    return 0\n")
+    return root
+
+
+def run(goal, project, *replies, reasoning=None, **kw):
+    llm = ScriptedLLM(list(replies))
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}, **(reasoning or {})}})
+    return run_goal(goal, cwd=project, config=cfg, client_factory=lambda s: llm, **kw), llm
+
+
+def commands_run(res):
+    return [e.data["command"] for e in res.events if e.kind == EventKind.TOOL_CALL]
+
+
+@pytest.mark.parametrize("goal", ["hello!", "What is the difference between a process and a thread?",
+                                  "Why do people like tabs over spaces?"])
+def test_a_goal_that_names_nothing_in_the_project_never_runs_a_tool(project, goal):
+    res, llm = run(goal, project, {"answer": "a direct answer", "confidence": 0.8})
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]
+    assert res.state.complexity.value == "bypass" and not commands_run(res)
+    assert len(llm.calls) == 1  # no model labelled it: the one call wrote the answer
+    assert res.state.final_answer == "a direct answer" and res.state.stop_reason == "success"
+
+
+def test_one_greedy_command_that_prints_the_answer_is_the_whole_run(project):
+    res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
+                   "docs/install.md has 12 lines.")
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]
+    assert len(llm.calls) == 2 and llm.calls[0]["temperature"] == 0.0  # greedy: the role's temperature
+    assert "12 docs/install.md" in llm.calls[1]["messages"][0]["content"]  # the writer saw the real output
+    assert res.state.stop_reason == "success" and res.state.confidence == 0.6
+    assert res.state.meta["attempt"]["decided_by"] == "greedy"
+    assert "```sh code block" in llm.calls[0]["messages"][0]["content"]  # the free-text request
+
+
+def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(project):
+    res, llm = run("How many markdown files are in docs?", project,
+                   fenced("ls docs/*.markdown | wc -l"), fenced("find docs -name '*.md' | wc -l"),
+                   fenced("find docs -type f -name '*.md' | wc -l"), "There are 2 markdown files in docs.")
+    attempt = res.state.meta["attempt"]
+    assert attempt["decided_by"] == "vote" and attempt["agreed"] == 2 and attempt["ran"] == 3
+    assert [c["temperature"] for c in llm.calls[:3]] == [0.0, 0.7, 0.7]  # greedy, then sampled
+    assert res.state.stop_reason == "success" and "2 markdown files" in res.state.final_answer
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["find docs -name '*.md' | wc -l"]
+
+
+def test_a_retry_is_shown_the_error_and_the_nearest_directory(project):
+    replies = [fenced("cat docs/setup.txt")] * 2 + [fenced("wc -l docs/install.md"), "It has 12 lines."]
+    res, llm = run("Read the install notes and say how long they are", project, *replies,
+                   reasoning={"voting": {"samples": 1}})
+    retry = llm.calls[2]["messages"][0]["content"]
+    assert "The command `cat docs/setup.txt` failed (exit code 1)" in retry
+    assert "No such file or directory" in retry
+    assert "./docs: install.md, usage.md" in retry  # what a person would `ls` next
+    assert res.state.meta["attempt"]["decided_by"] == "retry" and res.state.stop_reason == "success"
+
+
+def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
+    replies = [fenced("cat nowhere.txt")] * 4 + [
+        {"objective": "o", "validation": "v", "confidence": 0.5,
+         "steps": [{"num": 1, "description": "count", "tool": "wc", "args": {"command": "wc -l app.py"}}]},
+        "app.py has 2 lines."]
+    res, llm = run("How long is the entry point file nowhere.txt?", project, *replies,
+                   reasoning={"voting": {"samples": 1}})
+    assert res.node_trace[:3] == ["CLASSIFY", "DIRECT_EXEC", "PLAN"]
+    assert res.state.meta["escalated"] == "no command worked"
+    plan_prompt = llm.calls[4]["messages"][-1]["content"]
+    assert "Tried first, one command at a time" in plan_prompt and "`cat nowhere.txt` [FAILED]" in plan_prompt
+    assert res.state.stop_reason == "success"
+
+
+def test_a_goal_that_asks_two_things_plans_at_once(project):
+    plan = {"objective": "o", "validation": "v", "confidence": 0.5,
+            "steps": [{"num": 1, "description": "count", "tool": "wc", "args": {"command": "wc -l app.py"}},
+                      {"num": 2, "description": "list", "tool": "ls", "args": {"command": "ls docs"}}]}
+    res, llm = run("How many lines does app.py have, and which files are in docs?", project, plan,
+                   "app.py has 2 lines; docs holds install.md and usage.md.")
+    assert res.node_trace[:3] == ["CLASSIFY", "PLAN", "EXECUTE"]
+    assert res.state.complexity.value == "moderate"  # labelled by the rules, no model call for it
+    assert res.state.stop_reason == "success"
+
+
+def test_commands_that_print_different_things_end_disputed_not_success(project):
+    replies = [fenced("cat missing.md"), fenced("wc -l docs/install.md"), fenced("wc -l docs/usage.md"),
+               fenced("grep -c step docs/install.md"), "The guide has 12 lines."]
+    res, llm = run("How long is the guide file?", project, *replies)
+    assert res.state.stop_reason == "disputed"
+    assert "3 commands printed 3 different outputs" in res.state.final_answer
+    assert res.state.confidence < 0.5
+
+
+def test_a_write_in_a_read_only_run_is_planned_and_not_made(project):
+    plan = {"objective": "o", "validation": "v", "confidence": 0.5,
+            "steps": [{"num": 1, "description": "make", "tool": "mkdir", "args": {"command": "mkdir build"}},
+                      {"num": 2, "description": "list", "tool": "ls", "args": {"command": "ls docs"}}]}
+    res, llm = run("Create a directory named build next to the docs folder", project, fenced("mkdir build"), plan,
+                   "docs holds install.md and usage.md.", profile="dev")
+    assert res.state.meta["escalated"] == "the command writes and this run may only read"
+    assert len(llm.calls) == 3 and not (project / "build").exists()
+    assert "did not run the plan's commands that write" in res.state.final_answer
