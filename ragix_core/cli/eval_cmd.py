@@ -3,6 +3,7 @@
     ragix eval tests/reasoning_v30/scenarios/*.yaml --strategy graph_v30 --strategy s0 \\
         --json eval.json --markdown eval.md
     ragix eval bench:gsm:20 bench:agentbench --limit 10
+    ragix eval bench:nl2bash:fs_5 --limit 3
     ragix eval tests/reasoning_v30/scenarios/learning_transfer.yaml \\
         --warmup tests/reasoning_v30/scenarios/learning_warmup.yaml      # learning curve
 
@@ -45,7 +46,8 @@ def chosen_strategies(strategy: List[str], baseline: bool, learning_curve: bool)
 @app.command("eval")
 def eval_command(
     scenarios: List[str] = typer.Argument(..., help="Scenario YAML files and/or benchmark specs "
-                                          "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]])."),
+                                          "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]], "
+                                          "bench:nl2bash[:fs_1|fs_5])."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
                                        "fixture next to the scenario file, else the current directory)."),
     strategy: List[str] = typer.Option([], "--strategy", "-s", help=f"{' | '.join(engine_names())}; "

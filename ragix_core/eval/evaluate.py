@@ -3,7 +3,8 @@
 A scenario passes when every expected pattern and no forbidden pattern is in
 the final answer (see matching.py), every must_run_command was executed (TOOL_CALL events,
 not the plan) and steps <= max_steps; a benchmark scenario's checker replaces
-the pattern test. The complexity label is recorded but does not decide the
+the pattern test (a checker that takes ``outputs`` also gets the stdout of every executed step,
+in order). The complexity label is recorded but does not decide the
 pass: SIMPLE vs MODERATE vs COMPLEX are judgement calls.
 
 The answer judged is the writer's own: the "Also listed in the output of ..."
@@ -20,7 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ragix_core.evidence.grounding import without_listing
 from ragix_core.eval.matching import executed_calls, find_patterns, match_commands
-from ragix_core.eval.scenario import Scenario
+from ragix_core.eval.scenario import Scenario, checker_takes_outputs
 from ragix_core.core.events import EventKind
 from ragix_core.core.types import StepStatus
 
@@ -115,10 +116,12 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     steps = len(ran) if executed_steps else len(commands)
     reflections = int(getattr(state, "reflection_count", 0) or 0)
 
+    outputs = [str(s.result.stdout) for s in executed_steps if getattr(getattr(s, "result", None), "stdout", None)]
+
     own = without_listing(answer)  # the writer's answer, without grounding's appended listing
-    failure, found, missing_patterns, detail = _judge_answer(scenario, own, workdir)
+    failure, found, missing_patterns, detail = _judge_answer(scenario, own, workdir, outputs)
     coverage = len(found) / len(scenario.expected_patterns) if scenario.expected_patterns else None
-    only_in_listing = bool(failure) and own != answer and not _judge_answer(scenario, answer, workdir)[0]
+    only_in_listing = bool(failure) and own != answer and not _judge_answer(scenario, answer, workdir, outputs)[0]
     if only_in_listing:
         failure = [f"{f} (in the answer only through grounding's appended file listing)" for f in failure]
     answer_failures = len(failure)
@@ -169,14 +172,18 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
     )
 
 
-def _judge_answer(scenario: Scenario, text: str, workdir: Optional[Path]) -> Tuple[List[str], List[str], List[str], str]:
+def _judge_answer(scenario: Scenario, text: str, workdir: Optional[Path],
+                  outputs: Sequence[str] = ()) -> Tuple[List[str], List[str], List[str], str]:
     """(failures, found patterns, missing patterns, checker detail) of one answer text."""
     found, missing = find_patterns(text, scenario.expected_patterns)
     failures: List[str] = []
     detail = ""
     if scenario.checker is not None:
         try:
-            ok, detail = scenario.checker(text, workdir or Path("."))
+            if checker_takes_outputs(scenario.checker):
+                ok, detail = scenario.checker(text, workdir or Path("."), outputs=list(outputs))
+            else:
+                ok, detail = scenario.checker(text, workdir or Path("."))
         except Exception as exc:  # a checker bug must not hide the other scenarios
             ok, detail = False, f"checker raised {type(exc).__name__}: {exc}"
         if not ok:

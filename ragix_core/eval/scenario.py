@@ -17,6 +17,7 @@ which YAML scenarios do not have.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
@@ -25,7 +26,8 @@ import yaml
 
 from ragix_core.eval.matching import pattern_problem
 
-__all__ = ["Scenario", "ScenarioError", "load_scenarios", "load_scenario_file", "COMPLEXITY_NAMES"]
+__all__ = ["Scenario", "ScenarioError", "load_scenarios", "load_scenario_file", "COMPLEXITY_NAMES",
+           "checker_takes_outputs"]
 
 COMPLEXITY_NAMES = ("BYPASS", "SIMPLE", "MODERATE", "COMPLEX")
 DEFAULT_MAX_STEPS = 10
@@ -36,8 +38,18 @@ class ScenarioError(ValueError):
 
 
 # A checker decides whether the final answer is right: (answer, workdir) -> (passed, detail).
-Checker = Callable[[str, Path], "tuple[bool, str]"]
+# One that also declares a parameter named ``outputs`` is called with the stdout of the run's
+# executed steps as well (a benchmark that accepts what the agent's commands printed).
+Checker = Callable[..., "tuple[bool, str]"]
 Setup = Callable[[Path], None]
+
+
+def checker_takes_outputs(checker: Checker) -> bool:
+    """Whether ``checker`` declares an ``outputs`` parameter (the older two-argument ones do not)."""
+    try:
+        return "outputs" in inspect.signature(checker).parameters
+    except (TypeError, ValueError):  # a callable without a signature (a builtin) cannot take it
+        return False
 
 
 @dataclass

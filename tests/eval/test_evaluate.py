@@ -2,7 +2,8 @@ from pathlib import Path
 
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.metrics import aggregate
-from ragix_core.eval.scenario import Scenario
+from ragix_core.core.types import ToolResult
+from ragix_core.eval.scenario import Scenario, checker_takes_outputs
 from tests.eval.fakes import make_result, tool_event
 
 SCEN = Scenario(id="largest", input="Find the largest md", expected_patterns=["largest", ".md", "lines"],
@@ -79,6 +80,23 @@ def test_checker_exception_is_a_failure_not_a_crash():
         raise RuntimeError("bad checker")
     r = evaluate_run(Scenario(id="c", input="q", checker=boom), make_result("x"))
     assert not r.passed and "bad checker" in r.checker_detail
+
+
+def test_checker_with_outputs_gets_what_the_steps_printed():
+    seen = []
+
+    def check(answer, workdir, outputs=()):
+        seen.append(list(outputs))
+        return any("a.py" in out for out in outputs), "a.py not printed"
+
+    scen = Scenario(id="c", input="q", checker=check)
+    res = make_result("done", ["ls", "ls"])
+    res.state.executed_steps[0].result = ToolResult(tool="shell", returncode=0, stdout="a.py\nb.py\n")
+    res.state.executed_steps[1].result = ToolResult(tool="shell", returncode=1, stdout="")  # nothing printed
+    assert evaluate_run(scen, res).passed and seen[0] == ["a.py\nb.py\n"]
+    r = evaluate_run(scen, make_result("done", ["ls"]))  # a step without a result printed nothing
+    assert not r.passed and seen[-1] == [] and "checker: a.py not printed" in r.failure
+    assert not checker_takes_outputs(lambda a, w: (True, "")) and not checker_takes_outputs(len)
 
 
 def test_aggregates_follow_spec_definitions():

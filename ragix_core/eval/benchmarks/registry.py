@@ -2,6 +2,8 @@
 
     bench:agentbench           AgentBench OS, test split
     bench:agentbench:dev       AgentBench OS, dev split
+    bench:nl2bash              InterCode-ALFA NL2Bash, fixtures fs_1 and fs_5
+    bench:nl2bash:fs_1         one fixture (fs_1 or fs_5)
     bench:gsm                  20 gsm_symbolic problems, seed 42
     bench:gsm:50:7             50 problems, seed 7
 """
@@ -43,6 +45,12 @@ def benchmark_scenarios(spec: str, skipped: Optional[List[Tuple[str, str]]] = No
         if len(args) > 1:
             raise BenchmarkError(f"{spec!r}: expected bench:agentbench[:dev|test]")
         return agentbench_scenarios(args[0] if args else "test", skipped=skipped)
+    if name == "nl2bash":
+        from ragix_core.eval.benchmarks.nl2bash import FIXTURES, nl2bash_scenarios
+
+        if len(args) > 1 or (args and args[0] not in FIXTURES):
+            raise BenchmarkError(f"{spec!r}: expected bench:nl2bash[:{'|'.join(FIXTURES)}]")
+        return nl2bash_scenarios(tuple(args) or FIXTURES, skipped=skipped)
     if name == "gsm":
         from ragix_core.eval.benchmarks.gsm import DEFAULT_SEED, gsm_scenarios
 
@@ -51,4 +59,4 @@ def benchmark_scenarios(spec: str, skipped: Optional[List[Tuple[str, str]]] = No
         size = _int(args[0], "size", spec) if args else 20
         seed = _int(args[1], "seed", spec) if len(args) > 1 else DEFAULT_SEED
         return gsm_scenarios(size, seed)
-    raise BenchmarkError(f"{spec!r}: unknown benchmark {name!r}; known: agentbench, gsm")
+    raise BenchmarkError(f"{spec!r}: unknown benchmark {name!r}; known: agentbench, gsm, nl2bash")
