@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core.eval.benchmarks.answers import last_number, numbers_equal, string_answer_matches
+from ragix_core.eval.benchmarks.data import bench_dirs
 from ragix_core.eval.scenario import Scenario
 
 __all__ = ["agentbench_scenarios", "find_wheel", "WHEEL_HINT", "SPLITS"]
@@ -54,8 +55,7 @@ _CHECKERS = {"check/integer-match.py": "integer", "check/string-match.py": "stri
 def find_wheel(explicit: Optional[Path] = None) -> Path:
     from ragix_core.eval.benchmarks.errors import BenchmarkError
 
-    dirs = [Path(os.environ["RAGIX_BENCH_DIR"])] if os.environ.get("RAGIX_BENCH_DIR") else []
-    dirs += [Path(".bench"), Path(__file__).resolve().parents[3] / ".bench"]
+    dirs = bench_dirs()
     if explicit is not None:
         if Path(explicit).is_file():
             return Path(explicit)
