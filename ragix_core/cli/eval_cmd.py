@@ -45,7 +45,8 @@ def chosen_strategies(strategy: List[str], baseline: bool, learning_curve: bool)
 @app.command("eval")
 def eval_command(
     scenarios: List[str] = typer.Argument(..., help="Scenario YAML files and/or benchmark specs "
-                                          "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]])."),
+                                          "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]], "
+                                          "bench:paraphrase[:FACTS])."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
                                        "fixture next to the scenario file, else the current directory)."),
     strategy: List[str] = typer.Option([], "--strategy", "-s", help=f"{' | '.join(engine_names())}; "
