@@ -15,6 +15,10 @@ ls .bench/inspect_evals-0.28.0-*.whl >/dev/null 2>&1 || \
 # InterCode-ALFA NL2Bash tasks and fixture scripts, read the same way (icalfa needs docker; we need its data).
 ls .bench/icalfa-0.3.6-*.whl >/dev/null 2>&1 || \
   "$venv/bin/python" -m pip download --quiet --no-deps icalfa==0.3.6 -d .bench >&2
+# The source tree the paraphrase set asks about (sqlparse's sdist, docs and tests included): read as a
+# tarball, never installed.
+ls .bench/sqlparse-0.6.1.tar.gz >/dev/null 2>&1 || \
+  "$venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: sqlparse==0.6.1 -d .bench >&2
 # Assemble the default model before the timed tests start (idempotent, verified by sha256).
 "$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
 exec "$venv/bin/python" -m pytest "$@"

@@ -47,7 +47,7 @@ def chosen_strategies(strategy: List[str], baseline: bool, learning_curve: bool)
 def eval_command(
     scenarios: List[str] = typer.Argument(..., help="Scenario YAML files and/or benchmark specs "
                                           "(bench:agentbench[:dev|test], bench:gsm[:SIZE[:SEED]], "
-                                          "bench:nl2bash[:fs_1|fs_5])."),
+                                          "bench:nl2bash[:fs_1|fs_5], bench:paraphrase[:FACTS])."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Directory copied for each scenario (default: the "
                                        "fixture next to the scenario file, else the current directory)."),
     strategy: List[str] = typer.Option([], "--strategy", "-s", help=f"{' | '.join(engine_names())}; "
@@ -78,6 +78,8 @@ def eval_command(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0,
                                                 help="Every role's temperature (with --repeat: runs differ above 0)."),
     strict: bool = typer.Option(False, "--strict", help="A run passes only if it also ended in stop_reason success."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Let the runs write, as `ragix run --yes` does (each run "
+                             "works in a throwaway copy; tasks that ask for a change, like NL2Bash's, need it)."),
 ) -> None:
     """Evaluate engines on scenarios with known answers (spec 000 §8, §12)."""
     from rich.console import Console
@@ -110,7 +112,7 @@ def eval_command(
         sources=list(scenarios), strategies=strategies,
         options=EvalOptions(cwd=cwd.resolve() if cwd else None, model=model, profile=profile, config=config,
                             repeat=repeat, corpus=corpus, trace_dir=trace_dir, seed=seed, temperature=temperature,
-                            strict=strict),
+                            strict=strict, extra={"assume_yes": True} if yes else {}),
         warmup=[str(w) for w in warmup], only=list(only), limit=limit, record=record, replay=replay,
     )
     if cwd is None:

@@ -96,3 +96,32 @@ def test_a_stopped_evaluation_leaves_the_runs_it_finished_in_the_json_report(tmp
         ("a", "graph_v30", 120), ("a", "s0", 40)]
     assert report["by_strategy"]["graph_v30"]["pass_rate"] == 1.0 and report["by_strategy"]["s0"]["pass_rate"] == 0.0
     assert not list(tmp_path.glob(".r.json.tmp"))  # written whole, no temporary left behind
+
+
+def test_yes_lets_every_run_write_in_its_copy(tmp_path, monkeypatch):
+    # NL2Bash's write tasks ask for a change: without --yes a run may only read, as `ragix run` does.
+    from ragix_core.eval import suite
+
+    seen = []
+
+    def fake_run_suite(spec, on_result=None, on_total=None, **kw):
+        seen.append(spec.options.extra)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(suite, "run_suite", fake_run_suite)
+    invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path, "--yes")
+    invoke(SCEN / "bypass_question.yaml", "--replay", tmp_path)
+    assert seen == [{"assume_yes": True}, {}]
+
+
+def test_the_runner_is_given_the_extra_keywords(tmp_path):
+    from ragix_core.eval.scenario import Scenario
+
+    kwargs = []
+
+    def runner(goal, **kw):
+        kwargs.append(kw)
+        return make_result("ok")
+
+    run_scenarios([Scenario(id="a", input="q")], runner, EvalOptions(cwd=tmp_path, extra={"assume_yes": True}))
+    assert kwargs and kwargs[0]["assume_yes"] is True

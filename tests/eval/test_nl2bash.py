@@ -170,9 +170,9 @@ def test_missing_file_bad_script_and_bad_spec_are_benchmark_errors(tmp_path, mon
 def test_missing_wheel_says_how_to_get_it(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_BENCH_DIR", str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    import ragix_core.eval.benchmarks.nl2bash as nb
+    import ragix_core.eval.benchmarks.data as data  # where the checkout's .bench is found
 
-    monkeypatch.setattr(nb, "__file__", str(tmp_path / "a" / "b" / "c" / "d.py"))
+    monkeypatch.setattr(data, "__file__", str(tmp_path / "a" / "b" / "c" / "d.py"))
     with pytest.raises(BenchmarkError, match="pip download --no-deps icalfa==0.3.6"):
         find_wheel()
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core.eval.benchmarks.answers import last_number, numbers_equal, string_answer_matches
+from ragix_core.eval.benchmarks.data import find_download
 from ragix_core.eval.scenario import Scenario
 
 __all__ = ["agentbench_scenarios", "find_wheel", "WHEEL_HINT", "SPLITS"]
@@ -52,20 +53,7 @@ _CHECKERS = {"check/integer-match.py": "integer", "check/string-match.py": "stri
 
 
 def find_wheel(explicit: Optional[Path] = None) -> Path:
-    from ragix_core.eval.benchmarks.errors import BenchmarkError
-
-    dirs = [Path(os.environ["RAGIX_BENCH_DIR"])] if os.environ.get("RAGIX_BENCH_DIR") else []
-    dirs += [Path(".bench"), Path(__file__).resolve().parents[3] / ".bench"]
-    if explicit is not None:
-        if Path(explicit).is_file():
-            return Path(explicit)
-        raise BenchmarkError(f"{explicit}: inspect-evals wheel not found")
-    for d in dirs:
-        found = sorted(d.glob("inspect_evals-*.whl"))
-        if found:
-            return found[-1]
-    raise BenchmarkError("AgentBench data not found: no inspect_evals-*.whl in "
-                         f"{', '.join(str(d) for d in dirs)}; get it with: {WHEEL_HINT}")
+    return find_download("inspect_evals-*.whl", "AgentBench data (the inspect-evals wheel)", WHEEL_HINT, explicit)
 
 
 def _strip_shebang(code: str) -> str:

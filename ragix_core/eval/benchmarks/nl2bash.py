@@ -21,12 +21,12 @@ keeps /testbed: it runs with /testbed meaning a copy of the tree.
 from __future__ import annotations
 
 import json
-import os
 import re
 import zipfile
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
+from ragix_core.eval.benchmarks.data import find_download
 from ragix_core.eval.benchmarks.errors import BenchmarkError
 from ragix_core.eval.benchmarks.nl2bash_gold import judge
 from ragix_core.eval.benchmarks.nl2bash_tree import TESTBED, Fixture
@@ -50,18 +50,7 @@ def rewrite_task(text: str) -> str:
 
 
 def find_wheel(explicit: Optional[Path] = None) -> Path:
-    dirs = [Path(os.environ["RAGIX_BENCH_DIR"])] if os.environ.get("RAGIX_BENCH_DIR") else []
-    dirs += [Path(".bench"), Path(__file__).resolve().parents[3] / ".bench"]
-    if explicit is not None:
-        if Path(explicit).is_file():
-            return Path(explicit)
-        raise BenchmarkError(f"{explicit}: icalfa wheel not found")
-    for d in dirs:
-        found = sorted(d.glob("icalfa-*.whl"))
-        if found:
-            return found[-1]
-    raise BenchmarkError("NL2Bash data not found: no icalfa-*.whl in "
-                         f"{', '.join(str(d) for d in dirs)}; get it with: {WHEEL_HINT}")
+    return find_download("icalfa-*.whl", "NL2Bash data (the icalfa wheel)", WHEEL_HINT, explicit)
 
 
 def _records(zf: zipfile.ZipFile, name: str) -> List[Tuple[str, str]]:

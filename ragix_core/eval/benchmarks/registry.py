@@ -6,6 +6,8 @@
     bench:nl2bash:fs_1         one fixture (fs_1 or fs_5)
     bench:gsm                  20 gsm_symbolic problems, seed 42
     bench:gsm:50:7             50 problems, seed 7
+    bench:paraphrase           the paraphrase set: every fact about sqlparse's tree, each asked 3 ways
+    bench:paraphrase:10        its first 10 facts (30 scenarios)
 """
 
 from __future__ import annotations
@@ -59,4 +61,10 @@ def benchmark_scenarios(spec: str, skipped: Optional[List[Tuple[str, str]]] = No
         size = _int(args[0], "size", spec) if args else 20
         seed = _int(args[1], "seed", spec) if len(args) > 1 else DEFAULT_SEED
         return gsm_scenarios(size, seed)
-    raise BenchmarkError(f"{spec!r}: unknown benchmark {name!r}; known: agentbench, gsm, nl2bash")
+    if name == "paraphrase":
+        from ragix_core.eval.benchmarks.paraphrase import paraphrase_scenarios
+
+        if len(args) > 1:
+            raise BenchmarkError(f"{spec!r}: expected bench:paraphrase[:FACTS]")
+        return paraphrase_scenarios(_int(args[0], "the number of facts", spec) if args else None)
+    raise BenchmarkError(f"{spec!r}: unknown benchmark {name!r}; known: agentbench, gsm, nl2bash, paraphrase")
