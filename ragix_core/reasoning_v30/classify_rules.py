@@ -33,9 +33,15 @@ _PROJECT_WORDS = re.compile(
     r"this code|our code|my code|in this|here|line|lines|count|largest|smallest|biggest|"
     r"module|modules|function|functions|class|classes|import|imports|todo|todos|config|readme|"
     r"path|paths)\b"
-    r"|\.[a-z]{1,5}\b|/|\w+\(\)|`",
+    r"|\.[a-z]{1,5}\b|/|\w+\(\)|`"
+    # what code is made of, and names only code has: a package, a method, a name defined or imported
+    r"|\b(package|packages|subpackages?|method|methods|constant|constants|variable|parameter|argument|"
+    r"decorator|decorators|defined|declared|imported|inherits?|subclass(es)?|exception|exceptions)\b",
     re.IGNORECASE,
 )
+# Names only code has, whatever the question's words: snake_case, CamelCase with a second hump,
+# UPPER_SNAKE, a dunder, a decorator. Case matters here ("Python" is a word; "SQLParseError" a name).
+_CODE_NAME = re.compile(r"\b[A-Za-z]+_\w+\b|\b[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*[A-Z]\w*\b|__\w+__|@\w+")
 # Verbs that ask ragix to act on the project, but also nouns of programming ("a list and a tuple",
 # "binary search"): they count only where a request puts a verb, first or after "to", "and",
 # "please", "you"... Measured: "What is the difference between a list and a tuple in Python?" and
@@ -47,8 +53,9 @@ _ACTION = re.compile(
 
 
 def needs_tools(goal: str) -> bool:
-    """True when the goal refers to something in the project, or asks for an action on it."""
-    return bool(_PROJECT_WORDS.search(goal) or _ACTION.search(goal.strip()))
+    """True when the goal refers to something in the project (a file, a directory, a name only code
+    has, what code is made of), or asks for an action on it."""
+    return bool(_PROJECT_WORDS.search(goal) or _CODE_NAME.search(goal) or _ACTION.search(goal.strip()))
 
 
 def rule_based_complexity(goal: str) -> Optional[TaskComplexity]:

@@ -45,14 +45,12 @@ class ComplexityLabels:
 
     def classify_to_try(self, goal: str) -> TaskComplexity:
         """CLASSIFY on the main path (try_first), without a model call: BYPASS vs tools is all it
-        decides. A greeting, a conceptual question, or a goal that names nothing in the project
-        (``needs_tools``) is BYPASS and never runs a tool; a goal that asks several things plans
-        (MODERATE); every other goal is SIMPLE: one command first. Measured on an unseen set at
-        7a1739a: the model labelled a greeting and a conceptual question COMPLEX, and both were
-        answered with a file's line count."""
+        decides. A greeting, or a conceptual question that names nothing in the project
+        (classify_rules.needs_tools), is BYPASS and never runs a tool; a goal that asks several
+        things plans (MODERATE); every other goal is SIMPLE: one command first. Measured on an
+        unseen set at 7a1739a: the model labelled a greeting and a conceptual question COMPLEX, and
+        both were answered with a file's line count."""
         label = rule_based_complexity(goal)
-        if label is None and not needs_tools(goal):
-            label = TaskComplexity.BYPASS
         if label is None:
             label = TaskComplexity.MODERATE if several_asks(goal) else TaskComplexity.SIMPLE
             self.labelled_by_rules = True

@@ -125,3 +125,20 @@ def test_a_write_in_a_read_only_run_is_planned_and_not_made(project):
     assert res.state.meta["escalated"] == "the command writes and this run may only read"
     assert len(llm.calls) == 3 and not (project / "build").exists()
     assert "did not run the plan's commands that write" in res.state.final_answer
+
+
+@pytest.mark.parametrize("goal", ["Where is split_lines defined?", "what does KeywordFilter inherit from?",
+                                  "What is MAX_DEPTH set to?", "Who uses @cached?", "What is __version__?",
+                                  "Which subpackages does the package have?"])
+def test_a_question_that_names_code_is_about_the_project(goal):
+    from ragix_core.reasoning_v30.classify_rules import needs_tools, rule_based_complexity
+
+    assert needs_tools(goal) and rule_based_complexity(goal) is None
+
+
+@pytest.mark.parametrize("goal", ["What is recursion?", "Explain what a Unix pipe does.",
+                                  "What is the difference between a list and a tuple in Python?"])
+def test_a_conceptual_question_naming_no_code_is_bypass(goal):
+    from ragix_core.reasoning_v30.classify_rules import rule_based_complexity
+
+    assert rule_based_complexity(goal) is not None

@@ -100,6 +100,14 @@ class FirstCommand:
         return self.inner.complete(messages, **kw)
 
 
+def assert_answer_from_the_winner(result) -> None:
+    """Every number the answer states is one the winning command printed (the model may still have
+    chosen a command that counts the wrong thing: that is measured in benchmarks, not asserted)."""
+    winner = result.state.executed_steps[-1].result.stdout
+    numbers = re.findall(r"\d+", result.state.final_answer.split("(ragix:")[0])
+    assert numbers and all(n in winner for n in numbers), (result.state.final_answer, winner)
+
+
 def first_command(reply: str):
     return lambda settings: FirstCommand(build_client(settings), reply)
 
@@ -121,9 +129,9 @@ def test_after_a_failed_command_the_real_model_samples_and_the_outputs_are_voted
     attempt = result.state.meta.get("attempt") or {}
     assert attempt.get("commands", [None])[0] == "cat READ_ME.txt | wc -l", result.state.meta
     assert attempt["drawn"] >= 2 and attempt["retries"] == 0  # sampled commands were drawn after the failure
-    if attempt["decided_by"] == "vote":
+    if attempt["decided_by"] == "vote":  # the answer is written from the winning output
         assert result.state.stop_reason in ("success", "disputed")
-        assert "19" in result.state.final_answer or result.state.stop_reason == "disputed"
+        assert_answer_from_the_winner(result)
 
 
 def test_a_retry_is_written_by_the_real_model_from_the_error(repo: Path):
@@ -134,9 +142,7 @@ def test_a_retry_is_written_by_the_real_model_from_the_error(repo: Path):
     assert attempt["commands"][0] == "wc -l docs/changes.txt" and attempt["retries"] == 1
     if attempt["decided_by"] == "retry":  # a new command, and the answer is written from what it printed
         assert attempt["commands"][-1] != "wc -l docs/changes.txt"
-        winner = result.state.executed_steps[-1].result.stdout
-        numbers = re.findall(r"\d+", result.state.final_answer)
-        assert numbers and all(n in winner for n in numbers), (result.state.final_answer, winner)
+        assert_answer_from_the_winner(result)
 
 
 def test_a_plan_sized_goal_is_tried_with_one_command_first(repo: Path):
