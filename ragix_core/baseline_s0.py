@@ -29,7 +29,7 @@ from ragix_core.reasoning_v30.command_prompt import ask_free_command, command_re
 from ragix_core.reasoning_v30.graph import BaseNode, ReasoningGraph
 from ragix_core.reasoning_v30.nodes import RespondNode, execute_step
 from ragix_core.reasoning_v30.plans import LISTING_DEPTH
-from ragix_core.tools.policy import STRUCTURED_TOOLS
+from ragix_core.tools.policy import MODEL_COMMANDS, STRUCTURED_TOOLS
 
 __all__ = ["s0", "s0_json", "S0CommandNode", "S0Command", "plain_output"]
 
@@ -44,7 +44,9 @@ class S0Command(BaseModel):
 
 
 def _tools(toolbox: Any) -> list:
-    return [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
+    """The profile's programs; not ragix's own commands designed for the model (a plain call
+    without ragix has none: they are part of what a report measures against it)."""
+    return [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS + MODEL_COMMANDS]
 
 
 class S0CommandNode(BaseNode):

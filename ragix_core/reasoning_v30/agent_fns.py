@@ -27,6 +27,7 @@ from ragix_core.evidence.steps import empty_before_evidence, evidence_block, ste
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
+from ragix_core.tools.model_commands import describe
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
@@ -114,8 +115,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     def model_commands(self) -> str:
         """The commands designed for the model that this run's tool box offers, one line each, for
-        the worker's prompt ("" when it offers none)."""
-        return ""
+        the worker's prompt ("" when it offers none): tools/model_commands.py."""
+        return describe(self.tools)
 
     def experience_context(self, query: str) -> str:
         if self.experience is None or self.top_k <= 0:

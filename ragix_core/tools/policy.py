@@ -12,6 +12,7 @@ from typing import Optional
 
 __all__ = [
     "READ_TOOLS",
+    "MODEL_COMMANDS",
     "WRITE_TOOLS",
     "REFLECT_TOOLS",
     "STRUCTURED_TOOLS",
@@ -29,8 +30,10 @@ __all__ = [
     "WC_TOTAL_LINE",
 ]
 
+# Commands designed for the model (tools/model_commands.py): read-only, run in ragix's own process.
+MODEL_COMMANDS = ("defs", "importers", "callers", "calls", "lines", "tree")
 # Tools with a flag policy in tools/specs.py. Read tools never modify the project.
-READ_TOOLS = ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du",
+READ_TOOLS = MODEL_COMMANDS + ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du",
               "sed", "awk", "diff", "comm", "paste", "join", "nl", "rev", "basename", "dirname", "realpath", "date",
               "echo", "printf", "md5sum", "sha256sum", "file", "gzip", "tar")
 # sed -i, gzip FILE, tar -x/-cf FILE write: read tools that write only in those forms, so only in
@@ -76,9 +79,11 @@ def protected_reason(rel: str) -> Optional[str]:
 
 def is_no_match(tool: str, returncode: int, stderr: "bytes | str | None") -> bool:
     """A search tool that exited 1 (123 under xargs) and said nothing on stderr found no line:
-    that is an answer ("no match"), not a failure."""
+    that is an answer ("no match"), not a failure. ragix's own commands exit 1 only for that (their
+    stderr may carry notes on what they skipped)."""
     quiet = not (stderr or "").strip()
-    return os.path.basename(tool or "") in SEARCH_TOOLS and returncode in (1, 123) and quiet
+    name = os.path.basename(tool or "")
+    return returncode in (1, 123) and ((name in SEARCH_TOOLS and quiet) or name in MODEL_COMMANDS)
 
 
 # wc given several files ends with a summary line "<counts> total"; it is not a file.

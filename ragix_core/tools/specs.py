@@ -13,6 +13,7 @@ from typing import Dict
 from ragix_core.tools.specs_base import ANY, CHAR, KEY, LIST, NUM, ToolSpec, Value
 from ragix_core.tools.specs_base import choice_value as _choice
 from ragix_core.tools.specs_base import pattern_value as _pattern
+from ragix_core.tools.model_commands import MODEL_SPECS
 from ragix_core.tools.specs_more import MORE_SPECS
 
 __all__ = ["ToolSpec", "SPECS", "Value"]
@@ -190,4 +191,4 @@ _SPECS = [
 ]
 
 # The core tools, then the everyday vocabulary (sed, awk, diff, tar, ...: tools/specs_more.py).
-SPECS: Dict[str, ToolSpec] = {s.name: s for s in (*_SPECS, *MORE_SPECS)}
+SPECS: Dict[str, ToolSpec] = {s.name: s for s in (*_SPECS, *MORE_SPECS, *MODEL_SPECS)}

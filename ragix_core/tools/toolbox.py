@@ -19,7 +19,9 @@ from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.types import ToolCall, ToolResult
 from ragix_core.tools import extra_exec
 from ragix_core.tools.limits import Limits
+from ragix_core.tools.model_commands import run_model_command
 from ragix_core.tools.paths import PathGuard
+from ragix_core.tools.policy import MODEL_COMMANDS
 from ragix_core.tools.pipeline import run_pipeline
 from ragix_core.tools.profiles import get_profile
 from ragix_core.tools.refusal import Refusal
@@ -210,6 +212,9 @@ class ToolBox:
             if remaining <= 0:
                 return RawResult(124, b"", b"", timed_out=True,
                                  error=f"timed out after {self.limits.timeout:g}s (pipeline budget)")
+            if argv and argv[0] in MODEL_COMMANDS:  # ragix's own read-only command: no process
+                raw = run_model_command(argv[0], argv[1:], self.guard)
+                return replace(raw, stdout=raw.stdout[:cap], truncated=len(raw.stdout) > cap)
             return self._launch_raw(argv, writable=stage.writes and self.profile.writes, stdin_data=data,
                                     out_cap=cap, may_spawn=self.profile.any_command,
                                     limits=replace(self.limits, timeout=remaining),

@@ -20,6 +20,7 @@ from ragix_core.tools.findcheck import check_find
 from ragix_core.tools.globbing import expand_globs
 from ragix_core.tools.lexer import Redirect, check_text, split_pipeline
 from ragix_core.tools.paths import PathGuard, skip_kind, skip_notes
+from ragix_core.tools.policy import MODEL_COMMANDS
 from ragix_core.tools.recursion import grep_file_args, hide_state
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import NUM, SPECS
@@ -163,7 +164,7 @@ class Validator:
                 raise Refusal("xargs needs input from a previous pipeline stage")
             return self._xargs(args, words)
         self._check_tool_name(name)
-        path = resolve_tool(name)
+        path = name if name in MODEL_COMMANDS else resolve_tool(name)  # run by ragix itself: no executable
         report = self.report(name, args)
         if self.any_command:
             return Stage(tool=name, argv=[path] + list(args), writes=True, words=list(words))
@@ -253,7 +254,8 @@ class Validator:
         spec = SPECS.get(tool)
         if spec is not None and spec.writes:
             raise Refusal(f"xargs: {tool} writes files; xargs may only run read-only tools")
-        resolve_tool(tool)
+        if tool not in MODEL_COMMANDS:
+            resolve_tool(tool)
         self.check_argv(tool, fixed)  # the fixed part alone; items are checked at run time
         plan.tool, plan.fixed = tool, list(fixed)
         return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words))
@@ -312,4 +314,4 @@ class Validator:
             tail = items if "--" in fixed else ["--"] + items
         args = fixed + tail
         self.check_argv(plan.tool, args)
-        return [resolve_tool(plan.tool)] + args
+        return [plan.tool if plan.tool in MODEL_COMMANDS else resolve_tool(plan.tool)] + args

@@ -23,6 +23,7 @@ class Attack:
 
 
 HARDLINK = "a hard link shares the inode: a bind mount shows it; only layer 1's link-count check refuses it"
+IN_PROCESS = "ragix's own commands for the model run in its process, not as programs: layer 1 is all there is"
 
 ATTACKS: List[Attack] = [
     # --- chaining, substitution, redirection
@@ -193,6 +194,14 @@ ATTACKS: List[Attack] = [
     Attack("environment", "touch -h -d 2001-01-01 link_secret"),
     # a harmless use of a capability (CAP_SYS_NICE): run as root, a confined command must have none
     Attack("environment", "sh -c 'renice -n -5 -p $$ >/dev/null && echo S3CRET-TOKEN-7f3a9c'"),
+    # the commands designed for the model (tools/model_commands.py): every path through the guard
+    Attack("vocab", "defs @O", l2_exempt=IN_PROCESS),
+    Attack("vocab", "defs hard_secret", l2_exempt=IN_PROCESS),
+    Attack("vocab", "importers secret @O", l2_exempt=IN_PROCESS),
+    Attack("vocab", "callers x linkdir", l2_exempt=IN_PROCESS),
+    Attack("vocab", "calls x ../outside", l2_exempt=IN_PROCESS),
+    Attack("vocab", "lines link_secret", l2_exempt=IN_PROCESS),
+    Attack("vocab", "tree @O", l2_exempt=IN_PROCESS),
     Attack("vocab", "md5sum -c list.txt"),
     Attack("vocab", "sha256sum @S"),
     Attack("vocab", "file -L link_secret"),
