@@ -106,7 +106,8 @@ class ToolResult:
     (absolute programs, the options that hide ragix's state), the command as written
     (globs expanded, nothing added: what the output answers), and whether a search
     found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
-    ``ragix_core.tools.policy.is_no_match``).
+    ``ragix_core.tools.policy.is_no_match``). ``changed``: the command had a stage that writes
+    to the project (or a redirection), so its success is the change, not what it printed.
     """
 
     tool: str
@@ -120,6 +121,7 @@ class ToolResult:
     command: Optional[str] = None
     no_match: bool = False
     written: Optional[str] = None
+    changed: bool = False
 
     @property
     def ok(self) -> bool:

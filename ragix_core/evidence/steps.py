@@ -64,9 +64,10 @@ def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
 def found_nothing(step: PlanStep) -> bool:
     """The step ran but shows no evidence: a search without a match, an empty output, or a pipeline
     that counted nothing (``grep ... | wc -l`` printing 0). Such outputs agree with each other
-    whether the pattern was right or wrong, so they confirm nothing on their own."""
+    whether the pattern was right or wrong, so they confirm nothing on their own. A command that
+    changed files (cp, mkdir, `> FILE`) and printed nothing did what it was asked: not empty."""
     r = step.result
-    if r is None or step.status != StepStatus.SUCCESS:
+    if r is None or step.status != StepStatus.SUCCESS or r.changed:
         return False
     text = (r.stdout or "").strip()
     if not text:

@@ -10,7 +10,9 @@ The order is what the published evidence for small models supports:
    InterCode 2306.14898's "try again" on execution feedback).
 What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure).
 
-A command the model repeats is not run again: it is a vote for the output it printed.
+A command the model repeats is not run again: it is a vote for the output it printed. A command that
+changes the project (cp, mkdir, `> FILE`, allowed with --yes) is its own result when it succeeds, and
+is never sampled alongside others: after a failed write only the retries run, one at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Callable, Dict, List, Optional
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
-from ragix_core.sampling import SampleRun, adaptive_sample, normalize_output
+from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key"]
 
@@ -48,6 +50,11 @@ def _same(command: str) -> str:
 
 def _usable(step: Optional[PlanStep]) -> bool:
     return step is not None and step.status == StepStatus.SUCCESS and not found_nothing(step)
+
+
+def _changes(step: Optional[PlanStep]) -> bool:
+    """The command writes to the project: a vote would run several writes, so none is sampled."""
+    return step is not None and step.result is not None and step.result.changed
 
 
 @dataclass
@@ -138,10 +145,12 @@ class CommandAttempt:
         if greedy is not None and refused_write(greedy):
             out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
             return out
-        if self.samples:
+        if self.samples and not _changes(greedy):
             def draw(i: int) -> Optional[PlanStep]:
                 if i == 0:  # the greedy command is the vote's first sample: no second call
                     return greedy if greedy is not None and greedy.status == StepStatus.SUCCESS else None
+                if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
+                    raise StopSampling  # a sampled command changed the project: that change is the result
                 step = self._draw("", i, True, description, out, ran)
                 return step if step is not None and step.status == StepStatus.SUCCESS else None
 

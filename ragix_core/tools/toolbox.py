@@ -232,6 +232,7 @@ class ToolBox:
         out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
         out.no_match = res.no_match
         out.written = shown
+        out.changed = bool(writes)
         return out
 
     def _redirect(self, redirect, data: bytes, truncated: bool, error: Optional[str], rc: int):

@@ -42,3 +42,11 @@ def test_the_listing_is_bounded_and_never_leaves_the_project(tmp_path):
     listing = nearest_listing(["missing/deeper/x.txt"], tmp_path)
     assert listing.startswith(".: f00.txt, f01.txt") and listing.endswith("... (15 more)")
     assert nearest_listing(["/etc/passwd", "../../x"], tmp_path / "f00.txt") is None
+
+
+def test_a_write_that_printed_nothing_is_no_empty_result():
+    from ragix_core.evidence.steps import found_nothing
+
+    done = step("mkdir out", ToolResult("shell", 0, changed=True), StepStatus.SUCCESS)
+    listed = step("ls out", ToolResult("shell", 0), StepStatus.SUCCESS)
+    assert not found_nothing(done) and found_nothing(listed)

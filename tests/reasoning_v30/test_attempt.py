@@ -6,6 +6,7 @@ that found nothing); the real tool box and a scripted model run in test_main_pat
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, List, Optional
 
 import pytest
@@ -37,8 +38,7 @@ class Script:
     def run(self, step, final=False):
         command = step.tool_call.args["command"]
         r = self.results[command]
-        step.result = ToolResult(r.tool, r.returncode, stdout=r.stdout, stderr=r.stderr, no_match=r.no_match,
-                                 refused=r.refused, error=r.error)
+        step.result = replace(r)  # a copy: a step's result is its own
         step.status = StepStatus.SUCCESS if r.returncode == 0 or r.no_match else StepStatus.FAILED
         return None if final else self.fixes.get(command)
 
@@ -148,3 +148,28 @@ def test_a_write_refused_in_a_read_only_run_ends_the_attempt_at_once():
     out = attempt(script)
     assert len(script.asked) == 1 and out.write_refused is out.steps[0]  # no sample, no retry: none could write
     assert out.winner is None and not out.found_nothing and out.to_meta()["write_refused"]
+
+
+def test_a_write_that_succeeds_silently_is_the_result():
+    done = ToolResult("shell", 0, changed=True)
+    script = Script(["cp a.txt b.txt"], {"cp a.txt b.txt": done})
+    out = attempt(script)
+    assert out.decided_by == "greedy" and len(script.asked) == 1
+
+
+def test_after_a_failed_write_nothing_is_sampled_only_retried():
+    failed = ToolResult("shell", 1, stderr="cp: cannot stat 'a.tx': No such file or directory\n", changed=True)
+    done = ToolResult("shell", 0, changed=True)
+    script = Script(["cp a.tx b.txt", "cp a.txt b.txt"], {"cp a.tx b.txt": failed, "cp a.txt b.txt": done})
+    out = attempt(script)
+    assert [a[2] for a in script.asked] == [False, False]  # greedy, then a greedy retry: no parallel writes
+    assert out.decided_by == "retry" and out.vote is None
+
+
+def test_a_sampled_write_that_succeeds_ends_the_vote():
+    done = ToolResult("shell", 0, changed=True)
+    script = Script(["cat a.tx", "cp a.txt b.txt", "cp a.txt c.txt"],
+                    {"cat a.tx": MISSING, "cp a.txt b.txt": done, "cp a.txt c.txt": done})
+    out = attempt(script)
+    assert len(script.asked) == 2 and out.decided_by == "vote"  # c.txt was never written
+    assert out.winner.tool_call.args["command"] == "cp a.txt b.txt"

@@ -104,3 +104,10 @@ def test_the_traps_are_refused_or_never_read(box, world):
 def test_options_are_checked_like_any_tools(box):
     for command in ("defs --all .", "lines -x", "tree -L deep", "importers"):
         assert run(box, command).refused, command
+
+
+def test_a_command_that_writes_says_so_in_its_result(world):
+    box = ToolBox(world["proj"], profile="dev", sandbox="none", limits=TEST_LIMITS, assume_yes=True)
+    assert box.run_command("mkdir newdir").changed and (world["proj"] / "newdir").is_dir()
+    assert box.run_command("ls > listing.txt").changed
+    assert not box.run_command("ls").changed
