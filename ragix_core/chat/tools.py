@@ -17,11 +17,13 @@ never an exception. Every call has a time limit.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
+from ragix_core import prompts
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import ToolCall, ToolResult
@@ -52,6 +54,16 @@ class ToolOutcome:
     error: Optional[str] = None
     duration: float = 0.0
     meta: Dict[str, Any] = field(default_factory=dict)
+
+
+def _shown_examples() -> frozenset:
+    """The tool_input values the orchestrator's tool descriptions show as examples."""
+    text = prompts.load("chat_tool_operator") + prompts.load("chat_tool_repl")
+    return frozenset(" ".join(v.split()) for v in re.findall(r'"(?:expression|code)":\s*"((?:[^"\\]|\\.)*)"', text))
+
+
+def _is_shown_example(value: str) -> bool:
+    return " ".join(value.split()) in _shown_examples()
 
 
 def _get(tool_input: Mapping[str, str], key: str) -> str:
@@ -107,6 +119,9 @@ class ReplTool:
         if not code:
             return ToolOutcome("", "repl needs tool_input.code: the Python source to run", 0.0,
                                {"replayable": False})
+        if _is_shown_example(code):
+            return ToolOutcome("", "repl: this code is the example from the instructions, not this question: "
+                                   "write the code for the question itself", 0.0, {"replayable": False})
         cells = _earlier_cells(earlier)
         dropped = 0
         while cells and len(repl_program(cells + [code])) > _REPL_BUDGET:
@@ -133,11 +148,19 @@ def operator_args(tool_input: Mapping[str, str]) -> Dict[str, Any]:
     operation = (_get(tool_input, "operation") or ("convert" if to else "evaluate")).strip().lower()
     if operation not in _OPERATIONS:
         raise ValueError(f"unknown operation {operation!r}; operations: {', '.join(_OPERATIONS)}")
+    # A small model copies what it is shown: an error names what is missing in words, never with an
+    # example it could paste, and an input equal to the instructions' own example is refused. Measured
+    # (issue 34, an unseen chat asking for a rectangle's area): the orchestrator ran the example of
+    # this error message and answered its value as the area.
     if not expression:
-        raise ValueError("operator needs tool_input.expression (e.g. \"(12.5*8 + 3)/2\" or \"5 kg\")")
+        raise ValueError("operator needs tool_input.expression: the computation written with the numbers of "
+                         "the question (or a quantity with its unit, to convert)")
+    if _is_shown_example(expression):
+        raise ValueError(f"tool_input.expression {expression!r} is the example from the instructions, not this "
+                         "question: write the computation with the question's own numbers")
     if operation == "convert":
         if not to:
-            raise ValueError("convert needs tool_input.to, the target unit (e.g. \"km\")")
+            raise ValueError("convert needs tool_input.to: the unit to convert the quantity to")
         return {"op": "convert", "quantity": expression, "to": to}
     args: Dict[str, Any] = {"op": operation, "expr": expression}
     variable = _get(tool_input, "variable")

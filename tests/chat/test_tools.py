@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 import types
@@ -272,3 +273,18 @@ def test_chat_tools_never_raise():
     tools = ChatTools([Exploding()])
     assert tools.run("repl", {"code": "1"}, []).error == "internal error in repl: KeyError: 'bug'"
     assert "not available here" in tools.run("search", {"query": "x"}, []).error
+
+
+def test_an_input_that_is_the_instructions_example_is_refused_and_no_error_shows_one(repl_box):
+    # Measured (issue 34): told `operator needs tool_input.expression (e.g. "(12.5*8 + 3)/2" ...)`, the
+    # orchestrator ran that example and answered its value as a rectangle's area.
+    with pytest.raises(ValueError, match="example from the instructions"):
+        operator_args({"expression": "(12.5*8 + 3)/2"})
+    with pytest.raises(ValueError, match="example from the instructions"):
+        operator_args({"expression": " x**2 -  4", "operation": "solve"})
+    with pytest.raises(ValueError) as missing:
+        operator_args({})
+    assert not re.search(r"\d", str(missing.value))  # says what is missing in words: nothing to paste
+    assert operator_args({"expression": "(12.5*8 + 3)/3"})["expr"] == "(12.5*8 + 3)/3"  # not the example
+    out = ReplTool(repl_box).run({"code": "print(sum(range(1, 101)))"}, [M.human("t", "q")])
+    assert out.error.startswith("repl: this code is the example from the instructions")
