@@ -91,6 +91,15 @@ def _obligations(tutor: Any) -> List[str]:
     return out
 
 
+def _repeated(tutor: Any) -> str:
+    """Every move the tutor rejected as a repetition, once each. Measured (issue 34, an unseen task): the
+    player proposed the same `ls` six turns running, each rejected as a repetition, and the game stalled;
+    the last verdict alone named only the latest one."""
+    moves = dict.fromkeys(one_line(v.text, 160) for v in tutor.verdicts
+                          if v.status == "rejected" and v.kind == "repetition")
+    return "; ".join(f"`{m}`" for m in moves) or "(none)"
+
+
 def state_prompt(tutor: Any, max_turns: int, suggestion: "Suggestion | None" = None) -> str:
     last = tutor.verdicts[-1] if tutor.verdicts else None
     last_text = (f"turn {last.turn} {one_line(last.text, 160)} → {last.status.upper()} ({last.kind}): "
@@ -103,6 +112,7 @@ def state_prompt(tutor: Any, max_turns: int, suggestion: "Suggestion | None" = N
         facts="\n".join(_facts(tutor)) or "(none: propose a command)",
         observations="\n".join(_observations(tutor)) or "(none)",
         last_verdict=last_text,
+        repeated=_repeated(tutor),
         hints="\n".join(f"- {h}" for h in hints(tutor)) or "- (none)",
         suggestion=(suggestion or suggest(tutor)).render(),
     )

@@ -124,3 +124,16 @@ def test_prompts_put_fixed_text_first(name):
     if name == "tutor_player":
         names = re.findall(r"\{\{\s*(\w+)\s*\}\}", text)
         assert names[:2] == ["tools", "predicates"] and text.index("{{goal}}") > 0.8 * len(text)
+
+
+def test_every_move_rejected_as_a_repetition_is_named_in_the_next_prompts(project):
+    # Measured (issue 34): on an unseen task the player proposed the same `ls` six turns running.
+    ls = {"move": "PROPOSE", "intent": "list", "command": "ls", "mode": "read"}
+    wc = {"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"}
+    result, _, llm = play(project, [ls, ls, wc, wc, *WIN[1:]])
+    banned = [c["messages"][-1]["content"].split("never propose these again): ")[1].split("\n")[0] for c in llm.calls]
+    assert banned[1] == "(none)"  # the first ls ran
+    assert " ls" in banned[2] and "wc -l" not in banned[2], banned
+    assert " ls" in banned[4] and "wc -l README.md" in banned[4], banned  # both, not only the latest
+    assert llm.calls[2]["temperature"] == 0.6  # and the next draw is sampled
+    assert result.state.stop_reason == "success"
