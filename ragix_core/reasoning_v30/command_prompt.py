@@ -8,6 +8,7 @@ bare command and 0.06 under constrained decoding (arXiv 2502.06858); JSON cost o
 
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence
 
 from ragix_core import prompts
@@ -17,11 +18,23 @@ from ragix_core.llm.codeblock import extract_command
 from ragix_core.llm.structured import ask_text
 from ragix_core.tools.policy import WRITE_TOOLS
 
-__all__ = ["command_request", "ask_free_command", "COMMAND_MAX_TOKENS"]
+__all__ = ["command_request", "ask_free_command", "pasted_placeholder", "COMMAND_MAX_TOKENS", "PLACEHOLDERS"]
 
 COMMAND_MAX_TOKENS = 200  # a sentence and a code block; a reply cut inside its block keeps the first line
 _READ_ONLY_FORBIDDEN = '";", "&&", "$(...)", backticks, "~" or ">"'
 _WRITE_FORBIDDEN = '";", "&&", "$(...)", backticks or "~" (write files with the tools or "> FILE")'
+
+
+# The uppercase stand-ins of the request's examples (prompts/command.md, tools/model_commands.py). A small
+# model copies what it is shown: measured at 3ab9bd7 (NL2Bash), `find . -type f -name '*.EXT'` ran as written.
+PLACEHOLDERS = ("FILE_OR_DIR", "FILE", "EXT", "TEXT", "DIR", "NAME", "MODULE")
+_PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(PLACEHOLDERS) + r")(?![A-Za-z0-9_])")
+
+
+def pasted_placeholder(command: str) -> Optional[str]:
+    """The request's placeholder that ``command`` holds as written (it would run on nothing), or None."""
+    m = _PLACEHOLDER.search(command or "")
+    return m.group(1) if m else None
 
 
 def command_request(goal: str, tools: Sequence[str], file_context: str, commands: str = "") -> str:

@@ -13,13 +13,13 @@ from typing import Any, Dict, List
 
 from ragix_core import prompts
 from ragix_core.core.text import bounded
-from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity
+from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity, ToolResult
 from ragix_core.evidence.feedback import execution_feedback
 from ragix_core.evidence.steps import step_output
 from ragix_core.llm.structured import ask_json
 
 from .attempt import AttemptOutcome, CommandAttempt
-from .command_prompt import ask_free_command, command_request
+from .command_prompt import ask_free_command, command_request, pasted_placeholder
 from .replies import AnswerReply
 
 __all__ = ["DirectAnswers", "DISPUTED"]
@@ -66,7 +66,7 @@ class DirectAnswers:
         prompt = self.command_prompt(goal)
         v = self.voting
         outcome = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
-                                 lambda step, final=False: self._run(step, goal, final),
+                                 lambda step, final=False: self._run_written(step, goal, final),
                                  lambda step: execution_feedback(step, self.root),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
@@ -82,6 +82,19 @@ class DirectAnswers:
             # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
             return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta}
         return self._answer_from(goal, outcome, meta)
+
+    def _run_written(self, step: PlanStep, goal: str, final: bool = False) -> Any:
+        """Run a command the worker wrote, unless it holds a placeholder of the request's examples:
+        that one is refused unrun, and the refusal (the retry's feedback) says which."""
+        command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
+        placeholder = pasted_placeholder(command)
+        if placeholder is None:
+            return self._run(step, goal, final)
+        step.result = ToolResult("shell", 126, refused=True, command=command,
+                                 error=f"refused: `{placeholder}` is a placeholder of the instructions' examples; "
+                                       "write the real name, extension or text the goal is about")
+        step.status = StepStatus.FAILED
+        return None
 
     def _answer_from(self, goal: str, outcome: AttemptOutcome, meta: Dict[str, Any]) -> Dict[str, Any]:
         answer = self.compose_for(goal, [outcome.winner])

@@ -142,3 +142,26 @@ def test_a_conceptual_question_naming_no_code_is_bypass(goal):
     from ragix_core.reasoning_v30.classify_rules import rule_based_complexity
 
     assert rule_based_complexity(goal) is not None
+
+
+def test_a_command_that_pastes_a_placeholder_of_the_examples_is_refused_unrun(project):
+    # Measured at 3ab9bd7 (NL2Bash): `find . -type f -name '*.EXT'` ran as written and found nothing.
+    res, llm = run("How many markdown files are in docs?", project, fenced("find docs -type f -name '*.EXT' | wc -l"),
+                   fenced("find docs -name '*.md' | wc -l"), fenced("find docs -type f -name '*.md' | wc -l"),
+                   "2 markdown files.")
+    assert res.state.meta["attempt"]["decided_by"] == "vote"
+    assert not any("EXT" in c for c in commands_run(res))  # the pasted command never ran
+    assert res.state.stop_reason == "success"
+
+
+def test_every_placeholder_the_request_shows_is_known():
+    import re as _re
+
+    from ragix_core.reasoning_v30.command_prompt import PLACEHOLDERS, command_request, pasted_placeholder
+    from ragix_core.tools.model_commands import describe
+    from ragix_core.tools.policy import MODEL_COMMANDS
+
+    text = command_request("g", ["ls", "grep"], "(listing)", describe(list(MODEL_COMMANDS)))
+    shown = set(_re.findall(r"\b[A-Z][A-Z_]{2,}\b", text)) - {"ONE"}  # "Write ONE command": emphasis
+    assert shown <= set(PLACEHOLDERS), shown - set(PLACEHOLDERS)
+    assert pasted_placeholder("grep -rn MAX_NAME_LEN .") is None and pasted_placeholder("wc -l FILE") == "FILE"
