@@ -1,0 +1,92 @@
+"""The table docs/RESULTS.md opens with: an engine against the plain call, from `ragix eval --json` reports.
+
+    python benchmarks/engine_vs_plain.py REPORT.json [REPORT.json ...] [--engine graph_v30] [--plain s0]
+
+Each report must hold both strategies' runs of the same scenarios (one `ragix eval -s ENGINE -s s0` command).
+Per report, one Markdown row: pass (Wilson 95 % interval) for each, the difference, tokens and median wall time
+as ratios of the plain call's, and the runs that ended `success` with a wrong answer. Reports that are partial
+(a run still going) are marked. Prints the rows and, with --json, the same figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ragix_core.eval.metrics import wilson  # noqa: E402
+
+
+def figures(runs: List[Dict[str, Any]]) -> Dict[str, Any]:
+    n = len(runs)
+    passed = sum(1 for r in runs if r["passed"])
+    tokens = sum((r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0) for r in runs)
+    walls = [r["wall_time"] for r in runs if r.get("wall_time") is not None]
+    wrong_success = sum(1 for r in runs if r.get("stop_reason") == "success" and not r["passed"])
+    ci = wilson(passed, n) if n else None
+    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": ci, "tokens": tokens,
+            "median_wall": statistics.median(walls) if walls else None, "wrong_success": wrong_success,
+            "stops": dict(Counter(str(r.get("stop_reason")) for r in runs).most_common())}
+
+
+def compare(report: Dict[str, Any], engine: str, plain: str) -> Dict[str, Any]:
+    by = {s: [r for r in report["scenarios"] if r["strategy"] == s] for s in (engine, plain)}
+    ids = {r["id"] for r in by[engine]} & {r["id"] for r in by[plain]}  # a partial report: the runs both have
+    out = {s: figures([r for r in runs if r["id"] in ids]) for s, runs in by.items()}
+    e, p = out[engine], out[plain]
+    out["difference"] = round(e["rate"] - p["rate"], 3)
+    out["tokens_ratio"] = round(e["tokens"] / p["tokens"], 2) if p["tokens"] else None
+    out["wall_ratio"] = round(e["median_wall"] / p["median_wall"], 2) if e["median_wall"] and p["median_wall"] else None
+    out["partial"] = bool(report.get("meta", {}).get("partial"))
+    return out
+
+
+def _rate(f: Dict[str, Any]) -> str:
+    ci = f["ci"]
+    return f"{f['passed']}/{f['runs']} = {f['rate']:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "–"
+
+
+def row(name: str, c: Dict[str, Any], engine: str, plain: str) -> str:
+    e, p = c[engine], c[plain]
+    wall = f"{e['median_wall']:.1f} s vs {p['median_wall']:.1f} s = {c['wall_ratio']}×" if c["wall_ratio"] else "–"
+    return (f"| {name}{' (partial)' if c['partial'] else ''} | {_rate(e)} | {_rate(p)} | {c['difference']:+.3f} | "
+            f"{e['tokens']:,} vs {p['tokens']:,} = {c['tokens_ratio']}× | {wall} | "
+            f"{e['wrong_success']}/{e['runs']} vs {p['wrong_success']}/{p['runs']} |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("reports", nargs="+", type=Path)
+    ap.add_argument("--engine", default="graph_v30")
+    ap.add_argument("--plain", default="s0")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = ap.parse_args()
+    print(f"| set | {args.engine} pass [95 % CI] | {args.plain} pass | difference | tokens | median wall / run | "
+          "wrong answers ending `success` |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    found = {}
+    for path in args.reports:
+        try:
+            report = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            print(f"{path}: cannot read the report ({exc})", file=sys.stderr)
+            return 2
+        c = compare(report, args.engine, args.plain)
+        if not c[args.engine]["runs"]:
+            print(f"{path}: no run of both {args.engine} and {args.plain}", file=sys.stderr)
+            continue
+        found[path.stem] = c
+        print(row(path.stem, c, args.engine, args.plain))
+    if args.json:
+        print(json.dumps(found, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
