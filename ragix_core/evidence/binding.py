@@ -45,7 +45,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
-from .calls import bind_trace
 from .definitions import bind_decorated, bind_definitions, bind_named_definitions
 from .grounding import listed_paths
 from .imports import bind_importers
@@ -309,7 +308,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                            True, "pairing")
     if rows:
         return Binding(answer)
-    listed = (bind_trace(goal, answer, steps) or bind_definitions(goal, answer, evidence)
+    listed = (bind_definitions(goal, answer, evidence)
               or bind_named_definitions(goal, answer, evidence)
               or bind_decorated(goal, answer, evidence) or bind_records(goal, answer, evidence)
               or bind_importers(goal, answer, evidence))
