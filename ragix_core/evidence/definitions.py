@@ -15,15 +15,14 @@ names the outputs show; so, deterministically:
 Only plural asks ("functions", "classes") with a list intent are checked: "which class is a
 dataclass" or "how many functions" ask for a subset or a number, which a list cannot check.
 
-Two more readings of definitions serve reasoning_v30/looks.py and the binding:
+Two more readings of definitions serve the binding:
 
 - ``asked_names``: the names a goal asks about as definitions ("functions named execute",
   "the execute function", "load()"); ``definition_sites`` finds where a search showed them
   defined, and ``bind_named_definitions`` makes an answer name every such file (and a "how
   many … defined" answer state their number);
-- ``decorators_asked``: a decorator the goal names whose line a search printed without the line
-  under it, the thing it decorates; ``bind_decorated`` makes an answer to "which class is a
-  dataclass" name one of the definitions the outputs show under that decorator.
+- ``bind_decorated`` makes an answer to "which class is a dataclass" name one of the
+  definitions the outputs show under the decorator the goal names.
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .path_hints import project_path
 
-__all__ = ["asked_names", "bind_decorated", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
-           "decorators_asked"]
+__all__ = ["asked_names", "bind_decorated", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in"]
 
 _KIND_WORDS = {
     "def": re.compile(r"\b(functions|methods|defs)\b", re.IGNORECASE),
@@ -60,8 +58,6 @@ _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
 _CONTEXT = re.compile(r"^(?P<path>[^\s:]+?\.\w+)-\d+-(?P<text>.*)$")  # grep -A/-B/-C: a line near a match
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
-# With its line number (grep -n), or without (then no output can be shown to hold the line under it).
-_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?:(?P<line>\d+):)?\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
 MAX_NAMES = 60
 CLOSE_NAME = 0.75  # difflib's ratio for a stand-in's name, as path_hints reads a close name
 # A name the goal asks about as a definition: "functions named execute", "the execute function", "execute()".
@@ -178,12 +174,6 @@ def asked_names(goal: str) -> List[str]:
     return names
 
 
-def asks_where_defined(goal: str) -> bool:
-    """``goal`` asks where, or in how many places, something is defined ("How many files define a
-    function named execute?"), not what it does: a search of the definitions is then its answer."""
-    return bool(_DEFINED.search(goal))
-
-
 def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str]:
     """``path:line`` (``path`` when no output numbered it) of each definition of ``name`` the
     outputs show; one definition printed by two searches (``grep -r``, ``grep -rn``) counts once."""
@@ -221,29 +211,6 @@ def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str,
             return (f"{answer.rstrip()}\n\n(ragix: {name} is defined in {len(sites)} places: {where}.)",
                     "named_sites")
     return None
-
-
-def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:
-    """The decorators the goal names whose lines a search printed (``path:N:@name``, or ``path:@name``
-    without -n) while no output shows the line under them, the thing decorated; and those the goal
-    names ("declared as a dataclass") whose line no output printed at all. Measured
-    (dataclass-name, issue 12): the search printed ``models.py:6:@dataclass`` (at b48c465,
-    ``models.py:@dataclass``), and the answer had no class to name."""
-    text = "\n".join(outputs)
-    names: List[str] = []
-    printed = set()
-    for m in _DECORATOR_LINE.finditer(text):
-        name, path, line = m.group("name"), m.group("path"), m.group("line")
-        printed.add(name)
-        shown = line is not None and re.search(rf"^{re.escape(path)}[:-]{int(line) + 1}[:-]", text, re.MULTILINE)
-        if not shown and re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", goal, re.IGNORECASE) \
-                and name not in names:
-            names.append(name)
-    # A decorator the goal itself names ("declared as a dataclass") whose line no output printed:
-    # measured at 3e65034 (dataclass-name, 3 of 3 runs), `grep -rl dataclass` listed models.py, and the
-    # answer named the file, not the class.
-    names += [n for n in _named_decorators(goal) if n not in printed and n not in names]
-    return names
 
 
 # "declared as a dataclass", "decorated with @cache", "marked with functools.lru_cache", "the @property

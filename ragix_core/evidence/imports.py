@@ -8,9 +8,6 @@ each importer. So:
 
 - ``asked_module`` reads the module a goal asks the importers of (``models.py``, "the storage
   module", "module a") and whether it asks for indirect ones too;
-- ``import_search`` is the one search for the import lines of a module, or of a level of them
-  (Python: ``from … M … import`` and ``import … M``), run by ragix at a plan's end
-  (reasoning_v30/looks.py), level by level;
 - ``importers`` reads, from any output's ``path:N:text`` lines that are import statements, which
   files import the module, and with ``transitive`` the files importing those, and so on;
 - ``bind_importers``: an answer must name every importer the outputs show (the rest appended),
@@ -25,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .path_hints import project_path
 
-__all__ = ["asked_module", "import_search", "importers", "module_of", "bind_importers"]
+__all__ = ["asked_module", "importers", "module_of", "bind_importers"]
 
 # Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does a.py import?").
 _ASKS_IMPORTERS = re.compile(
@@ -56,15 +53,6 @@ def asked_module(goal: str) -> Optional[Tuple[str, bool]]:
             if name.lower() not in _NOT_MODULES:
                 return name, bool(_INDIRECT.search(goal))
     return None
-
-
-def import_search(modules: Sequence[str]) -> str:
-    """One search for the import lines of any of ``modules`` across the project's Python files (a
-    level of dependents is one step: measured, dependents-of-models at dfb7f09 took one search per
-    module and went past its step budget, 9 of 8)."""
-    names = "|".join(modules)
-    return (f"grep -rnE '^[[:space:]]*(from[[:space:]]+[.[:alnum:]_]*\\b({names})\\b[.[:alnum:]_]*[[:space:]]+import"
-            f"|import[[:space:]].*\\b({names})\\b)' --include='*.py' .")
 
 
 def module_of(path: str) -> str:

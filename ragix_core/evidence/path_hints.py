@@ -13,14 +13,13 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "project_path",
-           "FILE_LIKE", "stand_ins", "small_text_files", "goal_files"]
+__all__ = ["missing_paths", "diagnose", "project_files", "project_path", "FILE_LIKE", "stand_ins", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -76,12 +75,6 @@ def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_
             if len(out) >= limit:
                 return out
     return out
-
-
-
-def similar_paths(missing: str, root: Path) -> List[str]:
-    """Existing files whose path or name is close to ``missing``, best first."""
-    return _similar(missing, project_files(root))
 
 
 def _similar(missing: str, files: List[str]) -> List[str]:
@@ -158,10 +151,6 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     return hint, (fixed, f"{head} does not exist; ran it on {home}, the project's one directory of that name")
 
 
-def missing_path_hint(stderr: str, root: Path) -> str:
-    return diagnose("", stderr, root)[0]
-
-
 def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> Optional[Tuple[str, str]]:
     if len(missing) != 1:
         return None
@@ -223,27 +212,6 @@ def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str
                 pairs.append((named, near))
                 break
     return pairs
-
-
-def small_text_files(candidates: Iterable[str], root: Path, max_bytes: int) -> List[str]:
-    """The ``candidates`` (paths relative to ``root``) that exist inside it as regular text files
-    of at most ``max_bytes``, in order, without repeats; symlinks are left out."""
-    out: List[str] = []
-    base = root.resolve()
-    for named in candidates:
-        named = named[2:] if named.startswith("./") else named
-        path = root / named
-        try:
-            real = path.resolve()
-            if not real.is_relative_to(base) or path.is_symlink() or not real.is_file():
-                continue
-            if real.stat().st_size > max_bytes or b"\0" in real.read_bytes()[:max_bytes]:
-                continue
-        except (OSError, ValueError):
-            continue
-        if named not in out:
-            out.append(named)
-    return out
 
 
 def goal_files(goal: str) -> List[str]:

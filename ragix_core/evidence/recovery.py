@@ -34,8 +34,7 @@ from ragix_core.tools.refusal import Refusal
 from .excerpt import goal_keywords
 from .path_hints import FILE_LIKE, missing_paths
 
-__all__ = ["RecoveryEvidence", "gather", "goal_names", "goal_words_search", "searched_words", "loosened_words",
-           "ordered_patterns"]
+__all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words", "ordered_patterns"]
 
 MAX_NAMES = 3
 MAX_LINES = 5  # per word of a loosened search
@@ -134,13 +133,6 @@ def ordered_patterns(commands: Sequence[str]) -> List[str]:
     return out[:MAX_NAMES]
 
 
-def loosened_words(goal: str, empty_commands: Sequence[str]) -> List[str]:
-    """The words to search alone after empty searches: theirs first, then the goal's own keywords
-    (measured: "What port does this project's server listen on?" grepped for server.py; the
-    answer is on the line ``port: 8080``, which no searched word is on)."""
-    return _with_goal_words(goal, searched_words(empty_commands))
-
-
 def _goal_words(goal: str) -> List[str]:
     """The goal's keywords that say what the user looks for (not what code is made of), longest first."""
     return [w for w in sorted(goal_keywords(goal), key=lambda w: (-len(w), w))
@@ -151,17 +143,6 @@ def _with_goal_words(goal: str, searched: List[str]) -> List[str]:
     known = {w.lower() for w in searched}
     extra = [w for w in _goal_words(goal) if w not in known]
     return searched + extra[:max(0, MAX_LOOSENED - len(searched))]
-
-
-def goal_words_search(goal: str) -> Optional[str]:
-    """One search for the goal's own words, whole words in any case (``grep -rniE -e
-    '(^|[^[:alnum:]])(server|listen|port)([^[:alnum:]]|$)' .``, see ``_whole``),
-    or None when the goal has none: what is left to look at when every search of a run found nothing
-    and it named no file to read. Measured (trap-server-port, three-set run of 5ae6fa5): the plans
-    grepped for a `server.py` that does not exist, and the answer invented "port 80"; `port: 8080`
-    is in config/settings.yaml."""
-    words = [re.escape(w) for w in _goal_words(goal)[:MAX_LOOSENED]]
-    return f"grep -rniE -e {_quote(_whole('|'.join(words)))} ." if words else None
 
 
 def _whole(alternatives: str) -> str:

@@ -17,7 +17,7 @@ from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "with_tool_name",
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "with_tool_name",
            "programs", "NAVIGATION", "LISTING_TOOLS"]
 
 
@@ -61,16 +61,6 @@ def programs(command: str) -> List[str]:
         return [os.path.basename(str(stage[0])) for stage in split_pipeline(command) if stage]
     except Refusal:
         return []
-
-
-def operand_words(command: str) -> List[str]:
-    """The plain (non-option, non-glob) words after each stage's program, split as the executor
-    splits them: the candidates for the files a command read. [] for a command it would refuse."""
-    try:
-        stages = split_pipeline(command)
-    except Refusal:
-        return []
-    return [str(w) for stage in stages for w in stage[1:] if not isinstance(w, GlobWord) and not str(w).startswith("-")]
 
 
 def _names_a_file(word: str, root: Path) -> bool:
