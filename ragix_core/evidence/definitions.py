@@ -1,12 +1,12 @@
-"""List answers bound to the definitions an output shows ("list the functions defined in a.py").
+"""List answers bound to the definitions an output shows ("list the functions defined in FILE.py").
 
-Measured (functions-in-a, issue 12 runs at 5ae6fa5 and c8031d9): `cat a.py` printed the three
-``def`` lines, and the 1.5B writer answered "a.py" — twice, with two different plans. A goal
+Measured on the regression set (issue 12 runs at 5ae6fa5 and c8031d9): `cat FILE.py` printed the
+three ``def`` lines, and the 1.5B writer answered "FILE.py" — twice, with two different plans. A goal
 that asks for the functions, methods or classes of a file (or of the project) is answered by
 names the outputs show; so, deterministically:
 
 - the definitions are read from outputs that print source lines: a one-file command's output
-  (``cat a.py``, ``grep -n def a.py``) or a search's ``path:N:text`` / ``path:text`` lines;
+  (``cat FILE.py``, ``grep -n def FILE.py``) or a search's ``path:N:text`` / ``path:text`` lines;
   Python's ``def`` / ``async def`` for functions and methods, ``class`` for classes;
 - when the goal names files, only the definitions of those files count;
 - an answer that names none of them is replaced by the list, written from the outputs;
@@ -80,8 +80,8 @@ def _kind(goal: str) -> Optional[str]:
     kinds = [k for k, rx in _KIND_WORDS.items() if rx.search(goal)]
     if not kinds and _DEFINES.search(goal):
         # "which function does it define?": one function asked for, but what the file defines is listed
-        # whole (measured, ambiguous-cli at f994263: `cat cli.py` read, and "the command line entry
-        # point is defined in cli.py" answered twice, execute never named).
+        # whole (measured on the regression set at f994263: `cat FILE.py` read, and "the entry point
+        # is defined in FILE.py" answered twice, the function never named).
         kinds = [k for k, rx in _ONE_OF_KIND.items() if rx.search(goal)]
     return kinds[0] if len(kinds) == 1 else None
 
@@ -126,14 +126,14 @@ def _in_scope(goal: str, found: Dict[str, List[str]]) -> Dict[str, List[str]]:
     named = {path: names for path, names in found.items() if _name(path) in asked}
     if named:
         return named
-    # A file the goal names that is not there is read through its stand-in of a close name
-    # (coverage.goal_stand_ins_to_read): measured (wrong-module-store at 2fef1b8), `cat storage.py`
-    # printed save and load for "the functions defined in store.py" and the answer was "store.py".
+    # A file the goal names that is not there is read through its stand-in of a close name: measured
+    # on the regression set at 2fef1b8, the stand-in's `cat` printed its two functions for "the
+    # functions defined in" the missing name, and the answer was the missing name.
     return {path: names for path, names in found.items() if any(_close(_name(path), a) for a in asked)}
 
 
 def _close(name: str, asked: str) -> bool:
-    """A close name by difflib's ratio whose stem starts the same way: `c.py` is not `a.py`'s namesake."""
+    """A close name by difflib's ratio whose stem starts the same way: `c.py` is not `x.py`'s namesake."""
     return (difflib.SequenceMatcher(None, name, asked).ratio() >= CLOSE_NAME
             and len(os.path.commonprefix([name.split(".")[0], asked.split(".")[0]])) >= 3)
 
@@ -192,9 +192,9 @@ def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str
 
 def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
     """For a goal about a named function or class, the answer must name every file a search showed
-    defining it, and a "how many" goal must state how many. Measured (issue 12 runs): "What does the
-    execute function do?" answered from cli.py alone where b.py defines one too, and "how many
-    functions named execute" counted the four files that mention the word."""
+    defining it, and a "how many" goal must state how many. Measured (issue 12 runs): a question about
+    "the NAME function" answered from one file where another defines one too, and "how many
+    functions named NAME" counted the four files that mention the word."""
     for name in asked_names(goal):
         sites = definition_sites(name, evidence)
         if not sites:
@@ -239,7 +239,7 @@ def _named_decorators(goal: str) -> List[str]:
 def decorated_in(decorators: Sequence[str], evidence: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
     """``(file, name)`` of each def or class the outputs print right under one of ``decorators``
     (other decorator lines between them allowed): a search with context (``path:6:@dataclass`` then
-    ``path-7-class Item:``) or a file's source (``cat models.py``)."""
+    ``path-7-class NAME:``) or a file's source (``cat FILE.py``)."""
     wanted = {d.rsplit(".", 1)[-1] for d in decorators}
     found: List[Tuple[str, str]] = []
     for command, output in evidence:
@@ -266,10 +266,10 @@ def decorated_in(decorators: Sequence[str], evidence: Sequence[Tuple[str, str]])
 
 
 def bind_decorated(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
-    """For a goal asking which definition a decorator it names marks ("Which class in this project is
-    declared as a dataclass?"), an answer naming none of the definitions the outputs show under it
-    is replaced by them. Measured (dataclass-name-3 at a9a2574 and 789e1a5): the search printed
-    ``models.py:6:@dataclass`` and ``models.py-7-class Item:``, and the answer was the file's path."""
+    """For a goal asking which definition a decorator it names marks ("Which class is declared as a
+    dataclass?"), an answer naming none of the definitions the outputs show under it
+    is replaced by them. Measured on the regression set (at a9a2574 and 789e1a5): the search printed
+    ``FILE.py:6:@dataclass`` and ``FILE.py-7-class NAME:``, and the answer was the file's path."""
     if not _LIST_INTENT.search(goal):
         return None
     decorators = _named_decorators(goal)

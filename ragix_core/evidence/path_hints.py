@@ -1,6 +1,6 @@
 """Name the existing files a failed command probably meant.
 
-A small model that writes `wc -l docs/guides.md` and reads "No such file or
+A small model that writes `wc -l docs/FILES.md` and reads "No such file or
 directory" tends to retry with another command on the same wrong path. Telling
 it which files exist with a close name turns the recovery into a lookup: the
 hint is computed from the project tree, never invented, and is marked as
@@ -25,7 +25,7 @@ MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
 SKIP_DIRS = set(NOT_PROJECT_DIRS) | {"__pycache__", "node_modules", ".venv", "venv"}
 
-# A file name as people write one in a goal: "docs/guide.md", "setup.py" (no spaces, an extension).
+# A file name as people write one in a goal: "docs/FILE.md", "setup.py" (no spaces, an extension).
 FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
 
 # GNU coreutils / find / grep wordings of "this path does not exist"
@@ -110,10 +110,10 @@ def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple
 
 def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Optional[Tuple[str, Tuple[str, str]]]:
     """When every missing path starts with the same directory name D that does not exist at the top
-    while exactly one directory of the project is called D (``inventory`` for ``src/inventory``),
-    the hint names it and the command is re-aimed there. Measured (ambiguous-execute, three-set run
-    of 5ae6fa5): `find inventory -name '*.py' | wc -l inventory/*.py` got "similar: inventory.json"
-    and "b.py, a.py", and the reflection planned `mkdir inventory`. The paths are replaced only
+    while exactly one directory of the project is called D (``PKG`` for ``src/PKG``), the hint
+    names it and the command is re-aimed there. Measured on the regression set (three-set run of
+    5ae6fa5): `find PKG -name '*.py' | wc -l PKG/*.py` got "similar: PKG.json" and two top-level
+    modules, and the reflection planned `mkdir PKG`. The paths are replaced only
     where they stand as whole words, and only when every such word is one of the missing paths."""
     root = Path(root)  # the tool box's root may be a str
     cleaned = [m[2:] if m.startswith("./") else m for m in missing]
@@ -128,8 +128,8 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
         stages = split_pipeline(command)
     except Refusal:
         return None
-    # Used as a directory: a path under it, or a tool that takes directories. `cat inventory` may
-    # mean inventory.json; the close-name hints below handle that.
+    # Used as a directory: a path under it, or a tool that takes directories. `cat PKG` may
+    # mean PKG.json; the close-name hints below handle that.
     if not any(m.startswith(head + "/") for m in cleaned) and \
             not any(stage and os.path.basename(str(stage[0])) in ("find", "ls", "du") for stage in stages):
         return None
@@ -160,8 +160,8 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
         return None
     wrong, right = missing[0], close[missing[0]][0]
     # Replace the path where it stands in the model's command line, keeping its quoting and pipes;
-    # everywhere it stands (measured: `find . -name docs/guides.md | wc -l docs/guides.md`, planned
-    # for "Count the lines of docs/guides.md", kept failing when only a lone mention was re-aimed).
+    # everywhere it stands (measured: `find . -name docs/FILES.md | wc -l docs/FILES.md`, planned
+    # to count the lines of a misspelt file, kept failing when only a lone mention was re-aimed).
     where = re.compile(r"(?<![\w./-])" + re.escape(wrong) + r"(?![\w./-])")
     if not where.search(command) or any(c in right for c in "'\"\\ "):
         return None
@@ -172,8 +172,8 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
 def _searched_everywhere(command: str, wrong: str) -> Optional[Tuple[str, str]]:
     """``grep [options] PATTERN WRONG [| ...]``, where WRONG exists under no close name either, as
     the same search over the whole project: what the goal looked for may be in another file
-    (measured: "Read the project version from setup.py" where the version is in pyproject.toml
-    ended no_evidence). Only that exact shape; the note tells the user the file is missing."""
+    (measured: the project version asked from setup.py, where it is in pyproject.toml, ended
+    no_evidence). Only that exact shape; the note tells the user the file is missing."""
     head, bar, tail = command.partition("|")
     try:
         words = [str(w) for w in split_pipeline(head)[0]]
@@ -215,5 +215,5 @@ def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str
 
 
 def goal_files(goal: str) -> List[str]:
-    """The file names a goal writes out ("docs/guide.md", "setup.py"), existing or not."""
+    """The file names a goal writes out ("docs/FILE.md", "setup.py"), existing or not."""
     return [m.group(0).rstrip(".") for m in FILE_LIKE.finditer(goal)]
