@@ -28,8 +28,8 @@ def one_line(text: Any, limit: int) -> str:
 def json_command(text: str) -> str:
     """A command line read from a model's JSON reply, with a backspace or a newline put back as the
     ``\\b`` or ``\\n`` the model wrote. In JSON ``"\\b"`` is a backspace and ``"\\n"`` a newline; in a
-    grep, sed or awk pattern the model means a word boundary or a newline escape (measured,
-    cli-get-call-path: `grep -oP '(?<=def ).*\\b'` arrived with U+0008; largest-md-headings:
+    grep, sed or awk pattern the model means a word boundary or a newline escape (measured on
+    the regression set: `grep -oP '(?<=def ).*\\b'` arrived with U+0008, and
     `grep -oP '(?<=## ).*(?=\\n)'` with U+000A; each was refused as a control character). No command
     line holds a real backspace; a newline is put back only inside quotes, where it can only have been
     part of a pattern (a newline between two commands is still refused, with the lexer's message).

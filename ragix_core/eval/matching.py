@@ -3,9 +3,9 @@
 Answer patterns (spec 000 §8), one rule per kind of pattern:
 
 - a number ("8", "120", "3.5", "1,024") matches only a whole number of the same
-  value in the answer: "8" is not in "8080", "v8", "1.8" or "8th". Thousands
+  value in the answer: "8" is not in "8000", "v8", "1.8" or "8th". Thousands
   separators count only in groups of three ("1,024" is 1024; "3,8" is 3 and 8);
-- a dotted version ("0.3.0") matches only as a whole token (not in "10.3.0");
+- a dotted version ("1.2.3") matches only as a whole token (not in "11.2.3");
 - ``re:<regex>`` is a case-insensitive regular expression searched in the answer,
   for what a word cannot state: a whole word (``re:\\bload\\b`` is not in
   "loaded"), or which of two files is the longer;
@@ -49,8 +49,8 @@ REGEX_PREFIX = "re:"
 
 # A pattern that is a number: digits, thousands groups of three, an optional decimal part.
 _NUMBER_PATTERN = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?")
-# A number in the answer: not glued to a word or to another number's dot ("v8", "8080", "1.8",
-# "0.3.0" hold no whole 8 or 3), and not followed by a letter ("8th") or a decimal part.
+# A number in the answer: not glued to a word or to another number's dot ("v8", "8000", "1.8",
+# "1.2.3" hold no whole 8 or 2), and not followed by a letter ("8th") or a decimal part.
 _NUMBER_IN_TEXT = re.compile(
     r"(?<![\w.])(?:(?<![\w.-])-)?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?!\w|\.[0-9]|,[0-9]{3}(?![0-9]))")
 _VERSION_PATTERN = re.compile(r"[0-9]+(?:\.[0-9]+){2,}")
@@ -233,8 +233,8 @@ def match_commands(required: Sequence[str],
 
     A one-word requirement ("wc") matches a program that ran; a longer one
     ("wc -l") needs one run of that program with every other word among its
-    arguments, in any order ("wc -l" is met by ``wc -l a.py`` and ``wc a.py -l``,
-    not by ``wc -lc a.py``). Plain strings are command lines without an argv.
+    arguments, in any order ("wc -l" is met by ``wc -l FILE`` and ``wc FILE -l``,
+    not by ``wc -lc FILE``). Plain strings are command lines without an argv.
     """
     invocations: List[Invocation] = []
     for call in calls:

@@ -1,9 +1,9 @@
 """Lines a grep printed without their file's name, shown with it.
 
 GNU grep names the file on each line only when it searches several; given one file (even
-with ``-r``) it prints bare lines. Measured (fixme-comments at fc92558): `grep -rn FIXME
-src/inventory/api.py` printed `15:    # FIXME: return 404 ...`, and the writer answered without
-naming api.py — the file was only in the command line above the output. The writer's view of
+with ``-r``) it prints bare lines. Measured on the regression set at fc92558: `grep -rn FIXME
+src/PKG/FILE.py` printed `15:    # FIXME: ...`, and the writer answered without naming FILE.py
+— the file was only in the command line above the output. The writer's view of
 such an output gets the file's name on each line, as grep prints it for several files; the
 command and its real output stay in the trace.
 

@@ -9,20 +9,20 @@ minima, "which file" — the answer is checked against the tool outputs, determi
 - every path of a table that the answer names must be followed, in the same sentence (or,
   when a sentence names several, the same clause), by its own number if the answer gives one
   there (a number that belongs to another row is a false pairing); every table among the
-  outputs is checked, not only the last: measured, "README.md is 6 and CHANGELOG.md is 10"
-  came from a run whose last output was one row (notes.md's 6) after a full ``wc -l`` table;
+  outputs is checked, not only the last: measured, "X.md is 6 and Y.md is 10" came from a run
+  whose last output was one row (a third file's 6) after a full ``wc -l`` table;
 - a superlative goal (largest, most, longest, smallest, fewest, shortest...) is answered by
   the row with the extreme number; the first row the answer names must be that row; when the
   last output is that one row (``sort -n | head -1``) and the answer names no file at all,
   the row is quoted after the answer (measured: "120" for "which markdown file is longest");
 - a comparative goal over two files of a count table ("which is longer, and by how many
   lines?") must name the right one as larger (or the other as smaller) and state the
-  difference (measured: "CHANGELOG.md is longer by 4 lines" for README.md 19 against 12);
+  difference (measured: "Y.md is longer by 4 lines" for X.md 19 against 12);
 - a "how many" goal whose last evidence is a single number must state that number;
 - a "which file(s)" goal whose last evidence lists files (``grep -l``, ``grep -n``, ``find``):
   an answer that names project files, none of them listed, contradicts the output (measured:
-  "./a.py" for "which file imports module a?" when ``grep -rl 'from a import'`` printed
-  ``./b.py``); checked only when the project root is given, since a name counts only if the
+  the imported module's own file for "which file imports module M?" when ``grep -rl 'from M
+  import'`` printed another); checked only when the project root is given, since a name counts only if the
   file exists, and not when a file the answer names had its lines printed by a search
   (``path:N:text``) in any output: a later bare listing does not contradict that.
 
@@ -45,7 +45,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import is_wc_total_line
 
-from .calls import bind_trace
 from .definitions import bind_decorated, bind_definitions, bind_named_definitions
 from .grounding import listed_paths
 from .imports import bind_importers
@@ -60,7 +59,7 @@ _SINGLE = re.compile(r"^\s*(\d+)\s*$")
 _MAX = re.compile(r"\b(largest|biggest|longest|most|highest|maximum|max)\b", re.IGNORECASE)
 _MIN = re.compile(r"\b(smallest|shortest|fewest|least|lowest|minimum|min)\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\b(how many|count|number of)\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (guide.md) does not end it
+_SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\w)[^.;\n]+)*")  # a dot inside a name (FILE.md) does not end it
 _CLAUSE = re.compile(r",\s*(?:and|while|but|whereas)\s+|,\s+|\s+(?:and|while|but|whereas)\s+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\w)")
 _COMPARATIVE = re.compile(r"\b(longer|shorter|larger|smaller|bigger|more lines|fewer lines)\b", re.IGNORECASE)
@@ -242,8 +241,8 @@ def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Opti
         return None
     if any(p in matched for p in named):
         # The answer rests on lines a search printed; a later bare listing does not contradict it
-        # (measured, importers-of-storage at 5ae6fa5: the right answer, from the loosened search's
-        # `./src/inventory/cli.py:6:from .storage import load`, was replaced by `ls *.py`'s a.py, b.py).
+        # (measured on the regression set at 5ae6fa5: the right answer, from the loosened search's
+        # `./src/PKG/FILE.py:6:from .MODULE import NAME`, was replaced by `ls *.py`'s top-level files).
         return None
     return Binding(f"{', '.join(listed)} (the files `{command}` printed).\n\n"
                    f"(ragix: the answer named {', '.join(named)}, which that output does not list; "
@@ -257,9 +256,9 @@ MAX_QUOTED_LINES = 10
 def _unattributed(goal: str, answer: str, output: str) -> Optional[Binding]:
     """A goal about lines (comments, TODOs, matches) answered from a search's `path:N:text` lines
     without naming any of their files, or without half the words they say: the lines are quoted
-    under the answer. Measured (fixme-comments, 2 of 3 runs at 571bb74): "The FIXME comment asks to
-    return 404 ..." from `./src/inventory/api.py:15: # FIXME ...`, the file never named; and at
-    2e41333 the file named and not what the comment asks."""
+    under the answer. Measured on the regression set (2 of 3 runs at 571bb74): "The FIXME comment asks
+    to ..." from `./src/PKG/FILE.py:15: # FIXME ...`, the file never named; and at 2e41333 the file
+    named and not what the comment asks."""
     if not _ABOUT_LINES.search(goal) or _HOW_MANY.search(goal):
         return None
     lines = [line for line in output.splitlines() if line.strip()]
@@ -269,13 +268,13 @@ def _unattributed(goal: str, answer: str, output: str) -> Optional[Binding]:
     low = answer.lower()
     named = bool(_mentions(answer, dict.fromkeys(files, 0)))
     said = set(re.findall(r"\w{3,}", " ".join(_MATCH_LINE.sub("", line) for line in lines).lower()))
-    # what the lines say, half of its words at least (measured at 2e41333: "The file api.py contains a
+    # what the lines say, half of its words at least (measured at 2e41333: "The file FILE.py contains a
     # FIXME comment at line 15." for "say what they ask for")
     if named and len(said & set(re.findall(r"\w{3,}", low))) * 2 >= len(said):
         return None
     quoted = "\n".join(f"    {line.strip()}" for line in lines)
-    # Not the command: it may list every file searched, most with no such line (measured, todo-comments
-    # at 16ae907: the header named storage.py and __init__.py, which hold no TODO).
+    # Not the command: it may list every file searched, most with no such line (measured on the
+    # regression set at 16ae907: the header named two modules that hold no TODO).
     return Binding(f"{answer.rstrip()}\n\n(ragix: the lines the search printed, with their files:\n{quoted}\n)",
                    True, "unattributed")
 
@@ -309,11 +308,11 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                            True, "pairing")
     if rows:
         return Binding(answer)
-    listed = (bind_trace(goal, answer, steps) or bind_definitions(goal, answer, evidence)
+    listed = (bind_definitions(goal, answer, evidence)
               or bind_named_definitions(goal, answer, evidence)
               or bind_decorated(goal, answer, evidence) or bind_records(goal, answer, evidence)
               or bind_importers(goal, answer, evidence))
-    if listed is not None:  # "list the functions in a.py", "where is execute defined?", "items with quantity 0"
+    if listed is not None:  # "list the functions in FILE.py", "where is NAME defined?", "items with quantity 0"
         return Binding(listed[0], True, listed[1])
     unlisted = _unlisted_file(goal, answer, command, output, root, frozenset(_matched_in(evidence)))  # a file list
     if unlisted is not None:
@@ -327,7 +326,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
         return Binding(f"{answer.rstrip()}\n\n(ragix: the output line of `{command}` is "
                        f"\"{row.group(1)} {path}\".)", True, "unnamed")
     if row and wants is not None and not _mentions(answer, {_clean(row.group(2)): int(row.group(1))}):
-        # Measured (largest-python-file, try-first at fc92558): the one row was models.py's and the
+        # Measured on the regression set (try-first at fc92558): the one row was one module's and the
         # answer named "ragix.py", a file the project does not have.
         path = _clean(row.group(2))
         return Binding(_from_row(path, int(row.group(1)), command,

@@ -1,12 +1,12 @@
-"""List answers bound to the definitions an output shows ("list the functions defined in a.py").
+"""List answers bound to the definitions an output shows ("list the functions defined in FILE.py").
 
-Measured (functions-in-a, issue 12 runs at 5ae6fa5 and c8031d9): `cat a.py` printed the three
-``def`` lines, and the 1.5B writer answered "a.py" — twice, with two different plans. A goal
+Measured on the regression set (issue 12 runs at 5ae6fa5 and c8031d9): `cat FILE.py` printed the
+three ``def`` lines, and the 1.5B writer answered "FILE.py" — twice, with two different plans. A goal
 that asks for the functions, methods or classes of a file (or of the project) is answered by
 names the outputs show; so, deterministically:
 
 - the definitions are read from outputs that print source lines: a one-file command's output
-  (``cat a.py``, ``grep -n def a.py``) or a search's ``path:N:text`` / ``path:text`` lines;
+  (``cat FILE.py``, ``grep -n def FILE.py``) or a search's ``path:N:text`` / ``path:text`` lines;
   Python's ``def`` / ``async def`` for functions and methods, ``class`` for classes;
 - when the goal names files, only the definitions of those files count;
 - an answer that names none of them is replaced by the list, written from the outputs;
@@ -15,15 +15,14 @@ names the outputs show; so, deterministically:
 Only plural asks ("functions", "classes") with a list intent are checked: "which class is a
 dataclass" or "how many functions" ask for a subset or a number, which a list cannot check.
 
-Two more readings of definitions serve reasoning_v30/looks.py and the binding:
+Two more readings of definitions serve the binding:
 
 - ``asked_names``: the names a goal asks about as definitions ("functions named execute",
   "the execute function", "load()"); ``definition_sites`` finds where a search showed them
   defined, and ``bind_named_definitions`` makes an answer name every such file (and a "how
   many … defined" answer state their number);
-- ``decorators_asked``: a decorator the goal names whose line a search printed without the line
-  under it, the thing it decorates; ``bind_decorated`` makes an answer to "which class is a
-  dataclass" name one of the definitions the outputs show under that decorator.
+- ``bind_decorated`` makes an answer to "which class is a dataclass" name one of the
+  definitions the outputs show under the decorator the goal names.
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .path_hints import project_path
 
-__all__ = ["asked_names", "bind_decorated", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in",
-           "decorators_asked"]
+__all__ = ["asked_names", "bind_decorated", "bind_definitions", "bind_named_definitions", "definition_sites", "definitions_in"]
 
 _KIND_WORDS = {
     "def": re.compile(r"\b(functions|methods|defs)\b", re.IGNORECASE),
@@ -60,8 +58,6 @@ _NUMBERED = re.compile(r"^\d+[:-](?P<text>.*)$")  # grep -n on one file
 _CONTEXT = re.compile(r"^(?P<path>[^\s:]+?\.\w+)-\d+-(?P<text>.*)$")  # grep -A/-B/-C: a line near a match
 _GOAL_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.py)\b")
 _PYTHON = re.compile(r"\.pyi?$")  # def/class lines of a Markdown code block are not the project's
-# With its line number (grep -n), or without (then no output can be shown to hold the line under it).
-_DECORATOR_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?:(?P<line>\d+):)?\s*@(?P<name>[A-Za-z_][\w.]*)", re.MULTILINE)
 MAX_NAMES = 60
 CLOSE_NAME = 0.75  # difflib's ratio for a stand-in's name, as path_hints reads a close name
 # A name the goal asks about as a definition: "functions named execute", "the execute function", "execute()".
@@ -84,8 +80,8 @@ def _kind(goal: str) -> Optional[str]:
     kinds = [k for k, rx in _KIND_WORDS.items() if rx.search(goal)]
     if not kinds and _DEFINES.search(goal):
         # "which function does it define?": one function asked for, but what the file defines is listed
-        # whole (measured, ambiguous-cli at f994263: `cat cli.py` read, and "the command line entry
-        # point is defined in cli.py" answered twice, execute never named).
+        # whole (measured on the regression set at f994263: `cat FILE.py` read, and "the entry point
+        # is defined in FILE.py" answered twice, the function never named).
         kinds = [k for k, rx in _ONE_OF_KIND.items() if rx.search(goal)]
     return kinds[0] if len(kinds) == 1 else None
 
@@ -130,14 +126,14 @@ def _in_scope(goal: str, found: Dict[str, List[str]]) -> Dict[str, List[str]]:
     named = {path: names for path, names in found.items() if _name(path) in asked}
     if named:
         return named
-    # A file the goal names that is not there is read through its stand-in of a close name
-    # (coverage.goal_stand_ins_to_read): measured (wrong-module-store at 2fef1b8), `cat storage.py`
-    # printed save and load for "the functions defined in store.py" and the answer was "store.py".
+    # A file the goal names that is not there is read through its stand-in of a close name: measured
+    # on the regression set at 2fef1b8, the stand-in's `cat` printed its two functions for "the
+    # functions defined in" the missing name, and the answer was the missing name.
     return {path: names for path, names in found.items() if any(_close(_name(path), a) for a in asked)}
 
 
 def _close(name: str, asked: str) -> bool:
-    """A close name by difflib's ratio whose stem starts the same way: `c.py` is not `a.py`'s namesake."""
+    """A close name by difflib's ratio whose stem starts the same way: `c.py` is not `x.py`'s namesake."""
     return (difflib.SequenceMatcher(None, name, asked).ratio() >= CLOSE_NAME
             and len(os.path.commonprefix([name.split(".")[0], asked.split(".")[0]])) >= 3)
 
@@ -178,12 +174,6 @@ def asked_names(goal: str) -> List[str]:
     return names
 
 
-def asks_where_defined(goal: str) -> bool:
-    """``goal`` asks where, or in how many places, something is defined ("How many files define a
-    function named execute?"), not what it does: a search of the definitions is then its answer."""
-    return bool(_DEFINED.search(goal))
-
-
 def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str]:
     """``path:line`` (``path`` when no output numbered it) of each definition of ``name`` the
     outputs show; one definition printed by two searches (``grep -r``, ``grep -rn``) counts once."""
@@ -202,9 +192,9 @@ def definition_sites(name: str, evidence: Sequence[Tuple[str, str]]) -> List[str
 
 def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
     """For a goal about a named function or class, the answer must name every file a search showed
-    defining it, and a "how many" goal must state how many. Measured (issue 12 runs): "What does the
-    execute function do?" answered from cli.py alone where b.py defines one too, and "how many
-    functions named execute" counted the four files that mention the word."""
+    defining it, and a "how many" goal must state how many. Measured (issue 12 runs): a question about
+    "the NAME function" answered from one file where another defines one too, and "how many
+    functions named NAME" counted the four files that mention the word."""
     for name in asked_names(goal):
         sites = definition_sites(name, evidence)
         if not sites:
@@ -221,29 +211,6 @@ def bind_named_definitions(goal: str, answer: str, evidence: Sequence[Tuple[str,
             return (f"{answer.rstrip()}\n\n(ragix: {name} is defined in {len(sites)} places: {where}.)",
                     "named_sites")
     return None
-
-
-def decorators_asked(goal: str, outputs: Sequence[str]) -> List[str]:
-    """The decorators the goal names whose lines a search printed (``path:N:@name``, or ``path:@name``
-    without -n) while no output shows the line under them, the thing decorated; and those the goal
-    names ("declared as a dataclass") whose line no output printed at all. Measured
-    (dataclass-name, issue 12): the search printed ``models.py:6:@dataclass`` (at b48c465,
-    ``models.py:@dataclass``), and the answer had no class to name."""
-    text = "\n".join(outputs)
-    names: List[str] = []
-    printed = set()
-    for m in _DECORATOR_LINE.finditer(text):
-        name, path, line = m.group("name"), m.group("path"), m.group("line")
-        printed.add(name)
-        shown = line is not None and re.search(rf"^{re.escape(path)}[:-]{int(line) + 1}[:-]", text, re.MULTILINE)
-        if not shown and re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", goal, re.IGNORECASE) \
-                and name not in names:
-            names.append(name)
-    # A decorator the goal itself names ("declared as a dataclass") whose line no output printed:
-    # measured at 3e65034 (dataclass-name, 3 of 3 runs), `grep -rl dataclass` listed models.py, and the
-    # answer named the file, not the class.
-    names += [n for n in _named_decorators(goal) if n not in printed and n not in names]
-    return names
 
 
 # "declared as a dataclass", "decorated with @cache", "marked with functools.lru_cache", "the @property
@@ -272,7 +239,7 @@ def _named_decorators(goal: str) -> List[str]:
 def decorated_in(decorators: Sequence[str], evidence: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
     """``(file, name)`` of each def or class the outputs print right under one of ``decorators``
     (other decorator lines between them allowed): a search with context (``path:6:@dataclass`` then
-    ``path-7-class Item:``) or a file's source (``cat models.py``)."""
+    ``path-7-class NAME:``) or a file's source (``cat FILE.py``)."""
     wanted = {d.rsplit(".", 1)[-1] for d in decorators}
     found: List[Tuple[str, str]] = []
     for command, output in evidence:
@@ -299,10 +266,10 @@ def decorated_in(decorators: Sequence[str], evidence: Sequence[Tuple[str, str]])
 
 
 def bind_decorated(goal: str, answer: str, evidence: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
-    """For a goal asking which definition a decorator it names marks ("Which class in this project is
-    declared as a dataclass?"), an answer naming none of the definitions the outputs show under it
-    is replaced by them. Measured (dataclass-name-3 at a9a2574 and 789e1a5): the search printed
-    ``models.py:6:@dataclass`` and ``models.py-7-class Item:``, and the answer was the file's path."""
+    """For a goal asking which definition a decorator it names marks ("Which class is declared as a
+    dataclass?"), an answer naming none of the definitions the outputs show under it
+    is replaced by them. Measured on the regression set (at a9a2574 and 789e1a5): the search printed
+    ``FILE.py:6:@dataclass`` and ``FILE.py-7-class NAME:``, and the answer was the file's path."""
     if not _LIST_INTENT.search(goal):
         return None
     decorators = _named_decorators(goal)

@@ -2,7 +2,7 @@
 
 Evidence is bounded per step (the embedded model has a 4,096-token context).
 Cutting only the end lost the answer when it sat at the end of a file: asked
-for the maintainer named in the docs, `cat docs/guide.md` showed the first
+for a name given in the docs, `cat docs/FILE.md` showed the first
 1,800 characters and the writer reported "not mentioned" (the name is on line
 120). Even with line 120 shown at the end, the 1.5B writer missed it among 119
 filler lines; so in a long output the lines that share a word with the goal

@@ -1,16 +1,13 @@
 """Which modules import a module, directly or through others: searched by ragix, answered from import lines.
 
-Measured (issue 12 runs): "Which modules import from the storage module?" was answered with
-every file a loose `storage` search printed (docstrings included), and "Which modules depend on
-models.py, directly or through another module?" needs a search per level, which a plan written
-before any output cannot hold. A person greps for the import lines, then for the importers of
+Measured (issue 12 runs): "which modules import from the M module?" was answered with every
+file a loose `M` search printed (docstrings included), and "which modules depend on M.py, directly
+or through another module?" needs a search per level, which a plan written before any output
+cannot hold. A person greps for the import lines, then for the importers of
 each importer. So:
 
-- ``asked_module`` reads the module a goal asks the importers of (``models.py``, "the storage
-  module", "module a") and whether it asks for indirect ones too;
-- ``import_search`` is the one search for the import lines of a module, or of a level of them
-  (Python: ``from … M … import`` and ``import … M``), run by ragix at a plan's end
-  (reasoning_v30/looks.py), level by level;
+- ``asked_module`` reads the module a goal asks the importers of (``M.py``, "the M
+  module", "module M") and whether it asks for indirect ones too;
 - ``importers`` reads, from any output's ``path:N:text`` lines that are import statements, which
   files import the module, and with ``transitive`` the files importing those, and so on;
 - ``bind_importers``: an answer must name every importer the outputs show (the rest appended),
@@ -25,9 +22,9 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .path_hints import project_path
 
-__all__ = ["asked_module", "import_search", "importers", "module_of", "bind_importers"]
+__all__ = ["asked_module", "importers", "module_of", "bind_importers"]
 
-# Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does a.py import?").
+# Asks who imports ("which modules import …", "dependents of …"), not what a file imports ("what does FILE.py import?").
 _ASKS_IMPORTERS = re.compile(
     r"\b(importers?|dependents?|imported by|used by|depend\w* on|rel(?:y|ies) on)\b"
     r"|\b(which|what)\s+(?:\w+\s+){0,2}(?:modules?|files?|scripts?|packages?)\s+"
@@ -37,7 +34,7 @@ _INDIRECT = re.compile(r"\b(indirect\w*|through|transitive\w*|via)\b", re.IGNORE
 _MODULE_NAMED = (
     re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*([A-Za-z_]\w*)\.py\b"),
     re.compile(r"\bthe\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s+module\b", re.IGNORECASE),
-    # "module a?", not "module uses"
+    # "module m?", not "module uses"
     re.compile(r"\bmodule\s+[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:[?.,;:!]|$)", re.IGNORECASE),
 )
 _NOT_MODULES = {"another", "other", "each", "every", "this", "that", "same", "python", "given", "any"}
@@ -56,15 +53,6 @@ def asked_module(goal: str) -> Optional[Tuple[str, bool]]:
             if name.lower() not in _NOT_MODULES:
                 return name, bool(_INDIRECT.search(goal))
     return None
-
-
-def import_search(modules: Sequence[str]) -> str:
-    """One search for the import lines of any of ``modules`` across the project's Python files (a
-    level of dependents is one step: measured, dependents-of-models at dfb7f09 took one search per
-    module and went past its step budget, 9 of 8)."""
-    names = "|".join(modules)
-    return (f"grep -rnE '^[[:space:]]*(from[[:space:]]+[.[:alnum:]_]*\\b({names})\\b[.[:alnum:]_]*[[:space:]]+import"
-            f"|import[[:space:]].*\\b({names})\\b)' --include='*.py' .")
 
 
 def module_of(path: str) -> str:

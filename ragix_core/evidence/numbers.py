@@ -2,18 +2,18 @@
 
 A 1.5B writer states numbers it did not read. Measured in the three-set run
 (benchmarks/results/issue12/2026-11-27-three-sets-cc38362.json): "the server listens on port
-80" (the config says 8080; no output showed either), "CHANGELOG.md is 10 lines" (no output
-held CHANGELOG's count). Such a number cannot be traced to the evidence, so the answer says so:
+80" (the config says another port; no output showed either), "CHANGELOG.md is 10 lines" (no
+output held CHANGELOG's count). Such a number cannot be traced to the evidence, so the answer says so:
 ragix marks it instead of letting it pass as read.
 
 A number is supported when it is written in the goal, a command, an output or a ragix note, or
 when it can be derived from the outputs the simple ways answers do: a count of output lines
 (any number up to the longest output's line count), or the sum or difference of two numbers
 the outputs show ("longer by 7 lines"). Whole integers written as such are checked (not the
-digits of a name like test_2.py, nor 1,234); 0 and 1 always pass. A dotted version (0.3.0, an
+digits of a name like test_2.py, nor 1,234); 0 and 1 always pass. A dotted version (1.2.3, an
 address like 10.0.0.1) is supported only when it is written somewhere as it stands: measured at
-temperature 0.3 (missing-setup-py), "The project version is 0.1.0" after three commands that found
-nothing, where the project says 0.3.0.
+temperature 0.3 on the regression set, "The project version is 0.1.0" after three commands that
+found nothing, where the project says another.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from ragix_core.core.types import PlanStep
 
 __all__ = ["unsupported_numbers", "mark_unsupported_numbers"]
 
-_ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 0.3.0, 1,234
+_ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 1.2.3, 1,234
 _ANY_DIGITS = re.compile(r"\d+")
-_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,})(?![\w.]*\w)")  # 0.3.0, v1.2.3, 10.0.0.1; not 3.5
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,})(?![\w.]*\w)")  # 1.2.3, v1.2.3, 10.0.0.1; not 3.5
 _MARKED = re.compile(r"\d+(?:\.\d+)*")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
 MAX_FLAGGED = 5

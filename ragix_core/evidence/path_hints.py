@@ -1,6 +1,6 @@
 """Name the existing files a failed command probably meant.
 
-A small model that writes `wc -l docs/guides.md` and reads "No such file or
+A small model that writes `wc -l docs/FILES.md` and reads "No such file or
 directory" tends to retry with another command on the same wrong path. Telling
 it which files exist with a close name turns the recovery into a lookup: the
 hint is computed from the project tree, never invented, and is marked as
@@ -13,20 +13,19 @@ import difflib
 import os
 import re
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["missing_paths", "similar_paths", "missing_path_hint", "diagnose", "project_files", "project_path",
-           "FILE_LIKE", "stand_ins", "small_text_files", "goal_files"]
+__all__ = ["missing_paths", "diagnose", "project_files", "project_path", "FILE_LIKE", "stand_ins", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
 SKIP_DIRS = set(NOT_PROJECT_DIRS) | {"__pycache__", "node_modules", ".venv", "venv"}
 
-# A file name as people write one in a goal: "docs/guide.md", "setup.py" (no spaces, an extension).
+# A file name as people write one in a goal: "docs/FILE.md", "setup.py" (no spaces, an extension).
 FILE_LIKE = re.compile(r"(?<![\w/.-])([\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6}(?![\w])")
 
 # GNU coreutils / find / grep wordings of "this path does not exist"
@@ -78,12 +77,6 @@ def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_
     return out
 
 
-
-def similar_paths(missing: str, root: Path) -> List[str]:
-    """Existing files whose path or name is close to ``missing``, best first."""
-    return _similar(missing, project_files(root))
-
-
 def _similar(missing: str, files: List[str]) -> List[str]:
     target = missing[2:] if missing.startswith("./") else missing
     name = Path(target).name
@@ -117,10 +110,10 @@ def diagnose(command: str, stderr: str, root: Path) -> Tuple[str, Optional[Tuple
 
 def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Optional[Tuple[str, Tuple[str, str]]]:
     """When every missing path starts with the same directory name D that does not exist at the top
-    while exactly one directory of the project is called D (``inventory`` for ``src/inventory``),
-    the hint names it and the command is re-aimed there. Measured (ambiguous-execute, three-set run
-    of 5ae6fa5): `find inventory -name '*.py' | wc -l inventory/*.py` got "similar: inventory.json"
-    and "b.py, a.py", and the reflection planned `mkdir inventory`. The paths are replaced only
+    while exactly one directory of the project is called D (``PKG`` for ``src/PKG``), the hint
+    names it and the command is re-aimed there. Measured on the regression set (three-set run of
+    5ae6fa5): `find PKG -name '*.py' | wc -l PKG/*.py` got "similar: PKG.json" and two top-level
+    modules, and the reflection planned `mkdir PKG`. The paths are replaced only
     where they stand as whole words, and only when every such word is one of the missing paths."""
     root = Path(root)  # the tool box's root may be a str
     cleaned = [m[2:] if m.startswith("./") else m for m in missing]
@@ -135,8 +128,8 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
         stages = split_pipeline(command)
     except Refusal:
         return None
-    # Used as a directory: a path under it, or a tool that takes directories. `cat inventory` may
-    # mean inventory.json; the close-name hints below handle that.
+    # Used as a directory: a path under it, or a tool that takes directories. `cat PKG` may
+    # mean PKG.json; the close-name hints below handle that.
     if not any(m.startswith(head + "/") for m in cleaned) and \
             not any(stage and os.path.basename(str(stage[0])) in ("find", "ls", "du") for stage in stages):
         return None
@@ -158,10 +151,6 @@ def _directory_elsewhere(command: str, missing: List[str], root: Path) -> Option
     return hint, (fixed, f"{head} does not exist; ran it on {home}, the project's one directory of that name")
 
 
-def missing_path_hint(stderr: str, root: Path) -> str:
-    return diagnose("", stderr, root)[0]
-
-
 def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> Optional[Tuple[str, str]]:
     if len(missing) != 1:
         return None
@@ -171,8 +160,8 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
         return None
     wrong, right = missing[0], close[missing[0]][0]
     # Replace the path where it stands in the model's command line, keeping its quoting and pipes;
-    # everywhere it stands (measured: `find . -name docs/guides.md | wc -l docs/guides.md`, planned
-    # for "Count the lines of docs/guides.md", kept failing when only a lone mention was re-aimed).
+    # everywhere it stands (measured: `find . -name docs/FILES.md | wc -l docs/FILES.md`, planned
+    # to count the lines of a misspelt file, kept failing when only a lone mention was re-aimed).
     where = re.compile(r"(?<![\w./-])" + re.escape(wrong) + r"(?![\w./-])")
     if not where.search(command) or any(c in right for c in "'\"\\ "):
         return None
@@ -183,8 +172,8 @@ def _re_aimed(command: str, missing: List[str], close: Dict[str, List[str]]) -> 
 def _searched_everywhere(command: str, wrong: str) -> Optional[Tuple[str, str]]:
     """``grep [options] PATTERN WRONG [| ...]``, where WRONG exists under no close name either, as
     the same search over the whole project: what the goal looked for may be in another file
-    (measured: "Read the project version from setup.py" where the version is in pyproject.toml
-    ended no_evidence). Only that exact shape; the note tells the user the file is missing."""
+    (measured: the project version asked from setup.py, where it is in pyproject.toml, ended
+    no_evidence). Only that exact shape; the note tells the user the file is missing."""
     head, bar, tail = command.partition("|")
     try:
         words = [str(w) for w in split_pipeline(head)[0]]
@@ -225,27 +214,6 @@ def stand_ins(goal: str, commands: List[str], root: Path) -> List[Tuple[str, str
     return pairs
 
 
-def small_text_files(candidates: Iterable[str], root: Path, max_bytes: int) -> List[str]:
-    """The ``candidates`` (paths relative to ``root``) that exist inside it as regular text files
-    of at most ``max_bytes``, in order, without repeats; symlinks are left out."""
-    out: List[str] = []
-    base = root.resolve()
-    for named in candidates:
-        named = named[2:] if named.startswith("./") else named
-        path = root / named
-        try:
-            real = path.resolve()
-            if not real.is_relative_to(base) or path.is_symlink() or not real.is_file():
-                continue
-            if real.stat().st_size > max_bytes or b"\0" in real.read_bytes()[:max_bytes]:
-                continue
-        except (OSError, ValueError):
-            continue
-        if named not in out:
-            out.append(named)
-    return out
-
-
 def goal_files(goal: str) -> List[str]:
-    """The file names a goal writes out ("docs/guide.md", "setup.py"), existing or not."""
+    """The file names a goal writes out ("docs/FILE.md", "setup.py"), existing or not."""
     return [m.group(0).rstrip(".") for m in FILE_LIKE.finditer(goal)]

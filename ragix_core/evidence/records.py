@@ -1,13 +1,13 @@
 """JSON outputs read as records: shown one per line, and "which items have quantity 0" answered from them.
 
-Measured (out-of-stock-items, issue 12 runs): `inventory.json` is one line,
-``{"A1": {"sku": "A1", "name": "bolt", "quantity": 3}, "B7": {... "name": "washer", "quantity": 0}}``;
-the 1.5B writer answered "one item has quantity 0: ./inventory.json" with the line in front of it.
+Measured on the regression set (issue 12 runs): a JSON file is one line,
+``{"K1": {"id": "K1", "name": "N1", "count": 3}, "K2": {... "name": "N2", "count": 0}}``;
+the 1.5B writer answered "one item has count 0: ./FILE.json" with the line in front of it.
 So, deterministically:
 
 - an output that is a JSON object of objects or a list of objects (a whole file, or a search line
   ``path:N:{...}`` among other lines) is shown to the writer one record per line
-  (``B7: sku=B7, name=washer, quantity=0``; measured at 9cf2c48: the JSON line came among a
+  (``K2: id=K2, name=N2, count=0``; measured at 9cf2c48: the JSON line came among a
   goal-word search's other lines, and the writer named no item);
 - a goal that names a field of those records followed by a value ("quantity 0", "status is
   archived") selects the records whose field equals it; an answer naming none of them is replaced
@@ -110,7 +110,7 @@ def _wanted(goal: str, fields: Sequence[str]) -> List[Tuple[str, str]]:
 
 
 def _names(key: str, record: Dict[str, Any]) -> Tuple[List[str], List[str]]:
-    """What says which record it is: its name or title when it has one, and its key, id or sku."""
+    """What says which record it is: its name or title when it has one, and its key fields."""
     def scalars(fields):
         return [str(record[f]) for f in fields if f in record and not isinstance(record[f], (dict, list))]
     return scalars(_NAMES), scalars(_KEYS) + [key]
@@ -148,8 +148,8 @@ def _selected(goal: str, records: Records) -> Optional[Tuple[str, str, Records]]
 
 
 def _checked(answer: str, command: str, field: str, value: str, chosen: Records) -> Optional[Tuple[str, str]]:
-    # A record the answer calls by its key only ("B7") is named, but not as a person would call
-    # it: its line is appended. Measured (out-of-stock-items at dfb7f09): "The item is B7."
+    # A record the answer calls by its key only ("K2") is named, but not as a person would call
+    # it: its line is appended. Measured on the regression set at dfb7f09: "The item is K2."
     missing = [(k, r) for k, r in chosen if not _called(answer, *_names(k, r))]
     if not missing:
         return None

@@ -10,10 +10,10 @@ given facts, each gathered without a model and each named in ``used``:
   names, identifiers), searched with the read-only tools;
 - ``loosened_search``: when searches came back empty, each word they looked for (then the
   goal's own keywords), searched alone and in any case, with the lines it is on (measured:
-  ``grep 'from storage'`` found nothing where the code says ``from .storage import load``;
+  ``grep 'from mod'`` found nothing where the code says ``from .mod import load``;
   ``grep 'quantity: 0'`` where the JSON says ``"quantity": 0``; ``grep maintainer`` where the
   guide says ``Maintainer:``). A pattern of several words is first searched with its words in
-  order and anything between them (``from.*storage``). The searches of the plan's own words
+  order and anything between them (``from.*mod``). The searches of the plan's own words
   that found lines are also returned (``found_by``) for the replan to run as evidence the
   writer sees; a word an in-order search already found is not run again alone.
 """
@@ -34,8 +34,7 @@ from ragix_core.tools.refusal import Refusal
 from .excerpt import goal_keywords
 from .path_hints import FILE_LIKE, missing_paths
 
-__all__ = ["RecoveryEvidence", "gather", "goal_names", "goal_words_search", "searched_words", "loosened_words",
-           "ordered_patterns"]
+__all__ = ["RecoveryEvidence", "gather", "goal_names", "searched_words", "ordered_patterns"]
 
 MAX_NAMES = 3
 MAX_LINES = 5  # per word of a loosened search
@@ -122,9 +121,9 @@ def searched_words(commands: Sequence[str]) -> List[str]:
 
 def ordered_patterns(commands: Sequence[str]) -> List[str]:
     """For each grep pattern of ``commands`` with two words or more, the words in order with anything
-    between them (``from.*storage`` for 'from storage'): the search loosened without losing what
-    the words said together. Measured (importers-of-storage, targeted run of c8031d9): 'storage'
-    alone also found the docstrings of storage.py and __init__.py, and the writer listed them."""
+    between them (``from.*mod`` for 'from mod'): the search loosened without losing what the words
+    said together. Measured on the regression set (targeted run of c8031d9): 'mod' alone also found
+    the docstrings of mod.py and __init__.py, and the writer listed them."""
     out: List[str] = []
     for pattern in _patterns_searched(commands):
         words = _ANY_WORD.findall(pattern)
@@ -132,13 +131,6 @@ def ordered_patterns(commands: Sequence[str]) -> List[str]:
         if len(words) >= 2 and joined not in out:
             out.append(joined)
     return out[:MAX_NAMES]
-
-
-def loosened_words(goal: str, empty_commands: Sequence[str]) -> List[str]:
-    """The words to search alone after empty searches: theirs first, then the goal's own keywords
-    (measured: "What port does this project's server listen on?" grepped for server.py; the
-    answer is on the line ``port: 8080``, which no searched word is on)."""
-    return _with_goal_words(goal, searched_words(empty_commands))
 
 
 def _goal_words(goal: str) -> List[str]:
@@ -153,21 +145,10 @@ def _with_goal_words(goal: str, searched: List[str]) -> List[str]:
     return searched + extra[:max(0, MAX_LOOSENED - len(searched))]
 
 
-def goal_words_search(goal: str) -> Optional[str]:
-    """One search for the goal's own words, whole words in any case (``grep -rniE -e
-    '(^|[^[:alnum:]])(server|listen|port)([^[:alnum:]]|$)' .``, see ``_whole``),
-    or None when the goal has none: what is left to look at when every search of a run found nothing
-    and it named no file to read. Measured (trap-server-port, three-set run of 5ae6fa5): the plans
-    grepped for a `server.py` that does not exist, and the answer invented "port 80"; `port: 8080`
-    is in config/settings.yaml."""
-    words = [re.escape(w) for w in _goal_words(goal)[:MAX_LOOSENED]]
-    return f"grep -rniE -e {_quote(_whole('|'.join(words)))} ." if words else None
-
-
 def _whole(alternatives: str) -> str:
     """An extended regex matching ``alternatives`` as whole words, where an underscore also ends a
-    word: grep's -w takes `_` for a letter, so `version` missed `__version__ = "0.3.0"` (measured,
-    missing-setup-py at 789e1a5, whose writer then invented "0.1.0"); letters and digits still
+    word: grep's -w takes `_` for a letter, so `version` missed `__version__ = "1.2.3"` (measured
+    on the regression set at 789e1a5, whose writer then invented "0.1.0"); letters and digits still
     bound a word ("port" is in every "import" line)."""
     return f"(^|[^[:alnum:]])({alternatives})([^[:alnum:]]|$)"
 
@@ -231,8 +212,8 @@ def gather(goal: str, result: Any, root: Path, search: Optional[Callable[[str], 
             command = _loosened_command(word, whole_word=word not in searched)
             lines = _lines(search(command))
             # Only what the plan itself looked for is run again for the writer: a goal's keyword
-            # brings in lines about anything (measured: missing-test-api's writer answered from
-            # README's "test fixture" line), and a word on every other line is no evidence either.
+            # brings in lines about anything (measured on the regression set: a writer answered
+            # from README's "test fixture" line), and a word on every other line is no evidence either.
             if word in searched and 0 < len(lines) <= MAX_STEP_LINES and word.lower() not in covered:
                 ev.found_by.append(command)
             found.append(_shown(repr(word), lines))

@@ -9,7 +9,7 @@ step's evidence and tells the writer what the reducer had printed.
 
 A reduction is left alone when it is the answer: a count the goal asks for (and no names), or
 one item picked by a superlative ("the largest", "the first") with ``sort | head``; unless it
-printed nothing at all. Measured at temperature 0.3 (a9a2574): `grep -rn 'def' storage.py | cut
+printed nothing at all. Measured at temperature 0.3 (a9a2574): `grep -rn 'def' FILE.py | cut
 -d: -f3` printed blank lines (one file's grep has no file-name field), and the writer answered
 three functions the file does not define; 7 of 55 empty pipelines in the stored traces were a
 search that found lines cut down to nothing.
@@ -32,9 +32,9 @@ SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # fact the search's lines do not.
 REDUCERS = {"wc", "cut", "head", "tail", "sort", "uniq", "tr", "awk"}
 # sed reduces when every command of its script only deletes: `s/RE//`, `[ADDR]d`, or with -n
-# `[ADDR]p`. Measured (maintainer-name at 7fdd634): `grep -i -rn maintainer . | awk '{print $3}' |
-# sed 's/\n$//'` printed `guide.`, the model's verifier called that "no match", and the run spent
-# its reflection and went over its step budget; the search alone prints the maintainer's line.
+# `[ADDR]p`. Measured on the regression set at 7fdd634: `grep -i -rn WORD . | awk '{print $3}' |
+# sed 's/\n$//'` printed `FILE.`, the model's verifier called that "no match", and the run spent
+# its reflection and went over its step budget; the search alone prints the line asked for.
 _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:,(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
 _SED_DELETE = re.compile(rf"(?:{_SED_ADDRESS})?d|s([^\\\n\w\s])(?:\\.|(?!\1).)*\1\1[gI0-9]*")
 _SED_PRINT = re.compile(rf"(?:{_SED_ADDRESS})?p")
@@ -147,7 +147,7 @@ def _pipes(command: str) -> list:
 def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
     """``(table, tail)`` when the last stages of ``command`` are head/tail and kept only wc's
     "total" line of the table before them: ``table`` is the pipeline without them, ``tail`` the
-    stages dropped. Measured (largest-python-file, try-first at fc92558): `find . -name '*.py' |
+    stages dropped. Measured on the regression set (try-first at fc92558): `find . -name '*.py' |
     xargs wc -l | sort -n | tail -n 1` printed `67 total`, twice, and the vote agreed on it; the
     sum says nothing about which file is largest."""
     lines = [line for line in (output or "").splitlines() if line.strip()]
@@ -173,9 +173,9 @@ def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
 def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:
     """``(command, what ragix says)`` when ``goal`` asks for the largest (or the smallest) and the
     last numeric ``sort`` of ``command``, followed at once by head or tail, keeps the other end:
-    ``command`` with that head and tail swapped. Measured at temperature 0.3 (largest-md-file,
-    a9a2574): `find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1` printed
-    `6 ./docs/notes.md`, answered as the largest file. None otherwise."""
+    ``command`` with that head and tail swapped. Measured at temperature 0.3 on the
+    regression set (a9a2574): `find . -name '*.md' -type f | xargs wc -l | sort -n | head -n 1`
+    printed `6 ./docs/FILE.md`, answered as the largest file. None otherwise."""
     asked = asked_extreme(goal)
     if asked is None:
         return None

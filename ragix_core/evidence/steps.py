@@ -79,7 +79,7 @@ def found_nothing(step: PlanStep) -> bool:
 def refused_after_evidence(step: PlanStep, earlier: List[PlanStep], goal: str) -> bool:
     """``step`` was refused by the policy (it never ran) and one of the ``earlier`` steps of its plan
     printed lines with a word of the goal: the plan already has its evidence, and the refused step
-    only reworks it. Measured (todo-comments, 5ae6fa5): `find . -name '*.py' | xargs grep -rn TODO`
+    only reworks it. Measured on the regression set (5ae6fa5): `find . -name '*.py' | xargs grep -rn TODO`
     printed the four TODO lines, then `cut -d: -f1 $(grep -rn TODO $(find . -name '*.py'))` was
     refused, and the run reflected twice and ended ``max_reflections`` without an answer."""
     r = step.result
@@ -110,9 +110,9 @@ def writes_not_run(steps: List[PlanStep]) -> List[str]:
 def failed_rework_of(step: PlanStep, earlier: List[PlanStep]) -> Optional[PlanStep]:
     """The earlier step of ``step``'s plan whose whole command ``step`` holds, when ``step`` ran and
     failed and that earlier step printed lines: the failure is in the rework of an output the plan
-    already has, not in finding it. Measured at temperature 0.3 (a9a2574): trap-log-level printed
-    `log_level: INFO` with `grep 'log_level' config/settings.yaml`, then `head -n 1 grep 'log_level'
-    config/settings.yaml` (a pipe left out) failed on a file "grep"; the run reflected, replanned
+    already has, not in finding it. Measured at temperature 0.3 (a9a2574): a run printed `KEY: VALUE`
+    with `grep 'KEY' config/FILE.yaml`, then `head -n 1 grep 'KEY' config/FILE.yaml` (a pipe left
+    out) failed on a file "grep"; the run reflected, replanned
     two steps and went over its step budget with the right answer. None otherwise (a failure that
     reworks nothing, or reworks a step that found nothing, is one to reflect on)."""
     r = step.result
@@ -217,7 +217,7 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
         notes = [s.tool_call.args.get(key) for key in ("note", "aside")] if s.tool_call else []
         if empty_before_evidence(s, steps[i + 1:]):
             # Measured: shown `grep 'quantity: 0'` (no matches) before the JSON it missed, the 1.5B
-            # writer answered "no item has quantity 0" greedily; without it, or with this line, B7.
+            # writer answered "no item has quantity 0" greedily; without it, or with this line, the record.
             notes.append(EMPTY_BEFORE_EVIDENCE)
         if records:
             notes.append(RECORDS_SHOWN)

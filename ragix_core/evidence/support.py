@@ -1,19 +1,19 @@
 """Whether an answer is quoted from the outputs: every name, path and number in it is there.
 
-The 1.5B verifier fails answers the outputs plainly support. Measured (maintainer-name,
-targeted run of 9df22b5): the answer "Ada Lovelace" stood on the output line
-``docs/guide.md:120:End of guide. Maintainer: Ada Lovelace``, the verifier said "the output does
+The 1.5B verifier fails answers the outputs plainly support. Measured on the regression set
+(targeted run of 9df22b5): the answer, a person's name, stood on the output line
+``docs/FILE.md:120:End of guide. Maintainer: First Last``, the verifier said "the output does
 not provide the maintainer's name", and the run spent two more reflections (709 s, 5 steps
 against a budget of 3) to end where it was. A verifier's fail is not new evidence; when the
 answer's specific words are all in the outputs, another round of planning has nothing to add.
 
 The specific words of an answer are those a reader would check: file names and paths,
 identifiers (``snake_case``, ``CamelCase``, dotted), numbers, and capitalised names that do not
-start an ordinary sentence ("Ada", "Lovelace"; not "The").
+start an ordinary sentence ("Jane", "Doe"; not "The").
 
 An answer that names only numbers is quoted when each of them, not one the goal itself gives,
-stands on an output line with one of the goal's keywords. Measured (config-port, three-set run
-of 5ae6fa5): "8080" stood on ``port: 8080``, the verifier said the line "is not the port number
+stands on an output line with one of the goal's keywords. Measured on the regression set (three-set
+run of 5ae6fa5): the number stood on ``port: N``, the verifier said the line "is not the port number
 itself", and the run spent three reflections and ended ``max_reflections`` without the answer.
 """
 

@@ -104,9 +104,9 @@ def imports(tree: ast.Module) -> List[Import]:
 
 
 def imports_module(imp: Import, module: str) -> bool:
-    """Whether ``imp`` imports ``module`` (a name like "storage" or "pkg.storage"): the module
+    """Whether ``imp`` imports ``module`` (a name like "mod" or "pkg.mod"): the module
     itself, a submodule path ending in it, or the module imported by name from its package
-    (``from pkg import storage``, ``from . import storage``)."""
+    (``from pkg import mod``, ``from . import mod``)."""
     want = module.strip(".").split(".")
     written = imp.module.lstrip(".").split(".") if imp.module.strip(".") else []
 

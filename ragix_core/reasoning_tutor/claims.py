@@ -2,8 +2,8 @@
 
 A claim is ``predicate(arg, ...)`` with a fixed signature per predicate (see
 ``PREDICATES`` and docs/TUTOR.md). Arguments are typed; normalising an argument
-either yields its canonical text (so equal facts compare equal: ``./src/a.py``
-is ``src/a.py``, ``4 * 6`` is ``4*6``, ``24.0`` is ``24``) or raises
+either yields its canonical text (so equal facts compare equal: ``./src/x.py``
+is ``src/x.py``, ``4 * 6`` is ``4*6``, ``24.0`` is ``24``) or raises
 ``IllTyped`` with a reason the player can act on. Nothing here looks at the
 proof graph: this module says what a claim *means*, ``checker`` says whether it
 holds.

@@ -207,7 +207,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         """``steps`` without the ones that compaction joined into a command that already failed.
         generate_plan refuses a replan's repeated commands as the model wrote them; two steps the
         model split (`touch setup.py`, `cat setup.py`) are one pipeline only after compaction.
-        Measured (missing-setup-py-1 at d506eb6): the refused `touch setup.py | cat setup.py` ran in
+        Measured on the regression set at d506eb6: the refused `touch setup.py | cat setup.py` ran in
         three plans in a row. A plan left with nothing else ends as no_new_plan, like the guard's,
         unless REFLECT's loosened searches run first (then it stays as written, as there)."""
         failed = {command_of(s) for s in self.failed if s.status == StepStatus.FAILED}
@@ -289,11 +289,11 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         """Why a plan whose every search came back empty is not yet an answer (None: it is).
 
         An absence agrees with itself whether the pattern or path was right or wrong (measured: "no
-        module imports storage" from a grep for the wrong spelling), so the first time, whatever the
+        module imports M" from a grep for the wrong spelling), so the first time, whatever the
         plan's complexity, it goes to REFLECT, which searches for each word the empty searches looked
         for, alone; after a reflection an empty result stands as the answer. The same when the only
-        other outputs are file listings (measured, dataclass-name at 5ae6fa5: `ls *.py` and
-        `wc -l *.py` beside two empty `grep -rl dataclass *.py`, and the answer "a.py"). The caller
+        other outputs are file listings (measured on the regression set at 5ae6fa5: `ls *.py`
+        and `wc -l *.py` beside two empty `grep -rl dataclass *.py`, and the answer a top-level file). The caller
         checks that a reflection is left to spend."""
         if state.reflection_count:
             return None
@@ -317,21 +317,21 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         # An all-empty plan was already doubted by EXECUTE (doubt_empty) while a reflection was left.
         succeeded = [s for s in steps if s.status == StepStatus.SUCCESS]
         current = state.final_answer or self.compose(state)
-        # Nor is a search that missed before a later step found the thing: measured (out-of-stock-items
-        # at dfb7f09), the verifier failed "B7" because `grep 'quantity: 0'` had found nothing before
-        # `cat inventory.json` showed the record.
+        # Nor is a search that missed before a later step found the thing: measured on the regression
+        # set at dfb7f09, the verifier failed the record's key because `grep 'quantity: 0'` had found
+        # nothing before `cat FILE.json` showed the record.
         succeeded = [s for i, s in enumerate(succeeded) if not empty_before_evidence(s, succeeded[i + 1:])]
         if (quoted_from_outputs(state.goal, current, succeeded) or current in self.rewritten
                 or bind_answer(state.goal, current, steps, self.root).corrected):
             # An answer quoted from the outputs (evidence/support.py) is not judged by the model: a
             # replan adds nothing to it, so a doubt bought no reflection already, only a note — and
             # measured at 3e65034 the last verdicts failed three right answers for one wrong one
-            # (dataclass-name read `models.py-7-class Item:` and said the output names no class).
+            # (one read `FILE.py-7-class NAME:` and said the output names no class).
             # The call cost ~490 tokens and ~6 s a run. Nor is a draft the binding rewrites from the
             # output lines (evidence/binding.py): the user gets ragix's answer, not the draft.
-            # Measured (out-of-stock-items at a9a2574 and 789e1a5): the draft named no record, the
+            # Measured on the regression set at a9a2574 and 789e1a5: the draft named no record, the
             # verifier failed it, and the replan's four steps put the run over its budget, while the
-            # answer given was the record `B7` written from the output.
+            # answer given was the record written from the output.
             return {"verdict": "pass", "issues": "", "checked_by": "evidence",
                     "answer": self._grounded(state.goal, current, steps)}
         # Only the steps that produced output are evidence: measured, a refused first attempt listed

@@ -50,8 +50,8 @@ class PlanSteps:
         if ran is not None:
             # The tools are read-only: the same command gives the same output, which the evidence
             # already holds. Measured (R3 at 571bb74): plans repeated a search two to four times
-            # (importer-of-a ran `grep -rl 'from a import' .` four times, twice as `... | head -n 1`
-            # whose cut list was then searched whole again; dataclass-name twice), and each repeat
+            # (one ran `grep -rl 'from M import' .` four times, twice as `... | head -n 1` whose cut
+            # list was then searched whole again; another twice), and each repeat
             # counted as a step against the goal's budget.
             step.status = StepStatus.SKIPPED
             step.tool_call = ToolCall(call.tool, {**step.tool_call.args, "aside": (
@@ -64,7 +64,7 @@ class PlanSteps:
             # The same fixes as on the one-command path (a close file name, a search over the project,
             # a substitution as xargs): the step is re-run at once instead of spending a reflection;
             # every run is in the trace. A mended command that found nothing gets the mend of an empty
-            # search once more (-i, the parts of a name): measured (maintainer-name-3 at 7fdd634),
+            # search once more (-i, the parts of a name): measured on the regression set at 7fdd634,
             # `grep -rn 'maintainer' docs/*.md | cut -d: -f2 docs/maintainer.md`, made to read its
             # pipe, still searched the lowercase word the guide writes "Maintainer:".
             step.tool_call = ToolCall(call.tool, {**call.args, "command": fixed.command, fixed.key: fixed.note,
@@ -102,7 +102,7 @@ class PlanSteps:
 
     def _starts_with_a_tool(self, call: ToolCall) -> bool:
         """A step labelled "none" (no tool) runs when its command starts with a tool the planner was
-        offered: measured at temperature 0.3, `grep -rn 'get' src/inventory/cli.py` labelled "none" was
+        offered: measured at temperature 0.3, `grep -rn 'get' src/PKG/FILE.py` labelled "none" was
         skipped. `cd /path/to/project`, or a bare word like `get`, stays aside."""
         first = programs(command_text(call.args))[:1]
         return bool(first) and first[0] in self.tools
@@ -140,7 +140,7 @@ class PlanSteps:
     def _rewritten_from_outputs(self, step: PlanStep, state: ReasoningState) -> bool:
         """A step written as `X $(Y)` after earlier steps printed something: the worker writes it
         again from those outputs, and the step keeps that run if it found something. Measured
-        (largest-md-headings, every three-set run): step 1 found docs/guide.md the largest, step 2
+        (every three-set run): step 1 found docs/FILE.md the largest, step 2
         was `grep '## ' $(find . -name '*.md' | head -n 1)`, whose xargs form read README.md — the
         substitution stood for "the file step 1 found", which only the outputs name."""
         if not any(s.status == StepStatus.SUCCESS and step_output(s).strip() for s in state.executed_steps):
@@ -181,8 +181,8 @@ class PlanSteps:
     def _run(self, step: PlanStep, goal: str = "", final: bool = False) -> Optional[Fix]:
         """Run the step and judge it; the fix ragix would run instead is returned. ``final``: the step
         is already a fix, and no second one will run, so a reducer's loss is undone now. Measured
-        (wrong-module-store-2 at f04ae2c): `grep -rn 'def' store.py | cut -d: -f3` was re-aimed at
-        storage.py, printed blank lines, and the -i the empty output asked for was never run, nor
+        on the regression set at f04ae2c: `grep -rn 'def' WRONG.py | cut -d: -f3` was re-aimed at
+        the file of the close name, printed blank lines, and the -i the empty output asked for was never run, nor
         the search without its cut."""
         fix = run_command_step(self.toolbox, step, self.root)
         if (fix is None or final) and goal and step.status == StepStatus.SUCCESS:

@@ -17,7 +17,7 @@ from ragix_core.tools.lexer import GlobWord, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "operand_words", "with_tool_name",
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text", "with_tool_name",
            "programs", "NAVIGATION", "LISTING_TOOLS"]
 
 
@@ -33,7 +33,7 @@ def _one_stage(command: str) -> Optional[List[str]]:
 
 def reads_stdin(command: str, root: Path) -> bool:
     """True for a filter (sort, head, wc, sed, ...) that names no existing file, alone or as the first
-    stage of a pipeline: it reads stdin. Measured (config-port, 5ae6fa5): a replan's first step was
+    stage of a pipeline: it reads stdin. Measured on the regression set at 5ae6fa5: a replan's first step was
     ``sed -n 's/port: //p' | awk '{print $1}'``, which printed nothing from an empty stdin."""
     try:
         stages = split_pipeline(command)
@@ -63,16 +63,6 @@ def programs(command: str) -> List[str]:
         return []
 
 
-def operand_words(command: str) -> List[str]:
-    """The plain (non-option, non-glob) words after each stage's program, split as the executor
-    splits them: the candidates for the files a command read. [] for a command it would refuse."""
-    try:
-        stages = split_pipeline(command)
-    except Refusal:
-        return []
-    return [str(w) for stage in stages for w in stage[1:] if not isinstance(w, GlobWord) and not str(w).startswith("-")]
-
-
 def _names_a_file(word: str, root: Path) -> bool:
     if isinstance(word, GlobWord):  # the executor expands it in the project: it names what it matches
         try:
@@ -97,8 +87,8 @@ def _is_no_evidence(step: PlanStep) -> bool:
     if not cmd:
         return call.tool in NAVIGATION
     if cmd.split(None, 1)[0] in NAVIGATION:
-        # Also when the lexer refuses the rest: `echo "port: $(grep ...)"` and `echo $port` (measured,
-        # config-port at 5ae6fa5) print the model's own words, and their refusal cost a reflection each.
+        # Also when the lexer refuses the rest: `echo "port: $(grep ...)"` and `echo $port` (measured
+        # on the regression set at 5ae6fa5) print the model's own words, and their refusal cost a reflection each.
         return True
     words = _one_stage(cmd)
     if not words:
@@ -108,7 +98,7 @@ def _is_no_evidence(step: PlanStep) -> bool:
 
 def with_tool_name(command: str, tool: str, tools: Sequence[str]) -> str:
     """``command`` with the step's ``tool`` in front when the planner left it out: measured
-    (config-port, 5ae6fa5), a step {"tool": "grep", "command": "'port: ' config/settings.yaml"} was
+    on the regression set at 5ae6fa5, a step {"tool": "grep", "command": "'port: ' config/FILE.yaml"} was
     refused as the tool "port: " and cost a reflection. Only when the command's first word is no
     allowed tool and ``tool`` is one."""
     words = command.split(None, 1)
@@ -165,8 +155,8 @@ def lists_what_was_shown(command: str, listing: str) -> bool:
     ``./path`` a line), or a directory of it when the listing was not cut and goes deeper than it:
     its output tells nothing the plan did not have. Measured at temperature 0.3 (a9a2574 and
     789e1a5): 12 of 16 `ls` steps came before other steps of their plan (`ls docs/` before a grep
-    of docs/, `ls inventory.json` before a grep of it); maintainer-name's plan went over its
-    3-step budget by one such step."""
+    of docs/, `ls FILE.json` before a grep of it); one plan went over its 3-step budget by one
+    such step."""
     try:
         stages = split_pipeline(command)
     except Refusal:

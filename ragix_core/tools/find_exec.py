@@ -3,7 +3,7 @@
 ragix's find refuses ``-exec`` (it runs a program: findcheck.py), and its lexer refuses the ``{}``
 before find's check sees it. Small models write ``find . -name '*.md' -type f -exec wc -l {} + |
 sort -nr`` habitually: measured with the plan written as a code block (issue 12, three sets at
-temperature 0.3), 6 of 6 largest-md-file plans, each refused and reflected on. When ``{}`` is the
+temperature 0.3), 6 of 6 plans for one regression question, each refused and reflected on. When ``{}`` is the
 last argument before the ``+`` or ``;`` that ends the only action, the command is exactly
 ``find … -print0 | xargs -0 CMD …`` (``-n 1`` for ``;``, one run a file), and ragix's xargs checks
 the program and every file like any other. This module only rewrites the text: the result goes

@@ -1,9 +1,9 @@
 """A find whose ``-name`` pattern holds a slash, written with ``-path``.
 
-``-name`` matches the last component of a path only, so `find . -name 'config/settings.yaml'` can
+``-name`` matches the last component of a path only, so `find . -name 'config/FILE.yaml'` can
 never find anything (GNU find warns on stderr and exits 0). Measured at temperature 0.3 (issue 12,
 the stored traces of two three-set runs): 28 of 692 executed steps were such finds, 12 of them
-`find . -name 'config/settings.yaml'`, each an empty result the run then doubted, reflected on or
+`find . -name 'config/FILE.yaml'`, each an empty result the run then doubted, reflected on or
 answered from. When such a find printed nothing, ragix runs it with ``-path '*PATTERN'``
 (``-ipath`` for ``-iname``), which matches the same name at any depth, and says so. This module
 only rewrites the text: the result goes through the same lexer and validation as any command.

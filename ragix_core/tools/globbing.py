@@ -15,7 +15,7 @@ is a trap, ragix is stricter or friendlier:
 - at most MAX_MATCHES paths per pattern;
 - `**` as a whole path component matches zero or more directories, as in bash with `globstar`
   set: models write `grep -rn TODO src/**/*.py` meaning every level (measured, issue 12: 2 of 3
-  todo-comments runs with plans written as text failed on it, as bash's default reads it as `*`).
+  runs of one regression question with plans written as text failed on it, as bash's default reads it as `*`).
   The walk follows no links, skips hidden directories like bash, and stops past MAX_WALKED entries.
 
 Every expanded word is then validated like any argument the model wrote.

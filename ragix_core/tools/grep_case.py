@@ -1,11 +1,11 @@
 """A grep for a lowercase word that matched nothing, run again ignoring case.
 
 People write a word in lowercase and the files write it as a heading or a label: "Maintainer:",
-"Port", "TODO". Measured at temperature 0.3 (issue 12, a9a2574): maintainer-name's plans searched
-`grep -rn 'maintainer' .`, found nothing next to `Maintainer: Ada Lovelace`, and each run spent a
+"Port", "TODO". Measured at temperature 0.3 (issue 12, a9a2574): a regression question's plans searched
+`grep -rn 'maintainer' .`, found nothing next to `Maintainer: NAME`, and each run spent a
 reflection and two steps over the goal's budget to learn the case. When such a search printed
 nothing, ragix runs it once more with ``-i`` and says so. Only one plain word of lowercase letters:
-a code name (`log_level`, `loadItems`), a statement (`from storage`: Python's keywords have a case)
+a code name (`max_size`, `loadItems`), a statement (`from mod`: Python's keywords have a case)
 or a regular expression is searched as written.
 This module only rewrites the text: the result goes through the same lexer and validation as any
 command.

@@ -1,9 +1,9 @@
 """A grep aimed at a directory without ``-r``, written as the recursive search it stands for.
 
 GNU grep given a directory and no ``-r`` prints "grep: DIR: Is a directory" and exits 2, and a
-failed step costs a reflection (measured, importers-of-storage at 62eb891: the run's last one went
-to such a step). A person would add ``-r``; so does ragix, once, for the first stage only, and not
-for ``-v``: that very step, `grep -v 'storage.py' . | wc -l`, rewritten, printed every other line of
+failed step costs a reflection (measured on the regression set at 62eb891: the run's last one
+went to such a step). A person would add ``-r``; so does ragix, once, for the first stage only, and not
+for ``-v``: that very step, `grep -v 'FILE.py' . | wc -l`, rewritten, printed every other line of
 the project (dfcbeb6). This module only rewrites the text: the result goes through the same lexer
 and validation as any command, and the caller says what it ran.
 """
@@ -32,8 +32,8 @@ def recursive(words) -> bool:
 
 
 def inverted(words) -> bool:
-    """-v over a whole tree prints every other line of every file: never evidence (measured at dfcbeb6,
-    importers-of-storage: `grep -r -v 'storage.py' .` filled the writer's evidence with the project)."""
+    """-v over a whole tree prints every other line of every file: never evidence (measured at dfcbeb6
+    on the regression set: `grep -r -v 'FILE.py' .` filled the writer's evidence with the project)."""
     g = read_grep(words)
     return "v" in g.flags or "--invert-match" in g.long_names
 

@@ -1,8 +1,8 @@
 """A grep for a snake_case name that matched nothing, run again for its parts as words.
 
 Goals name a setting the way code would ("server port" becomes `server_port`), and a nested
-configuration writes its parts apart: `server:` on one line, `  port: 8080` under it. Measured
-(issue 12): config-port's plans searched `grep 'server_port' config/settings.yaml` in run after run
+configuration writes its parts apart: `server:` on one line, `  port: N` under it. Measured
+(issue 12): a regression question's plans searched `grep 'server_port' config/FILE.yaml` in run after run
 (a9a2574, 789e1a5, f04ae2c and 1aca867), found nothing, and each time spent a reflection and a step
 over the goal's budget to learn the file's shape. When such a search printed nothing, ragix runs it
 once more for each part as a whole word (`grep -w -e server -e port …`), which prints the keys with

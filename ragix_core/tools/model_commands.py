@@ -158,7 +158,7 @@ def _needs_name(args: _Args, command: str) -> Tuple[str, List[str]]:
 
 
 def _module_name(written: str) -> str:
-    """``src/pkg/storage.py`` or ``pkg.storage`` -> the module as imports name it."""
+    """``src/pkg/mod.py`` or ``pkg.mod`` -> the module as imports name it."""
     text = written[:-3] if written.endswith(".py") else written
     text = text.strip("./").replace("/", ".")
     return text[:-9] if text.endswith(".__init__") else text
@@ -167,7 +167,7 @@ def _module_name(written: str) -> str:
 def _importers(args: _Args, reader: _Reader) -> List[str]:
     written, paths = _needs_name(args, "importers")
     module = _module_name(written)
-    # src/pkg/storage.py: a file's path need not be its import path (src/ is not imported); its name is
+    # src/pkg/mod.py: a file's path need not be its import path (src/ is not imported); its name is
     candidates = {module, module.split(".")[-1]}
     return [f"{name}:{imp.line}: {imp.text}" for name, tree in reader.python(paths) for imp in imports(tree)
             if any(imports_module(imp, m) for m in candidates)]

@@ -1,7 +1,7 @@
 """A filter after a pipe, given a file that does not exist, made to read the pipe.
 
 A stage after ``|`` that also names a file reads the file and ignores the pipe; when that file
-does not exist, the model meant the pipe. Measured (maintainer-name-3 at 7fdd634): `grep -rn
+does not exist, the model meant the pipe. Measured on the regression set at 7fdd634: `grep -rn
 'maintainer' docs/*.md | cut -d: -f2 docs/maintainer.md` failed on the invented file, the
 reflection replanned the same file and the run ended ``max_reflections``. A person would drop the
 operand; so does ragix, once, when the missing path is a file operand (not an option's value) of

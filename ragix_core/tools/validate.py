@@ -297,7 +297,7 @@ class Validator:
 
         A grep batch of one file gets ``-H``: grep names files only when it has several, so a
         batch of one (a single item, the last batch, ``-n 1``, or a recursive grep over a tree
-        of one file) printed bare lines where the others named theirs. Measured (largest-md-headings):
+        of one file) printed bare lines where the others named theirs. Measured on the regression set:
         `find ... | head -n 1 | xargs grep -n '## '` printed README.md's headings without its
         name, and the answer put them under another file. Not when the command chose names
         itself (-h, -H and their long forms)."""

@@ -97,21 +97,6 @@ def test_an_answer_about_a_named_function_names_every_file_defining_it():
     assert not bind_answer("What does the execute function do?", both, [step(DEFS, "grep -rn 'def execute' .")]).corrected
 
 
-def test_decorators_the_goal_names_are_followed_until_an_output_shows_what_they_decorate():
-    from ragix_core.evidence.definitions import decorators_asked
-
-    goal = "Which class in this project is declared as a dataclass?"
-    assert decorators_asked(goal, ["./src/models.py"]) == ["dataclass"]  # grep -l: no decorator line
-    assert decorators_asked(goal, ["./src/models.py:@dataclass"]) == ["dataclass"]  # no -n: line under unknown
-    assert decorators_asked(goal, ["./src/models.py:6:@dataclass\n./src/models.py-7-class Item:"]) == []
-    assert decorators_asked("Which functions are decorated with @cache?", []) == ["cache"]
-    assert decorators_asked("Where is the lru_cache decorator used?", []) == ["lru_cache"]
-    # words after "defined as" that name no decorator, and goals that name none
-    assert decorators_asked("Which class is defined as a subclass of Base?", []) == []
-    assert decorators_asked("Which files mention admin@example.com?", []) == []
-    assert decorators_asked("Which module defines the execute function?", ["./a.py:3:def execute():"]) == []
-
-
 @pytest.mark.parametrize("command,output", [
     # measured (dataclass-name-3, a9a2574): a search with one line of context
     ("grep -rn -A1 '@dataclass' --include='*.py' .", "./src/inventory/models.py:6:@dataclass\n./src/inventory/models.py-7-class Item:\n"),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ragix_core.evidence.path_hints import diagnose, missing_path_hint, missing_paths, similar_paths
+from ragix_core.evidence.path_hints import diagnose, missing_paths
 
 # stderr as GNU tools print it (coreutils 9, findutils 4.9, grep 3)
 STDERRS = [
@@ -31,19 +31,29 @@ def repo(tmp_path):
     return tmp_path
 
 
-def test_similar_paths_prefers_the_same_name_elsewhere_then_close_paths(repo):
-    assert similar_paths("docs/guides.md", repo) == ["docs/guide.md"]
-    assert similar_paths("storage.py", repo) == ["src/pkg/storage.py"]
-    assert similar_paths("./config/settings.yml", repo) == ["config/settings.yaml"]
-    assert similar_paths("events.jsonl", repo) == []  # ragix's own state and .git are never suggested
-    assert similar_paths("setup.py", repo) == []
+def _hint(stderr, root):
+    return diagnose("", stderr, root)[0]
+
+
+def _near(missing, root):
+    """The close names the hint for a missing ``missing`` suggests, best first."""
+    hint = _hint(f"cat: {missing}: No such file or directory", root)
+    return hint.split("similar name: ", 1)[1].split(", ") if "similar name: " in hint else []
+
+
+def test_close_names_prefer_the_same_name_elsewhere_then_close_paths(repo):
+    assert _near("docs/guides.md", repo) == ["docs/guide.md"]
+    assert _near("storage.py", repo) == ["src/pkg/storage.py"]
+    assert _near("./config/settings.yml", repo) == ["config/settings.yaml"]
+    assert _near("events.jsonl", repo) == []  # ragix's own state and .git are never suggested
+    assert _near("setup.py", repo) == []
 
 
 def test_hint_lines_are_marked_as_ragix_and_empty_when_nothing_is_missing(repo):
-    hint = missing_path_hint(STDERRS[0], repo)
+    hint = _hint(STDERRS[0], repo)
     assert hint == "[ragix] docs/guides.md does not exist; existing files with a similar name: docs/guide.md"
-    assert "no file in the project has a similar name" in missing_path_hint("cat: setup.py: No such file or directory", repo)
-    assert missing_path_hint("grep: invalid option -- 'Q'", repo) == ""
+    assert "no file in the project has a similar name" in _hint("cat: setup.py: No such file or directory", repo)
+    assert _hint("grep: invalid option -- 'Q'", repo) == ""
 
 
 @pytest.mark.parametrize("command,fixed", [

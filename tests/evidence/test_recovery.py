@@ -65,17 +65,16 @@ def test_a_failed_command_without_empty_searches_gets_exit_code_and_stderr(repo)
 
 
 def test_after_the_searched_words_the_goals_own_keywords_are_loosened_too(repo):
-    from ragix_core.evidence.recovery import loosened_words
-
     # measured (trap-server-port): the model grepped for server.py; the port is on `port: 8080`
-    assert loosened_words("What port does this project's server listen on?", ["grep -rn server.py ."]) == [
-        "server", "listen", "port"]
-    assert loosened_words("Which modules import from the storage module?", ["grep -rl 'from storage' ."]) == [
-        "storage"]  # words on most lines of any code base are not searched
     box = ToolBox(repo, profile="reflect", sandbox="none")
     ev = gather("What port does this project's server listen on?", None, repo, box.run_command,
                 empty_commands=["grep -rn server.py ."])
+    shown = [ev.text.find(w) for w in ("'server':", "'listen':", "'port':")]  # its word, then the goal's
+    assert -1 not in shown and shown == sorted(shown)
     assert "port: 8080" in ev.text  # shown to REFLECT's planner
+    imports = gather("Which modules import from the storage module?", None, repo, box.run_command,
+                     empty_commands=["grep -rl 'from storage' ."])
+    assert "'storage':" in imports.text and "'module':" not in imports.text  # words on most lines of any code base are not searched
     assert ev.found_by == ["grep -rniF -e 'server' ."]  # only the plan's own word is run again for the writer
 
 
