@@ -95,15 +95,27 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     by_strategy: Dict[str, Any] = {}
     frequencies: Dict[str, Dict[str, str]] = {}
     curves: Dict[str, Any] = {}
+    runs: Dict[Optional[str], List[ScenarioResult]] = {s: [] for s in spec.strategies}
+    runners = {s: make_runner(s) for s in spec.strategies}
+    if warmup or spec.options.corpus == "keep":
+        # A corpus kept across runs belongs to one strategy: each strategy runs its scenarios in order.
+        for strategy in spec.strategies:
+            opts = replace(spec.options, strategy=strategy)
+            if warmup:
+                curves[strategy or DEFAULT_ENGINE], runs[strategy] = learning_curve(
+                    warmup, scenarios, runners[strategy], opts, corpus_factory, on_result)
+            else:
+                runs[strategy] = run_scenarios(scenarios, runners[strategy], opts, corpus_factory, on_result)
+    else:
+        # Every run is independent (a fresh corpus each): each scenario is run by every strategy before
+        # the next, so a report stopped half-way compares the same scenarios, under the same load.
+        for scenario in scenarios:
+            for strategy in spec.strategies:
+                opts = replace(spec.options, strategy=strategy)
+                runs[strategy] += run_scenarios([scenario], runners[strategy], opts, corpus_factory, on_result)
     for strategy in spec.strategies:
-        opts = replace(spec.options, strategy=strategy)
-        runner = make_runner(strategy)
+        rs = runs[strategy]
         name = strategy or DEFAULT_ENGINE
-        if warmup:
-            curve, rs = learning_curve(warmup, scenarios, runner, opts, corpus_factory, on_result)
-            curves[name] = curve
-        else:
-            rs = run_scenarios(scenarios, runner, opts, corpus_factory, on_result)
         results.extend(rs)
         by_strategy[name] = aggregate(rs)
         if spec.options.repeat > 1:

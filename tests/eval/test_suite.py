@@ -75,3 +75,13 @@ def test_benchmarks_through_the_suite(tmp_path, monkeypatch):
     rows = {r["id"]: r["passed"] for r in report["scenarios"]}
     assert rows == {"gsm-1-0": True, "gsm-1-1": True, "gsm-1-2": True, "agentbench-os-test-1": True}
     assert set(report["by_category"]) == {"gsm_symbolic", "agentbench_os"}
+
+
+def test_each_scenario_is_run_by_every_strategy_before_the_next():
+    # A report stopped half-way (a long benchmark) then compares the same scenarios, run under the same load.
+    spec = SuiteSpec(sources=[str(SCEN / "file_search.yaml")], strategies=["graph_v30", "s0"], limit=2)
+    seen = []
+    report = run_suite(spec, runner_factory=factory, corpus_factory=Corpus, on_result=lambda r: seen.append(r.strategy))
+    ids = [s["id"] for s in report["scenarios"] if s["strategy"] == "s0"]
+    assert seen == ["graph_v30", "s0", "graph_v30", "s0"] and len(set(ids)) == 2
+    assert report["by_strategy"]["graph_v30"]["runs"] == report["by_strategy"]["s0"]["runs"] == 2

@@ -91,6 +91,7 @@ def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
                    reasoning={"voting": {"samples": 1}})
     assert res.node_trace[:3] == ["CLASSIFY", "DIRECT_EXEC", "PLAN"]
     assert res.state.meta["escalated"] == "no command worked"
+    assert res.state.complexity.value == "simple"  # its budget: no reflection after the attempt's retries
     plan_prompt = llm.calls[4]["messages"][-1]["content"]
     assert "Tried first, one command at a time" in plan_prompt and "`cat nowhere.txt` [FAILED]" in plan_prompt
     assert res.state.stop_reason == "success"
