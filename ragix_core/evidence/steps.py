@@ -30,7 +30,7 @@ from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
-__all__ = ["step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
+__all__ = ["shown_command", "step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
            "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS",
            "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL", "SKIPPED_REPEAT",
            "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
@@ -46,6 +46,19 @@ SKIPPED_FAILED_REWORK = "failed and set aside: it only reworks the output of ste
 SKIPPED_SHOWN = "not run: the project listing the plan was written from already shows what it lists"
 SKIPPED_WRITE = "not run: it writes, and this run may only read (the user allows writes with ragix's --yes)"
 RECORDS_SHOWN = "JSON output shown one record per line: key: field=value, ..."
+
+
+def shown_command(step: PlanStep) -> str:
+    """The command as a model or a user should read it: as written (globs expanded), not as run. The
+    run form holds what confinement adds (absolute programs, `-name .ragix -prune`): measured at
+    ca20be7 (paraphrase set), shown `find . -name .ragix -prune -o ...`, the writer named `.ragix` as
+    the directory with the most files; answers quoted `/usr/bin/cp`. The trace keeps the run form."""
+    r = step.result
+    if r is not None and r.written:
+        return r.written
+    if step.tool_call is not None and step.tool_call.args.get("command"):
+        return str(step.tool_call.args["command"])
+    return (r.command if r is not None and r.command else "") or step.description
 
 
 def step_output(step: PlanStep, limit: int = OUTPUT_CHARS) -> str:
@@ -201,7 +214,7 @@ def evidence_block(steps: List[PlanStep], goal: str = "") -> str:
     parts = []
     for i, s in enumerate(steps):
         r = s.result
-        cmd = (r.command if r and r.command else (s.tool_call.args.get("command") if s.tool_call else "")) or s.description
+        cmd = shown_command(s)
         status = "ok" if s.status == StepStatus.SUCCESS else "skipped" if s.status == StepStatus.SKIPPED else \
             f"FAILED (rc={r.returncode if r else '?'})"
         full = step_output(s, limit=FULL_OUTPUT)

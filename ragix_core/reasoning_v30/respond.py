@@ -10,17 +10,15 @@ from __future__ import annotations
 from typing import List
 
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus
-from ragix_core.evidence.steps import step_output, writes_not_run
+from ragix_core.evidence.steps import shown_command, step_output, writes_not_run
 
 __all__ = ["compose_from_steps", "partial_results", "recommendation"]
 
 
 def _command(step: PlanStep) -> str:
-    if step.result is not None and step.result.command:
-        return step.result.command
-    if step.tool_call is not None:
-        return step.tool_call.tool
-    return "(no tool)"
+    if step.result is not None or (step.tool_call is not None and step.tool_call.args.get("command")):
+        return shown_command(step)
+    return step.tool_call.tool if step.tool_call is not None else "(no tool)"
 
 
 def compose_from_steps(state: ReasoningState) -> str:

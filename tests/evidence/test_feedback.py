@@ -50,3 +50,17 @@ def test_a_write_that_printed_nothing_is_no_empty_result():
     done = step("mkdir out", ToolResult("shell", 0, changed=True), StepStatus.SUCCESS)
     listed = step("ls out", ToolResult("shell", 0), StepStatus.SUCCESS)
     assert not found_nothing(done) and found_nothing(listed)
+
+
+def test_the_evidence_shows_the_command_as_written_not_as_confined(tmp_path):
+    # Measured at ca20be7: shown `find . -name .ragix -prune -o ...`, the writer named `.ragix` in an answer.
+    from ragix_core.evidence.steps import evidence_block, run_command_step
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.md").write_text("x\n")
+    (tmp_path / ".ragix").mkdir()  # a run's own state: confinement hides it from the find
+    s = PlanStep(1, "d", ToolCall("shell", {"command": "find . -name '*.md' | wc -l"}))
+    run_command_step(ToolBox(tmp_path, profile="reflect"), s, tmp_path)
+    assert ".ragix" in s.result.command and "/usr/bin/find" in s.result.command  # the run form, for the trace
+    shown = evidence_block([s])
+    assert shown.startswith("$ find . -name '*.md' | wc -l   [ok]") and ".ragix" not in shown and "/usr/bin" not in shown
