@@ -21,14 +21,13 @@ from ragix_core import prompts
 from ragix_core.core.text import bounded, json_command
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.excerpt import excerpt
-from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.steps import EVIDENCE_CHARS, evidence_block, run_command_step, step_output
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.reasoning_v30.build import make_emitter
 from ragix_core.reasoning_v30.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_v30.graph import BaseNode, ReasoningGraph
 from ragix_core.reasoning_v30.nodes import RespondNode, execute_step
-from ragix_core.reasoning_v30.plans import LISTING_DEPTH
+from ragix_core.reasoning_v30.plans import project_listing
 from ragix_core.tools.policy import MODEL_COMMANDS, STRUCTURED_TOOLS
 
 __all__ = ["s0", "s0_json", "S0CommandNode", "S0Command", "plain_output"]
@@ -98,8 +97,7 @@ def _graph(ctx: Any, ask: Callable[[str], str], evidence: Callable[[ReasoningSta
 def s0(ctx: Any) -> ReasoningGraph:
     """The registry's entry for ``s0``: the plain call."""
     worker, tools = ctx.roles.get("worker"), _tools(ctx.toolbox)
-    listing = bounded("\n".join(f"./{f}" for f in sorted(project_files(ctx.toolbox.root, max_depth=LISTING_DEPTH))),
-                      ctx.config.reasoning.reflect.max_context_chars)
+    listing = project_listing(ctx.toolbox.root, ctx.config.reasoning.reflect.max_context_chars)
 
     def ask(goal: str) -> str:
         return ask_free_command(worker, command_request(goal, tools, listing))

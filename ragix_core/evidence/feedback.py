@@ -20,18 +20,12 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
 from .path_hints import missing_paths
+from .steps import shown_command
 
-__all__ = ["execution_feedback", "nearest_listing", "command_of_step"]
+__all__ = ["execution_feedback", "nearest_listing"]
 
 STDERR_CHARS = 600
 LISTING_NAMES = 30
-
-
-def command_of_step(step: PlanStep) -> str:
-    """The command as the model wrote it (the result's holds the programs' resolved paths)."""
-    if step.tool_call is not None and step.tool_call.args.get("command"):
-        return str(step.tool_call.args["command"])
-    return step.result.command if step.result is not None and step.result.command else ""
 
 
 def _operands(command: str, root: Path) -> List[str]:
@@ -84,7 +78,7 @@ def nearest_listing(paths: List[str], root: Path) -> Optional[str]:
 
 def execution_feedback(step: PlanStep, root: Path) -> str:
     """The feedback for one command that failed, was refused or printed nothing."""
-    command = command_of_step(step)
+    command = shown_command(step)
     r = step.result
     lines = []
     if r is None:

@@ -21,7 +21,6 @@ from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, Ta
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
-from ragix_core.evidence.path_hints import project_files
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.steps import empty_before_evidence, evidence_block, step_output
 from ragix_core.evidence.support import quoted_from_outputs
@@ -31,7 +30,7 @@ from ragix_core.tools.model_commands import describe
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
 from .absence import all_empty, searches_empty
-from .plans import LISTING_DEPTH, command_of, command_text, compact_steps, with_tool_name
+from .plans import command_of, project_listing, command_text, compact_steps, with_tool_name
 from .replies import (
     PLAN_TEXT_MAX_TOKENS,
     PlanReply,
@@ -109,8 +108,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         """A bounded listing of the project, computed once per run. It is read by ragix itself (names
         only, links not followed), not by a tool call: it is context, not a command of the answer."""
         if self._listing is None:
-            files = sorted(project_files(self.root, max_depth=LISTING_DEPTH))
-            self._listing = bounded("\n".join(f"./{f}" for f in files), self.max_context_chars)
+            self._listing = project_listing(self.root, self.max_context_chars)
         return self._listing
 
     def model_commands(self) -> str:

@@ -48,6 +48,7 @@ MODEL_SPECS = [
     ToolSpec("tree", short_value={"L": NUM}, max_positionals=1),
 ]
 assert tuple(spec.name for spec in MODEL_SPECS) == MODEL_COMMANDS, "tools/policy.MODEL_COMMANDS names them all"
+_VALUED = "".join(sorted({letter for spec in MODEL_SPECS for letter in spec.short_value}))  # options taking a value
 
 # One line each for the worker's prompt: what it prints, in the words a question would use.
 _DESCRIPTIONS = {
@@ -81,7 +82,7 @@ class _Args:
                 break
             if a.startswith("-") and len(a) > 1:
                 letter = a[1]
-                if letter in "ngL":
+                if letter in _VALUED:
                     value = a[2:] if len(a) > 2 else (args[i + 1] if i + 1 < len(args) else "")
                     i += 0 if len(a) > 2 else 1
                     self.flags[letter] = value
@@ -102,9 +103,10 @@ class _Reader:
 
     def files(self, operands: List[str], suffix: str = "") -> Iterator[str]:
         for operand in operands or ["."]:
-            if not os.path.exists(self.guard.read(operand)):
+            real = self.guard.read(operand)
+            if not os.path.exists(real):
                 raise FileNotFoundError(f"{operand}: No such file or directory")  # as coreutils say it
-            if suffix and not operand.endswith(suffix) and not os.path.isdir(self.guard.read(operand)):
+            if suffix and not operand.endswith(suffix) and not os.path.isdir(real):
                 self.notes.append(f"[ragix] {operand}: not a {suffix} file")
                 continue
             scan = self.guard.scan(operand)
