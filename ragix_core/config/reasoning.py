@@ -137,13 +137,16 @@ class TracesSection(_Section):
 
 class VotingSection(_Section):
     """The main path's draws (reasoning_v30/attempt.py, docs/SAMPLING.md): one greedy command, then
-    ``samples`` drawn at ``temperature`` and voted on when it failed or found nothing, then at most
-    ``retries`` commands written after reading the failure."""
+    ``samples`` drawn at ``temperature`` and voted on when it failed, found nothing or printed a short
+    output to confirm, then at most ``retries`` commands written after reading the failure."""
 
     samples: int = Field(3, ge=0, le=10)  # drawn after a greedy command that failed or found nothing; 0 = no vote
     quorum: int = Field(2, ge=1, le=10)  # the vote stops as soon as this many outputs agree
     retries: int = Field(2, ge=0, le=5)  # commands written after reading the failure (exit code, stderr, listing)
     temperature: float = Field(0.7, ge=0, le=2)  # for every sampled draw (the first command is greedy)
+    # A greedy output of at most this many lines (a count, a name) is confirmed by samples before it is
+    # the answer: a wrong pipe still prints a plausible number. 0 = a greedy output that found something stands.
+    confirm_lines: int = Field(3, ge=0, le=50)
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
     # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
     k_max: Optional[int] = Field(None, ge=1, le=11)

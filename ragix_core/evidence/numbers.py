@@ -24,7 +24,7 @@ from typing import Iterable, List, Sequence, Set
 
 from ragix_core.core.types import PlanStep
 
-__all__ = ["unsupported_numbers", "mark_unsupported_numbers"]
+__all__ = ["unsupported_numbers", "mark_unsupported_numbers", "marks_unsupported"]
 
 _ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 1.2.3, 1,234
 _ANY_DIGITS = re.compile(r"\d+")
@@ -92,3 +92,8 @@ def mark_unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) 
     which = ", ".join(missing)
     return (f"{answer.rstrip()}\n\n{_MARK_START}{which}; "
             f"{'this number was' if len(missing) == 1 else 'these numbers were'} not read from the evidence.)")
+
+
+def marks_unsupported(answer: str) -> bool:
+    """``answer`` carries ragix's note that a number it states was not read from the evidence."""
+    return bool(_MARK.search(answer or ""))

@@ -4,7 +4,10 @@ The order is what the published evidence for small models supports:
 1. one greedy command (NL2SH, arXiv 2502.06858: a free answer's first code block);
 2. when it failed, was refused or found nothing, ``samples`` more drawn at a temperature and voted on
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
-   win, sampling stops as soon as ``quorum`` outputs agree;
+   win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
+   most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
+   plausible answer) is put to the same vote: a sample that prints the same thing confirms it, samples
+   that agree on something else overturn it, and outputs that all differ leave it disputed;
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback).
@@ -26,7 +29,11 @@ from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key"]
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES"]
+
+CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
+# A number standing as a word of its own: 42 in "42 src/main.c", not the 1 of file1.txt nor the digits of a hash.
+_STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.
@@ -37,11 +44,25 @@ RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; 
 
 
 def output_key(step: PlanStep) -> str:
-    """What the vote compares: the output up to layout (sampling.normalize_output)."""
+    """What the vote compares: the output up to layout (sampling.normalize_output). A short output
+    that states numbers is compared by its numbers alone, so `wc -l main.c` ("42 main.c") and
+    `wc -l < main.c` ("42") agree; other short outputs by their lines in any order."""
     r = step.result
     if r is None:
         return ""
-    return NO_MATCHES if r.no_match and not (r.stdout or "").strip() else normalize_output(r.stdout or "")
+    if r.no_match and not (r.stdout or "").strip():
+        return NO_MATCHES
+    text = normalize_output(r.stdout or "")
+    lines = text.splitlines()
+    if len(lines) > CONFIRM_LINES:
+        return text
+    numbers = _STANDALONE_NUMBER.findall(text)
+    return "numbers: " + " ".join(numbers) if numbers else "\n".join(sorted(lines))
+
+
+def _short(step: PlanStep, lines: int) -> bool:
+    out = (step.result.stdout or "") if step.result is not None else ""
+    return sum(1 for line in out.splitlines() if line.strip()) <= lines
 
 
 def _same(command: str) -> str:
@@ -61,7 +82,7 @@ def _changes(step: Optional[PlanStep]) -> bool:
 class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
-    decided_by: str = ""  # "greedy" | "vote" | "retry" | "" (nothing found)
+    decided_by: str = ""  # "greedy" (confirmed or not) | "vote" (another output won) | "retry" | "" (nothing found)
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
     no_command: List[str] = field(default_factory=list)  # why draws produced no command
@@ -78,7 +99,7 @@ class AttemptOutcome:
         """How many drawn commands printed the winner's output (1 for a lone command)."""
         if self.winner is None:
             return 0
-        if self.decided_by == "vote" and self.vote is not None and self.vote.best is not None:
+        if self.vote is not None and self.vote.best is not None and self.decided_by in ("greedy", "vote"):
             return self.vote.best.size
         return 1
 
@@ -90,21 +111,28 @@ class AttemptOutcome:
         return len([c for c in self.vote.clusters if c.key not in self.vote.empty_keys])
 
     @property
+    def confirmed(self) -> bool:
+        """At least two drawn commands printed the winner's output."""
+        return self.winner is not None and self.agreed >= 2
+
+    @property
     def disputed(self) -> bool:
         """Voted commands found different things and no two agreed: the answer rests on one of them."""
-        return self.decided_by == "vote" and self.outputs_found >= 2 and self.agreed < 2
+        return (self.decided_by in ("greedy", "vote") and self.vote is not None
+                and self.outputs_found >= 2 and self.agreed < 2)
 
     def confidence(self) -> float:
-        """A stated confidence, from how the winner was chosen: one unconfirmed command 0.6, a retry
-        after failures 0.5, a vote the share of usable commands that printed the winner's output."""
+        """A stated confidence, from how the winner was chosen: the share of usable drawn commands that
+        printed the winner's output when two or more did (at most 0.9); one unconfirmed command 0.6, a
+        retry after failures 0.5; a disputed one 1 / the commands that found something."""
         if self.winner is None:
             return 0.0
-        if self.decided_by == "greedy":
-            return 0.6
         if self.decided_by == "retry":
             return 0.5
         usable = len(self.vote.samples) if self.vote else 1
-        return round(min(0.9, self.agreed / max(usable, 1)), 3) if not self.disputed else round(1 / max(usable, 2), 3)
+        if self.confirmed:
+            return round(min(0.9, self.agreed / max(usable, 1)), 3)
+        return round(1 / max(usable, 2), 3) if self.disputed else 0.6
 
     def summary(self) -> str:
         """One line for the answer when the winner is weak: "3 commands printed different outputs"."""
@@ -115,25 +143,36 @@ class AttemptOutcome:
                     "this answer rests on the first of them")
         return ""
 
+    def rivals(self, limit: int = 3) -> List[PlanStep]:
+        """The first command of each other output the vote found (not the winner's, not an empty one):
+        what a disputed answer shows beside its own basis, so the user can judge."""
+        if self.vote is None or self.winner is None:
+            return []
+        return [c.representative for c in self.vote.clusters
+                if c.key not in self.vote.empty_keys and self.winner not in c.members][:limit]
+
     def to_meta(self) -> Dict[str, object]:
         return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
                 "drawn": (self.vote.draws if self.vote else 1) + self.retries,
                 "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
+                "confirmed": self.confirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
                 "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call]}
 
 
 class CommandAttempt:
     def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
-                 samples: int = 3, quorum: int = 2, retries: int = 2):
-        if samples < 0 or retries < 0 or quorum < 1:
-            raise ValueError(f"samples and retries must be >= 0 and quorum >= 1 (got {samples}, {retries}, {quorum})")
+                 samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES):
+        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0:
+            raise ValueError("samples, retries and confirm_lines must be >= 0 and quorum >= 1 "
+                             f"(got {samples}, {retries}, {confirm_lines}, {quorum})")
         self.ask_command = ask_command
         self.run_step = run_step
         self.feedback = feedback
         self.samples = samples
         self.quorum = quorum
         self.retries = retries
+        self.confirm_lines = confirm_lines
 
     def attempt(self, description: str) -> AttemptOutcome:
         out = AttemptOutcome()
@@ -141,24 +180,15 @@ class CommandAttempt:
         greedy = self._draw("", 0, False, description, out, ran)
         if _usable(greedy):
             out.winner, out.decided_by = greedy, "greedy"
+            if self.samples and not _changes(greedy) and _short(greedy, self.confirm_lines):
+                self._vote(greedy, description, out, ran)  # confirm, overturn or dispute it
             return out
         if greedy is not None and refused_write(greedy):
             out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
             return out
         if self.samples and not _changes(greedy):
-            def draw(i: int) -> Optional[PlanStep]:
-                if i == 0:  # the greedy command is the vote's first sample: no second call
-                    return greedy if greedy is not None and greedy.status == StepStatus.SUCCESS else None
-                if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
-                    raise StopSampling  # a sampled command changed the project: that change is the result
-                step = self._draw("", i, True, description, out, ran)
-                return step if step is not None and step.status == StepStatus.SUCCESS else None
-
-            out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum,
-                                       empty=found_nothing)
-            best = out.vote.best
-            if best is not None and not out.vote.best_is_empty:
-                out.winner, out.decided_by = best.representative, "vote"
+            self._vote(greedy, description, out, ran)
+            if out.winner is not None:
                 return out
         for r in range(self.retries):
             last = self._last_unusable(out)
@@ -178,6 +208,24 @@ class CommandAttempt:
         if not out.steps and out.no_command:
             raise StopRun("command_generation_failed", out.no_command[-1])
         return out
+
+    def _vote(self, greedy: Optional[PlanStep], description: str, out: AttemptOutcome,
+              ran: Dict[str, PlanStep]) -> None:
+        """Draw samples beside the greedy command and keep the output most of them printed: the
+        greedy one on a tie (it was drawn first), never a failed or empty one."""
+        def draw(i: int) -> Optional[PlanStep]:
+            if i == 0:  # the greedy command is the vote's first sample: no second call
+                return greedy if greedy is not None and greedy.status == StepStatus.SUCCESS else None
+            if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
+                raise StopSampling  # a sampled command changed the project: that change is the result
+            step = self._draw("", i, True, description, out, ran)
+            return step if step is not None and step.status == StepStatus.SUCCESS else None
+
+        out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum, empty=found_nothing)
+        best = out.vote.best
+        if best is not None and not out.vote.best_is_empty:
+            out.winner = best.representative
+            out.decided_by = "greedy" if best.representative is greedy else "vote"
 
     def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
         """The command to show the retry: the last one that failed or found nothing."""

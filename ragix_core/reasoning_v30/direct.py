@@ -15,16 +15,19 @@ from ragix_core import prompts
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity, ToolResult
 from ragix_core.evidence.feedback import execution_feedback
-from ragix_core.evidence.steps import step_output
+from ragix_core.evidence.numbers import marks_unsupported
+from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_json
 
 from .attempt import AttemptOutcome, CommandAttempt
 from .command_prompt import ask_free_command, command_request, pasted_placeholder
 from .replies import AnswerReply
 
-__all__ = ["DirectAnswers", "DISPUTED"]
+__all__ = ["DirectAnswers", "DISPUTED", "UNSUPPORTED"]
 
 DISPUTED = "disputed"  # the stop reason of an answer whose voted commands printed different outputs
+UNSUPPORTED = "unsupported_answer"  # the stop reason of an answer stating a number no output shows
+UNSUPPORTED_CONFIDENCE = 0.3
 
 
 def _tried(steps: List[PlanStep]) -> str:
@@ -35,6 +38,10 @@ def _tried(steps: List[PlanStep]) -> str:
         verdict = "ok" if s.status == StepStatus.SUCCESS else "FAILED"
         lines.append(f"- `{command}` [{verdict}]: {bounded(step_output(s, limit=300), 300) or '(no output)'}")
     return "Tried first, one command at a time:\n" + "\n".join(lines) if lines else ""
+
+
+def _one_line(output: str) -> str:
+    return bounded(" / ".join(line.strip() for line in output.splitlines() if line.strip()), 120)
 
 
 class DirectAnswers:
@@ -68,7 +75,8 @@ class DirectAnswers:
         outcome = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
                                  lambda step, final=False: self._run_written(step, goal, final),
                                  lambda step: execution_feedback(step, self.root),
-                                 samples=v.samples, quorum=v.quorum, retries=v.retries).attempt(goal)
+                                 samples=v.samples, quorum=v.quorum, retries=v.retries,
+                                 confirm_lines=v.confirm_lines).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
         if winner is None and self.may_escalate:
@@ -103,7 +111,15 @@ class DirectAnswers:
         result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": [outcome.winner], "meta": meta}
         if outcome.disputed:
             # Commands that found different things: the answer says so and the run does not claim success.
-            answer = f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{outcome.winner.tool_call.args['command']}`.)"
+            others = "; ".join(f"`{shown_command(s)}` printed \"{_one_line(step_output(s, limit=200))}\""
+                               for s in outcome.rivals())
+            answer = (f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{shown_command(outcome.winner)}`"
+                      f"{'. Other outputs: ' + others if others else ''}.)")
             result["stop_reason"] = DISPUTED
+        elif marks_unsupported(answer):
+            # The writer stated a number the winning output does not show (evidence/numbers.py marks it):
+            # the answer stands with its mark, and the run does not claim success for it.
+            result["stop_reason"] = UNSUPPORTED
+            result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
         result["answer"] = answer
         return result

@@ -19,6 +19,7 @@ from ragix_core.reasoning_v30.attempt import CommandAttempt
 NOTHING = ToolResult("shell", 1, no_match=True)
 MISSING = ToolResult("shell", 2, stderr="wc: nope.md: No such file or directory\n")
 HIT = ToolResult("shell", 0, stdout="./docs/a.md\n")
+LISTING = ToolResult("shell", 0, stdout="".join(f"./docs/{c}.md\n" for c in "abcd"))  # longer than confirm_lines
 
 
 class Script:
@@ -49,12 +50,55 @@ def attempt(script: Script, **kw):
                           **kw).attempt("goal")
 
 
-def test_a_greedy_command_that_finds_something_is_the_answer_with_no_other_draw():
-    script = Script(["find . -name '*.md'"], {"find . -name '*.md'": HIT})
+def test_a_greedy_command_with_a_long_output_is_the_answer_with_no_other_draw():
+    script = Script(["find . -name '*.md'"], {"find . -name '*.md'": LISTING})
     out = attempt(script)
-    assert out.decided_by == "greedy" and out.winner.result.stdout == HIT.stdout
+    assert out.decided_by == "greedy" and out.winner.result.stdout == LISTING.stdout
     assert script.asked == [("", 0, False)]  # one greedy call, nothing sampled
-    assert out.confidence() == 0.6 and not out.disputed
+    assert out.confidence() == 0.6 and not out.disputed and not out.confirmed
+
+
+def test_a_short_greedy_output_is_confirmed_by_a_sample_that_prints_the_same_number():
+    cmds = ["wc -l src/a.py", "wc -l < src/a.py"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="  42 src/a.py\n"),
+                           cmds[1]: ToolResult("shell", 0, stdout="42\n")})
+    out = attempt(script)
+    assert [a[2] for a in script.asked] == [False, True]  # greedy, one sample; the quorum is met
+    assert out.decided_by == "greedy" and out.confirmed and out.agreed == 2
+    assert out.winner.tool_call.args["command"] == cmds[0] and out.confidence() == pytest.approx(0.9)
+
+
+def test_samples_that_agree_on_another_output_overturn_a_short_greedy_one():
+    cmds = ["grep -rl lexer.py . | wc -l", "wc -l < sqlparse/lexer.py", "awk 'END {print NR}' sqlparse/lexer.py"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="1\n"),
+                           cmds[1]: ToolResult("shell", 0, stdout="1700\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="1700\n")})
+    out = attempt(script)
+    assert out.decided_by == "vote" and out.winner.tool_call.args["command"] == cmds[1] and out.agreed == 2
+    assert not out.disputed
+
+
+def test_a_short_greedy_output_no_sample_repeats_is_disputed():
+    cmds = ["grep -c a x.py", "grep -c b x.py", "grep -c c x.py", "grep -c d x.py"]
+    script = Script(cmds, {c: ToolResult("shell", 0, stdout=f"{n}\n") for n, c in enumerate(cmds, 3)})
+    out = attempt(script)
+    assert len(script.asked) == 4 and out.disputed and out.winner.tool_call.args["command"] == cmds[0]
+    assert out.decided_by == "greedy" and out.confidence() == pytest.approx(0.25)
+
+
+def test_a_short_greedy_output_stands_unconfirmed_when_every_sample_fails():
+    cmds = ["grep -c a x.py", "wc -l nope.md", "cat nope.md", "grep -rn zz ."]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: MISSING, cmds[2]: MISSING,
+                           cmds[3]: NOTHING})
+    out = attempt(script)
+    assert out.winner.tool_call.args["command"] == cmds[0] and not out.disputed and not out.confirmed
+    assert out.confidence() == 0.6
+
+
+def test_confirm_lines_zero_lets_a_short_greedy_output_stand_alone():
+    script = Script(["find . -name '*.md'"], {"find . -name '*.md'": HIT})
+    out = attempt(script, confirm_lines=0)
+    assert out.decided_by == "greedy" and len(script.asked) == 1
 
 
 def test_a_failed_greedy_command_draws_samples_and_the_first_two_agreeing_outputs_win():
@@ -112,7 +156,7 @@ def test_a_mend_ragix_found_runs_at_once_and_is_the_candidate():
     script = Script(["wc -l doc/a.md"], {"wc -l doc/a.md": MISSING,
                                          "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n")},
                     fixes={"wc -l doc/a.md": fix})
-    out = attempt(script)
+    out = attempt(script, confirm_lines=0)  # the mended command's short output is not put to a vote here
     assert out.decided_by == "greedy" and len(script.asked) == 1
     assert out.winner.tool_call.args == {"command": "wc -l docs/a.md", "note": "docs/a.md has the closest name"}
     assert [s.status for s in out.steps] == [StepStatus.FAILED, StepStatus.SUCCESS]
@@ -136,8 +180,10 @@ def test_no_command_at_all_is_a_named_stop():
 
 
 def test_bad_budgets_are_refused():
-    with pytest.raises(ValueError, match="samples and retries"):
+    with pytest.raises(ValueError, match="samples, retries and confirm_lines"):
         CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", samples=-1)
+    with pytest.raises(ValueError, match="confirm_lines"):
+        CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", confirm_lines=-1)
 
 
 def test_a_write_refused_in_a_read_only_run_ends_the_attempt_at_once():

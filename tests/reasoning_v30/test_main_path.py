@@ -49,15 +49,30 @@ def test_a_goal_that_names_nothing_in_the_project_never_runs_a_tool(project, goa
     assert res.state.final_answer == "a direct answer" and res.state.stop_reason == "success"
 
 
-def test_one_greedy_command_that_prints_the_answer_is_the_whole_run(project):
+def test_a_greedy_command_confirmed_by_one_sample_is_the_whole_run(project):
     res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
-                   "docs/install.md has 12 lines.")
+                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines.")
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]
-    assert len(llm.calls) == 2 and llm.calls[0]["temperature"] == 0.0  # greedy: the role's temperature
-    assert "12 docs/install.md" in llm.calls[1]["messages"][0]["content"]  # the writer saw the real output
-    assert res.state.stop_reason == "success" and res.state.confidence == 0.6
-    assert res.state.meta["attempt"]["decided_by"] == "greedy"
+    assert [c["temperature"] for c in llm.calls] == [0.0, 0.7, 0.0]  # greedy, one sample, the writer
+    assert "12 docs/install.md" in llm.calls[2]["messages"][0]["content"]  # the writer saw the greedy output
+    assert res.state.stop_reason == "success" and res.state.confidence == 0.9
+    assert res.state.meta["attempt"]["decided_by"] == "greedy" and res.state.meta["attempt"]["confirmed"]
     assert "```sh code block" in llm.calls[0]["messages"][0]["content"]  # the free-text request
+
+
+def test_a_long_output_is_the_answer_with_no_sample(project):
+    (project / "notes").mkdir()
+    for n in range(5):
+        (project / "notes" / f"n{n}.txt").write_text("x\n")
+    res, llm = run("Which files are in notes?", project, fenced("ls notes"), "n0.txt to n4.txt.")
+    assert len(llm.calls) == 2 and res.state.confidence == 0.6 and res.state.stop_reason == "success"
+
+
+def test_an_answer_stating_a_number_no_output_shows_ends_unsupported(project):
+    res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
+                   fenced("wc -l docs/install.md"), "docs/install.md has 57 lines.")
+    assert res.state.stop_reason == "unsupported_answer" and res.state.confidence <= 0.3
+    assert "no command output shows 57" in res.state.final_answer
 
 
 def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(project):
@@ -114,6 +129,9 @@ def test_commands_that_print_different_things_end_disputed_not_success(project):
     res, llm = run("How long is the guide file?", project, *replies)
     assert res.state.stop_reason == "disputed"
     assert "3 commands printed 3 different outputs" in res.state.final_answer
+    # The rivals are shown beside the basis, as written: the user can judge between them.
+    assert 'Other outputs: `wc -l docs/usage.md` printed "2 docs/usage.md"; `grep -c step docs/install.md` printed "11"' \
+        in res.state.final_answer
     assert res.state.confidence < 0.5
 
 
