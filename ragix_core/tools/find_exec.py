@@ -1,7 +1,6 @@
 """A find that runs a program on what it finds (``-exec CMD {} +``), written as the pipe into xargs.
 
-ragix's find refuses ``-exec`` (it runs a program: findcheck.py), and its lexer refuses the ``{}``
-before find's check sees it. Small models write ``find . -name '*.md' -type f -exec wc -l {} + |
+ragix's find refuses ``-exec`` (it runs a program: findcheck.py). Small models write ``find . -name '*.md' -type f -exec wc -l {} + |
 sort -nr`` habitually: measured with the plan written as a code block (issue 12, three sets at
 temperature 0.3), 6 of 6 plans for one regression question, each refused and reflected on. When ``{}`` is the
 last argument before the ``+`` or ``;`` that ends the only action, the command is exactly

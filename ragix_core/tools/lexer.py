@@ -13,6 +13,8 @@ Unquoted ``*`` and ``?`` make a word a GlobWord: the word's text plus the
 glob pattern it stands for (quoted characters escaped). Expanding it is not
 the lexer's business: the validator expands it inside the project root
 (tools/globbing.py), and every expanded path is checked like any argument.
+Unquoted braces are expanded as bash does (tools/braces.py): ``src/{a,b}.py``
+is the two words it stands for, each checked like any other.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import glob as _glob
 import os
 from typing import List, Optional
 
+from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["GlobWord", "Redirect", "split_pipeline", "first_pipe", "first_stage", "check_text",
@@ -51,8 +54,8 @@ _UNQUOTED_REFUSALS = {
     "$": "variable or command expansion '$' is not allowed; write the value literally",
     "`": "command substitution '`' is not allowed",
     "[": "'[...]' glob classes are not expanded (only * and ?); use find . -name 'pattern' (quoted) or name the files",
-    "{": "brace expansion is not performed; quote the text or list the names",
 }
+_BRACES = "{,}"  # unquoted: brace expansion's own characters (tools/braces.py)
 
 
 GLOB_CHARS = "*?"
@@ -136,26 +139,26 @@ def split_pipeline(command: str) -> List[List[str]]:
         raise Refusal("empty command")
 
     stages: List[List[str]] = [[]]
-    word: List[str] = []
-    pattern: List[str] = []  # the same word as a glob pattern: quoted parts escaped
-    globbing = False  # an unquoted * or ? was seen in this word
+    pieces: List[Piece] = []  # the word so far: text (quoted or not), unquoted glob and brace characters
     in_word = False  # distinguishes '' (an empty word) from no word at all
     i, n = 0, len(command)
 
     def finish() -> None:
-        nonlocal word, pattern, globbing, in_word
+        nonlocal pieces, in_word
         if in_word:
-            text = "".join(word)
-            if len(text) > MAX_WORD_CHARS:
-                raise Refusal(f"argument too long ({len(text)} > {MAX_WORD_CHARS} characters)")
-            stages[-1].append(GlobWord(text, "".join(pattern)) if globbing else text)
+            for text, pattern, globbing in expand_word(pieces):
+                if len(text) > MAX_WORD_CHARS:
+                    raise Refusal(f"argument too long ({len(text)} > {MAX_WORD_CHARS} characters)")
+                stages[-1].append(GlobWord(text, pattern) if globbing else text)
             if sum(len(s) for s in stages) > MAX_WORDS:
                 raise Refusal(f"too many arguments (> {MAX_WORDS})")
-        word, pattern, globbing, in_word = [], [], False, False
+        pieces, in_word = [], False
 
     def literal(text: str) -> None:
-        word.append(text)
-        pattern.append(_glob.escape(text))
+        pieces.append(Piece.literal(text))
+
+    def word_so_far() -> str:
+        return "".join(p.text for p in pieces)
 
     while i < n:
         c = command[i]
@@ -191,7 +194,7 @@ def split_pipeline(command: str) -> List[List[str]]:
             literal(command[i + 1])
             in_word = True
             i += 1
-        elif c == ">" and not (in_word and "".join(word) in ("1", "2")):
+        elif c == ">" and not (in_word and word_so_far() in ("1", "2")):
             finish()
             append = command.startswith(">>", i)
             i += 1 if append else 0
@@ -203,9 +206,11 @@ def split_pipeline(command: str) -> List[List[str]]:
             raise Refusal("redirection of a numbered stream (2>file, 1>file) is not allowed; stderr is returned "
                           "separately (2>/dev/null is accepted), stdout with '> file'")
         elif c in GLOB_CHARS:
-            word.append(c)
-            pattern.append(c)
-            globbing = in_word = True
+            pieces.append(Piece("glob", c, c))
+            in_word = True
+        elif c in _BRACES:
+            pieces.append(Piece(c, c, _glob.escape(c)))
+            in_word = True
         elif c == "$" and command[i + 1:i + 2] in ("", " ", "|"):
             literal(c)  # a '$' that starts no expansion is itself, as in a shell (grep \.md$)
             in_word = True
