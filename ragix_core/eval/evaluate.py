@@ -62,9 +62,22 @@ class ScenarioResult:
     failure: List[str] = field(default_factory=list)  # why it did not pass, in words
     # failed, but would have passed with grounding's appended file listing counted as the answer
     passed_via_grounding: bool = False
+    confidence: Optional[float] = None  # the run's stated confidence
+    # the main path's attempt (reasoning_v30/attempt.py): how the winning command was chosen
+    # (decided_by, agreed, confirmed, disputed, ...); None for a run that took another route
+    attempt: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
+
+
+def _attempt_meta(state: Any) -> Optional[Dict[str, Any]]:
+    """What the report keeps of the main path's attempt: how the answer's command was chosen, not the
+    commands themselves (commands_run has them)."""
+    meta = (getattr(state, "meta", None) or {}).get("attempt")
+    if not isinstance(meta, dict):
+        return None
+    return {k: v for k, v in meta.items() if k != "commands"}
 
 
 def tokens_by_node(events: Sequence[Any]) -> Dict[str, int]:
@@ -165,6 +178,8 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         tokens_by_node=tokens_by_node(events),
         wall_time=float(getattr(result, "wall_time", 0.0) or 0.0),
         final_answer=answer,
+        confidence=getattr(state, "confidence", None),
+        attempt=_attempt_meta(state),
         session_id=str(getattr(result, "session_id", "") or ""),
         trace_path=str(result.trace_path) if getattr(result, "trace_path", None) else None,
         failure=failure,
