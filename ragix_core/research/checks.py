@@ -9,8 +9,9 @@ For every claim of a draft:
   authoritative page, or a page about the question's subject, states the same;
 - **tier compliance**: in strict mode every cited source is of a known tier <= max_tier.
 And for the answer: every number and every capitalised name it states (beyond the question's
-own words; every content word of a short answer) must occur in a cited chunk (after repair); an
-answer with no supported citation is unsupported.
+own words; every content word of a short answer) must occur in a cited chunk (after repair; in
+monitor mode, a chunk of either side, since the answer may state both positions); an answer
+with no supported citation is unsupported.
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> C
             else:
                 report.notes.append("the less credible side's answer cites no supported source; it is left out")
             continue
-        texts = [resolver.text_of(c.chunk, c.quote) for c in own]
+        # A monitor-mode answer may state both positions ("64; a forum says 128"): either side's sources count.
+        backing = good if mode == "monitor" and side == "main" else own
+        texts = [resolver.text_of(c.chunk, c.quote) for c in backing]
         missing = [t for t in answer_terms(answer, question) if not _term_in(t, texts)]
         if side == "main":
             report.unsupported_terms += missing
