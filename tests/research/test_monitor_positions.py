@@ -64,10 +64,11 @@ def test_an_answer_stating_both_positions_is_backed_by_either_sides_sources(manu
 
 def test_a_rejected_monitor_draft_still_reports_the_verified_positions(manual_index, settings):
     settings.reasoning.max_iterations = 1
-    # the answer names a number no source states: the checks reject it, the verified quotes still disagree
-    item, _, _ = run(manual_index, settings, [both_sides("96")])
+    # the answer names what no source states: the checks reject it, the verified quotes still disagree
+    item, _, _ = run(manual_index, settings, [both_sides("64, as the release manager Quillan confirmed")])
     assert_reports_both_positions(item)
     assert "not verified" in item["description"] and item["schema_object"]["confidence"] == "Low"
+    assert item["schema_object"]["answer"] == OFFICIAL  # the rejected answer is not repeated, the quote is
 
 
 def test_outside_monitor_mode_a_decline_stays_a_decline(manual_index, settings):

@@ -80,11 +80,12 @@ class WriterAgent(BaseReasoningAgent):
         other = [c for c in draft.citations if c.side == "other" and c.exists and c.support != "none"]
         if review.get("mode_compliance") == "violation":
             main = [c for c in main if c.tier is not None and c.tier <= 2]
-        positions = (rival_positions(main + other, query, (draft.answer, draft.other_answer))
-                     if mode == "monitor" else [])
+        # A rejected draft's answers may state what no source does: its positions are then said in quotes only.
+        answers = (draft.answer, draft.other_answer) if accepted else ()
+        positions = rival_positions(main + other, query, answers) if mode == "monitor" else []
         if not accepted or draft.insufficient or not main:
             if positions:  # monitor mode: verified sources that disagree are the finding, not a reason to decline
-                return self._positions_report(draft, review, positions, accepted)
+                return self._positions_report(review, positions, accepted)
             return self._declined(draft, review, query, accepted, other if mode == "monitor" else [])
         conflict = None
         if positions:
@@ -108,8 +109,7 @@ class WriterAgent(BaseReasoningAgent):
                 "citations": [c.to_output() for c in cited], "conflict": conflict, "status": "ANSWERED"}
 
     @staticmethod
-    def _positions_report(draft: Draft, review: Dict[str, Any], positions: List[Position],
-                          accepted: bool) -> Dict[str, Any]:
+    def _positions_report(review: Dict[str, Any], positions: List[Position], accepted: bool) -> Dict[str, Any]:
         """The report of a monitor run whose draft gave no verified answer but whose verified sources
         disagree: each position with its sources and tiers, the most authoritative one as the answer.
         Written without the model: every sentence is a verified quote or a tier."""
