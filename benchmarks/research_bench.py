@@ -18,7 +18,8 @@
 Metrics need no model judge: exact match / token F1 / correct-wrong-declined (a right decline
 counts as correct for unanswerable and strict_trap), gold-document recall per round, citation
 counts (fabricated: a path or chunk not in the collection; precision: cited gold documents),
-strict-mode tier violations, conflict detection, Item schema validity, tokens, p50/p95 wall time.
+strict-mode tier violations, conflict detection, declines and false declines (declined although a gold
+document was retrieved), citations the critic repaired, Item schema validity, tokens, p50/p95 wall time.
 Rates carry Wilson 95 % intervals. Everything prints as JSON; a Markdown table follows.
 """
 
@@ -137,13 +138,7 @@ def one_shot(q: Question, client: Any, index: DocumentIndex, smap: SourceMap, tf
 
 
 def _all_chunks(index: DocumentIndex, path: str) -> list:
-    out, n = [], 0
-    while True:
-        hit = index.get(f"{path}#{n}")
-        if hit is None:
-            return out
-        out.append(hit)
-        n += 1
+    return index.chunks_of(path)
 
 
 def no_retrieval(q: Question, client: Any, s) -> Dict[str, Any]:
@@ -178,6 +173,8 @@ def full_loop(q: Question, client: Any, index: DocumentIndex, s) -> Dict[str, An
                            "exists": (index.docs_dir / c["path"]).is_file() and index.get(c["chunk"]) is not None,
                            "side": "?"} for c in schema.get("citations", [])],
             "valid_item": valid, "rounds": schema.get("iterations"), "docs_by_round": docs_by_round,
+            "declined": bool(orch.last_run.get("declined")), "context_docs": orch.last_run.get("retrieved_paths", []),
+            "repaired": len(orch.last_run.get("repaired") or []),
             "conflict": bool(conflict.get("disagree")), "gap_queries": [r["gap_queries"] for r in rounds if r.get("gap_queries")],
             "critic": (schema.get("critic") or {}).get("status")}
 
@@ -244,6 +241,18 @@ def rate(num: int, den: int) -> Dict[str, Any]:
     return {"value": round(num / den, 3) if den else None, "n": f"{num}/{den}", "ci95": wilson(num, den)}
 
 
+def decline_rates(records: List[Dict[str, Any]], questions: Dict[str, Question]) -> Dict[str, Any]:
+    """Over the runs of questions that have an answer and known gold documents: how many declined,
+    and how many declined although a gold document was among the retrieved chunks (a false decline:
+    the checks, not retrieval, lost the answer). {} when no run qualifies."""
+    known = [r for r in records if questions[r["id"]].answer and questions[r["id"]].gold_docs and "context_docs" in r]
+    if not known:
+        return {}
+    declined = [r for r in known if r.get("declined", not r.get("answer") or is_not_found(r.get("answer", "")))]
+    false = [r for r in declined if set(questions[r["id"]].gold_docs) & set(r["context_docs"])]
+    return {"decline_rate": rate(len(declined), len(known)), "false_decline_rate": rate(len(false), len(known))}
+
+
 def summarize(records: List[Dict[str, Any]], system: str, questions: Dict[str, Question]) -> Dict[str, Any]:
     rs = [r for r in records if r["system"] == system]
     out: Dict[str, Any] = {}
@@ -269,6 +278,9 @@ def summarize(records: List[Dict[str, Any]], system: str, questions: Dict[str, Q
         out["gold_doc_recall"] = round(statistics.mean(
             len(set(questions[r["id"]].gold_docs) & set(r["context_docs"])) / len(questions[r["id"]].gold_docs)
             for r in with_docs), 3)
+    out.update(decline_rates(rs, questions))
+    if any("repaired" in r for r in rs):
+        out["citations_repaired"] = sum(r.get("repaired", 0) for r in rs)
     per_round = [r for r in rs if questions[r["id"]].gold_docs and r.get("docs_by_round")]
     if per_round:
         depth = max(len(r["docs_by_round"]) for r in per_round)
@@ -352,7 +364,7 @@ def main() -> int:
                        prompt_tokens=counter.prompt, completion_tokens=counter.completion)
             out["verdict"] = verdict(q, out.get("answer", ""))
             records.append(out)
-            print(json.dumps({k: out.get(k) for k in ("id", "system", "answer", "verdict", "seconds", "calls")}),
+            print(json.dumps({k: out.get(k) for k in ("id", "system", "answer", "verdict", "declined", "seconds", "calls")}),
                   flush=True)
     report["questions_run"] = [q.id for q in ran]
     report["questions_chosen"] = len(chosen)
@@ -395,6 +407,8 @@ def markdown(report: Dict[str, Any]) -> str:
             ("correct: single", "correct_single"), ("correct: multi", "correct_multi"),
             ("correct: unanswerable (declined)", "correct_unanswerable"), ("correct: conflict (monitor)", "correct_conflict"),
             ("correct: strict trap (declined)", "correct_strict_trap"), ("conflict detected", "conflict_detected"),
+            ("declined (gold docs known)", "decline_rate"), ("false declines (gold doc retrieved)", "false_decline_rate"),
+            ("citations repaired", "citations_repaired"),
             ("citations", "citations"), ("fabricated citations", "fabricated_citations"),
             ("citation precision (gold docs)", "citation_precision"), ("strict tier violations", "strict_tier_violations"),
             ("gold-doc recall in context", "gold_doc_recall"), ("gold-doc recall by round", "gold_doc_recall_by_round"),

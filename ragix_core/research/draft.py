@@ -57,6 +57,9 @@ class Citation:
     support: Literal["exact", "close", "none"] = "none"
     exists: bool = False  # the cited chunk is in the index and its file on disk
     side: str = "main"  # "main", or "other" for the less credible side in monitor mode
+    # When the engine re-attached the citation to another chunk: why, and the chunk first cited.
+    repair: str = ""
+    cited_chunk: Optional[str] = None
 
     def to_output(self) -> Dict[str, Any]:
         return {"path": self.path, "source": self.source, "tier": self.tier, "chunk": self.chunk, "quote": self.quote}

@@ -7,6 +7,7 @@ The small API other engines use (spec 003's chat search reuses it)::
     for hit in index.search("how to rotate keys", k=5):
         hit.path, hit.chunk, hit.text, hit.score   # path relative to docs/, chunk id "path#ord"
     index.get("guide/keys.md#3")                   # one chunk back by id (None if gone)
+    index.chunks_of("guide/keys.md")               # a document's chunks, in order
 
 ``update`` re-reads a file only when its size or mtime changed, and re-indexes it only
 when its sha256 changed; files that disappeared are dropped. A file that cannot be
@@ -371,6 +372,12 @@ class DocumentIndex:
         if row is None:
             return None
         return Hit(path, f"{path}#{ord_}", row[0], 0.0, row[1] or "", row[2] or "", row[3])
+
+    def chunks_of(self, path: str, limit: int = 400) -> List[Hit]:
+        """The chunks of one document, in order (the first ``limit``; none for a path not indexed)."""
+        rows = self.db.execute("SELECT c.ord, c.text, c.title, c.heading, d.date FROM chunks c JOIN docs d "
+                               "ON d.path = c.path WHERE c.path = ? ORDER BY c.ord LIMIT ?", (path, limit)).fetchall()
+        return [Hit(path, f"{path}#{o}", text, 0.0, title or "", heading or "", date) for o, text, title, heading, date in rows]
 
     def documents(self) -> List[Dict[str, object]]:
         return [{"path": p, "title": t, "date": d, "chunks": n}

@@ -42,6 +42,7 @@ MAX_QUERY_CHARS = 2000
 # Which configured LLM role each agent uses (spec 004: the writer may use a cheaper model).
 AGENT_ROLES = {"analyst": "planner", "critic": "verifier", "writer": "worker", "clarification": "planner"}
 SITE = "ragix research"
+DECLINED_STATUSES = ("NOT_FOUND", "UNVERIFIED")  # ended without an answer the documents back
 _SCORES = {"High": 90, "Medium": 70, "Low": 40}
 
 
@@ -117,12 +118,17 @@ class DeepResearchOrchestrator:
             logger.log_agent_output(0, "error", None, traceback.format_exc(limit=8))
             result = self._format_error_result(query, f"{type(exc).__name__}: {exc}", "internal_error", mode)
         schema = result[0]["schema_object"]
+        # "declined": the run ended without an answer it could back (a benchmark's false declines are
+        # these runs whose retrieved_paths held a gold document).
         self.last_run.update(seconds=round(time.perf_counter() - start, 3), status=schema.get("status"),
-                             stop_reason=schema.get("stop_reason"))
+                             stop_reason=schema.get("stop_reason"),
+                             declined=schema.get("status") in DECLINED_STATUSES)
+        self.last_run.setdefault("retrieved_paths", [])
         logger.log_summary(schema.get("iterations", 0), schema.get("status", "ERROR"), mode,
                            {"query": query, "stop_reason": schema.get("stop_reason"),
                             "seconds": self.last_run["seconds"], "usage": self._usage(),
                             "citations": schema.get("citations", []), "answer": schema.get("answer"),
+                            "declined": self.last_run["declined"], "repaired": self.last_run.get("repaired", []),
                             "rounds": self.last_run.get("rounds", [])})
         return result
 
@@ -168,6 +174,7 @@ class DeepResearchOrchestrator:
         logger.log_agent_output(0, "search", {"query": query, "mode": mode, "temporal": temporal},
                                 {"chunks": [i["chunk"] for i in context]})
         self.last_run["rounds"].append({"round": 0, "chunks": [i["chunk"] for i in context]})
+        self._note_retrieved(context)
 
         clarifier = ClarificationAgent(self._client("clarification"), self.index, rs.analyst_timeout)
         ambiguity = clarifier.detect(query, [Hit(i["path"], i["chunk"], "", 0.0, i.get("name", "")) for i in context])
@@ -212,7 +219,8 @@ class DeepResearchOrchestrator:
         final_report = writer.compose(draft, review, context, mode, query=query)
         self._log_turn(logger, iteration, writer, final_report, status=final_report["status"])
         self.last_run.update(iterations=iteration, draft=draft.to_dict(), review=review,
-                             context_chunks=[i["chunk"] for i in context])
+                             context_chunks=[i["chunk"] for i in context],
+                             repaired=(review.get("checks") or {}).get("repaired", []))
         return self._format_result(query, mode, final_report, iteration, list(context), review)
 
     def _gap_search(self, queries: List[str], searched: set, mode: str, temporal: Dict[str, str],
@@ -234,7 +242,12 @@ class DeepResearchOrchestrator:
         logger.log_agent_output(iteration, "search", {"queries": queries}, {"ran": ran})
         self.last_run["rounds"].append({"round": iteration, "chunks": [i["chunk"] for i in context],
                                         "gap_queries": [x["query"] for x in ran]})
+        self._note_retrieved(context)
         return added
+
+    def _note_retrieved(self, context: Context) -> None:
+        """The documents of every chunk the run retrieved so far, for ``last_run``."""
+        self.last_run["retrieved_paths"] = sorted({i["path"] for i in context})
 
     def _log_turn(self, logger: IterationLogger, iteration: int, agent: Any, output: Any, **summary: Any) -> None:
         logger.log_agent_output(iteration, agent.agent_name, agent.last_messages, output,
@@ -270,6 +283,9 @@ class DeepResearchOrchestrator:
                   "stop_reason": "success" if status == "ANSWERED" else status.lower()}
         if final_report.get("conflict"):
             schema["conflict"] = final_report["conflict"]
+        repaired = ((review or {}).get("checks") or {}).get("repaired")
+        if repaired:
+            schema["repaired"] = repaired  # citations the engine re-attached to where their text stands
         return self._base_item(query, mode, f"Research report: {one_line(query, 120)}",
                                _SCORES.get(confidence, 40) if status == "ANSWERED" else 20,
                                final_report.get("final_report", ""), schema)

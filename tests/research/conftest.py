@@ -30,8 +30,24 @@ FILES = {
 }
 
 
-def write_collection(root: Path) -> Path:
-    for rel, text in FILES.items():
+# A manual where one page documents a limit, others mention it in passing (release notes, a
+# tier-2 digest) and a tier-5 forum contradicts it; the documenting page opens with a list.
+MANUAL = {
+    "official/pack-limits.md": "# Pack limits\n\nThe repository settings accept:\n\n"
+                               "- open packs: how many pack files stay open at once\n"
+                               "- loose objects: how many objects wait before a repack\n"
+                               "- delta depth: how long a chain of deltas may grow\n\n"
+                               "Each setting has a ceiling. The open pack limit per repository is 64.\n",
+    "official/release-notes.md": "# Release notes 3.2\n\nThis release fixes a crash in clone and raises the open pack "
+                                 "limit per repository to 64. Fetching is faster.\n",
+    "news/weekly.md": "# Weekly digest\n\nThe open pack limit per repository is 64, the maintainers said this week.\n",
+    "forum/packs.md": "# Packs thread\n\nSomeone wrote that the open pack limit per repository is 128.\n",
+}
+LIMIT_QUESTION = "What is the open pack limit per repository?"
+
+
+def write_collection(root: Path, files=None) -> Path:
+    for rel, text in (files or FILES).items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -46,6 +62,14 @@ def docs(tmp_path) -> Path:
 @pytest.fixture
 def index(docs) -> DocumentIndex:
     idx = DocumentIndex.open(docs)
+    idx.update()
+    yield idx
+    idx.close()
+
+
+@pytest.fixture
+def manual_index(tmp_path) -> DocumentIndex:
+    idx = DocumentIndex.open(write_collection(tmp_path / "manual", MANUAL))
     idx.update()
     yield idx
     idx.close()

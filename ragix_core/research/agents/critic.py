@@ -3,7 +3,8 @@ answer grounding; see ``research.checks``), the model's opinion only on a draft 
 
 A draft that fails a check is REJECTed without asking the model; the failures go back to the
 analyst as the problems to fix. The model may then PASS, WARN or REJECT; a REJECT that names no
-gap and no suggestion is taken as a WARN (a rejection must say what to fix).
+gap and no suggestion is taken as a WARN (a rejection must say what to fix), and so is, in monitor
+mode, a REJECT of a draft whose verified sources disagree (the disagreement is the finding).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ragix_core.core.text import bounded
 
 from ..checks import Resolver, check_draft
 from ..draft import Draft
+from ..positions import rival_positions
 from .base import BaseReasoningAgent
 
 __all__ = ["CriticAgent", "CriticReply", "evidence_lines"]
@@ -78,9 +80,13 @@ class CriticAgent(BaseReasoningAgent):
         reply, _ = self.ask("research_critic", {"question": query, "answer": draft.answer or "NOT FOUND",
                                                 "evidence": evidence_lines(draft)}, CriticReply,
                             schema=_SCHEMA, max_tokens=300)
-        status = reply.status
+        status, critique = reply.status, reply.critique
         if status == "REJECT" and not (reply.logical_gaps or reply.suggestions):
             status = "WARN"
-        out.update(status=status, critique=reply.critique, suggestions=list(reply.suggestions),
+        if status == "REJECT" and mode == "monitor" and rival_positions(draft.citations, query):
+            # Verified sources that contradict each other are what monitor mode reports, not a flaw
+            # a revision could fix: the writer states each position with its tier.
+            status, critique = "WARN", f"{critique} The verified sources disagree; the report states each position.".strip()
+        out.update(status=status, critique=critique, suggestions=list(reply.suggestions),
                    logical_gaps=list(reply.logical_gaps), by="model")
         return out

@@ -5,7 +5,9 @@ kept only if it cites no label outside that evidence and still states the answer
 report is written from the draft without the model. Either way the references list, the
 ``sources_used`` and the confidence are computed, not written by the model; labels
 become numbered references ``[1]`` that name the document path, source, tier and quote.
-In monitor mode, a disagreement between the two sides is always stated, citing both.
+In monitor mode, a disagreement is always stated, citing every position with its tiers and
+naming the one the most authoritative tier supports (``research.positions``); sources that
+disagree make an answered report even when the draft itself was declined or rejected.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from ragix_core.core.stop import StopRun
 
 from ..checks import fold
 from ..context import Context
-from ..draft import NOT_FOUND, Citation, Draft
+from ..draft import NOT_FOUND, Citation, Draft, is_not_found
+from ..positions import Position, conflict_record, describe, rival_positions, side_positions
 from .base import BaseReasoningAgent
 from .critic import evidence_lines
 
@@ -77,27 +80,50 @@ class WriterAgent(BaseReasoningAgent):
         other = [c for c in draft.citations if c.side == "other" and c.exists and c.support != "none"]
         if review.get("mode_compliance") == "violation":
             main = [c for c in main if c.tier is not None and c.tier <= 2]
+        # A rejected draft's answers may state what no source does: its positions are then said in quotes only.
+        answers = (draft.answer, draft.other_answer) if accepted else ()
+        positions = rival_positions(main + other, query, answers) if mode == "monitor" else []
         if not accepted or draft.insufficient or not main:
+            if positions:  # monitor mode: verified sources that disagree are the finding, not a reason to decline
+                return self._positions_report(review, positions, accepted)
             return self._declined(draft, review, query, accepted, other if mode == "monitor" else [])
         conflict = None
-        if mode == "monitor" and other and draft.other_answer and not _not_found(draft.other_answer):
-            conflict = {"more_credible": {"answer": draft.answer, "chunks": [c.chunk for c in main]},
-                        "less_credible": {"answer": draft.other_answer, "chunks": [c.chunk for c in other]},
-                        "disagree": answers_differ(draft.answer, draft.other_answer)}
-        cited = main + (other if conflict else [])
+        if positions:
+            conflict = conflict_record(positions)
+        elif mode == "monitor" and other and draft.other_answer and not is_not_found(draft.other_answer):
+            positions = side_positions(main, draft.answer, other, draft.other_answer)
+            conflict = conflict_record(positions, disagree=answers_differ(draft.answer, draft.other_answer))
+        cited = _unique(main + [c for p in positions for c in p.citations])
         body = self._model_text(draft, query, cited, conflict) if self.use_llm else None
         if body is None:
             body = self._plain_text(draft, main)
-        numbers = {c.label or c.chunk: n for n, c in enumerate(_unique(cited), start=1)}
+        numbers = {c.label or c.chunk: n for n, c in enumerate(cited, start=1)}
         body = _LABEL_REF.sub(lambda m: f"[{numbers[m.group(1)]}]" if m.group(1) in numbers else "", body)
         if conflict and conflict["disagree"]:
-            body += "\n\n" + _conflict_sentence(conflict, main, other, numbers)
+            body += "\n\n" + describe(positions, numbers)
         exact = all(c.support == "exact" for c in cited)
         confidence = "High" if review.get("status") == "PASS" and exact else "Medium"
-        return {"final_report": body + "\n\n" + _references(_unique(cited), numbers),
+        return {"final_report": body + "\n\n" + _references(cited, numbers),
                 "sources_used": list(dict.fromkeys(c.source or "unknown" for c in cited)),
                 "confidence_level": confidence, "answer": draft.answer,
-                "citations": [c.to_output() for c in _unique(cited)], "conflict": conflict, "status": "ANSWERED"}
+                "citations": [c.to_output() for c in cited], "conflict": conflict, "status": "ANSWERED"}
+
+    @staticmethod
+    def _positions_report(review: Dict[str, Any], positions: List[Position], accepted: bool) -> Dict[str, Any]:
+        """The report of a monitor run whose draft gave no verified answer but whose verified sources
+        disagree: each position with its sources and tiers, the most authoritative one as the answer.
+        Written without the model: every sentence is a verified quote or a tier."""
+        cited = _unique([c for p in positions for c in p.citations])
+        numbers = {c.label or c.chunk: n for n, c in enumerate(cited, start=1)}
+        answer = positions[0].statement
+        lines = [f"**Answer:** {answer}", "", describe(positions, numbers)]
+        if not accepted:
+            why = "; ".join(review.get("failures") or review.get("logical_gaps") or [review.get("critique", "")])
+            lines += ["", f"(The analyst's draft was not verified: {why}. The positions above are the documents' own words.)"]
+        return {"final_report": "\n".join(lines) + "\n\n" + _references(cited, numbers),
+                "sources_used": list(dict.fromkeys(c.source or "unknown" for c in cited)),
+                "confidence_level": "Medium" if accepted else "Low", "answer": answer,
+                "citations": [c.to_output() for c in cited], "conflict": conflict_record(positions), "status": "ANSWERED"}
 
     def _model_text(self, draft: Draft, query: str, cited: List[Citation], conflict: Optional[Dict]) -> Optional[str]:
         notes = ""
@@ -136,7 +162,7 @@ class WriterAgent(BaseReasoningAgent):
             body = f"**{NOT_FOUND}.** The indexed documents that this mode allows do not answer: {query}"
             status = "NOT_FOUND"
         citations: List[Dict[str, Any]] = []
-        if other and draft.other_answer and not _not_found(draft.other_answer):
+        if other and draft.other_answer and not is_not_found(draft.other_answer):
             numbers = {c.label or c.chunk: n for n, c in enumerate(_unique(other), start=1)}
             refs = ", ".join(f"[{numbers[c.label or c.chunk]}]" for c in _unique(other))
             body += (f"\n\nOnly less credible sources address it: they say \"{draft.other_answer}\" {refs}."
@@ -144,12 +170,6 @@ class WriterAgent(BaseReasoningAgent):
             citations = [c.to_output() for c in _unique(other)]
         return {"final_report": body, "sources_used": list(dict.fromkeys(c["source"] or "unknown" for c in citations)),
                 "confidence_level": "Low", "answer": "", "citations": citations, "conflict": None, "status": status}
-
-
-def _not_found(answer: str) -> bool:
-    from ..draft import is_not_found
-
-    return is_not_found(answer)
 
 
 def _unique(cits: List[Citation]) -> List[Citation]:
@@ -160,17 +180,6 @@ def _unique(cits: List[Citation]) -> List[Citation]:
             seen.add(key)
             out.append(c)
     return out
-
-
-def _conflict_sentence(conflict: Dict[str, Any], main: List[Citation], other: List[Citation],
-                       numbers: Dict[str, int]) -> str:
-    def refs(cits: List[Citation]) -> str:
-        return ", ".join(f"[{numbers[c.label or c.chunk]}]" for c in _unique(cits))
-
-    hi = sorted({c.tier for c in main if c.tier is not None}) or ["?"]
-    lo = sorted({c.tier for c in other if c.tier is not None}) or ["?"]
-    return (f"**Sources disagree.** Tier {'/'.join(map(str, hi))} sources say \"{conflict['more_credible']['answer']}\" "
-            f"{refs(main)}; tier {'/'.join(map(str, lo))} sources say \"{conflict['less_credible']['answer']}\" {refs(other)}.")
 
 
 def _references(cits: List[Citation], numbers: Dict[str, int]) -> str:

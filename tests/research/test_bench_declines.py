@@ -1,0 +1,45 @@
+"""benchmarks/research_bench.py counts declines, and false declines: a gold document was retrieved."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks import research_bench as bench  # noqa: E402
+from benchmarks.research_corpus import Question  # noqa: E402
+
+
+def record(qid, system="full_loop", **kw):
+    base = {"id": qid, "system": system, "answer": "", "verdict": "declined", "seconds": 1.0, "calls": 1,
+            "prompt_tokens": 10, "completion_tokens": 5, "citations": []}
+    return {**base, **kw}
+
+
+QUESTIONS = {q.id: q for q in [
+    Question("gold-retrieved", "single", "q1?", "64", ["a.md"]),
+    Question("gold-missed", "single", "q2?", "Vantoria", ["b.md"]),
+    Question("answered", "single", "q3?", "glass", ["d.md"]),
+    Question("unanswerable", "unanswerable", "q4?", ""),
+    Question("oneshot-decline", "single", "q5?", "412", ["e.md"]),
+]}
+
+
+def test_false_declines_are_declines_whose_gold_document_was_retrieved():
+    records = [record("gold-retrieved", declined=True, context_docs=["a.md", "x.md"]),
+               record("gold-missed", declined=True, context_docs=["c.md"]),
+               record("answered", declined=False, answer="glass", verdict="correct", context_docs=["d.md"]),
+               record("unanswerable", declined=True, verdict="correct", context_docs=["a.md"]),
+               # a one-shot system has no "declined": its answer says
+               record("oneshot-decline", system="bm25_oneshot", answer="NOT FOUND", context_docs=["e.md"]),
+               record("gold-retrieved", system="no_retrieval")]  # retrieved nothing: not counted
+    rates = bench.decline_rates(records, QUESTIONS)
+    assert rates["decline_rate"]["n"] == "3/4" and rates["false_decline_rate"]["n"] == "2/4"
+    assert bench.decline_rates([records[-1]], QUESTIONS) == {}
+
+
+def test_the_summary_and_its_table_show_the_decline_rates():
+    records = [record("gold-retrieved", declined=True, context_docs=["a.md"], repaired=2)]
+    report = {"systems": {name: bench.summarize(records, name, QUESTIONS) for name in bench.SYSTEMS}}
+    full = report["systems"]["full_loop"]
+    assert full["false_decline_rate"]["n"] == "1/1" and full["citations_repaired"] == 2
+    table = bench.markdown(report)
+    assert "| false declines (gold doc retrieved) | – | – | 1.0 (1/1)" in table
