@@ -1,0 +1,121 @@
+"""A real `ragix serve` on loopback for the API and browser tests: uvicorn in a thread on a free
+port, the app `ragix serve` builds, real tools on a copy of the mock repository, and a scripted
+model (the only stand-in) that answers each goal from its own script."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import httpx
+import pytest
+import uvicorn
+
+from ragix_core.config import parse_config
+from ragix_core.llm.base import Completion, Usage
+from ragix_core.serve.app import create_app
+from ragix_core.serve.settings import ServeSettings
+
+MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
+
+
+def fenced(command: str) -> str:
+    return f"This prints it:\n```sh\n{command}\n```"
+
+
+class ScriptsByGoal:
+    """The model behind every role of every run: the replies scripted for the goal the prompt
+    mentions, in order; ``delay`` seconds before each, so a page can watch a run happen."""
+
+    backend = model = "scripted"
+
+    def __init__(self, scripts: Dict[str, List[Any]], delay: float = 0.0) -> None:
+        self.scripts = {goal: list(replies) for goal, replies in scripts.items()}
+        self.delay = delay
+        self.calls: List[str] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, settings: Any) -> "ScriptsByGoal":  # the client_factory
+        return self
+
+    def complete(self, messages, *, schema=None, max_tokens=512, temperature=0.0, timeout=None, seed=None):
+        import json
+
+        text = "\n".join(str(m.get("content")) for m in messages)
+        with self._lock:
+            goal = next((g for g in self.scripts if g in text), None)
+            if goal is None or not self.scripts[goal]:
+                raise AssertionError(f"no scripted reply left for this prompt: {text[-200:]}")
+            reply = self.scripts[goal].pop(0)
+            self.calls.append(goal)
+        time.sleep(self.delay)
+        reply = reply if isinstance(reply, str) else json.dumps(reply)
+        data = json.loads(reply) if schema is not None else None
+        return Completion(text=reply, data=data, usage=Usage(10, 5), model="scripted", backend="scripted")
+
+
+class LiveServer:
+    def __init__(self, settings: ServeSettings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+
+    def client(self, **kw: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30, **kw)
+
+    def wait_for(self, run_id: str, timeout: float = 60) -> Dict[str, Any]:
+        deadline = time.time() + timeout
+        with self.client() as c:
+            while time.time() < deadline:
+                run = c.get(f"/api/runs/{run_id}").json()
+                if run["status"] not in ("queued", "running"):
+                    return run
+                time.sleep(0.05)
+        raise AssertionError(f"run {run_id} did not end within {timeout}s")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    root = tmp_path / "project"
+    shutil.copytree(MOCK_REPO, root)
+    return root
+
+
+@pytest.fixture()
+def serve(project, tmp_path):
+    """``serve(scripts, **settings)`` starts a server on ``project`` (root name ``project``)."""
+    servers: List[LiveServer] = []
+
+    def start(scripts: Dict[str, List[Any]], delay: float = 0.0, **overrides: Any) -> LiveServer:
+        model = ScriptsByGoal(scripts, delay)
+        settings = ServeSettings(roots=overrides.pop("roots", {"project": project}), client_factory=model,
+                                 config=overrides.pop("config", parse_config({})), **overrides)
+        server = LiveServer(settings)
+        server.model = model  # type: ignore[attr-defined]
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
