@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import httpx
 import pytest
@@ -58,6 +58,21 @@ class ScriptsByGoal:
         return Completion(text=reply, data=data, usage=Usage(10, 5), model="scripted", backend="scripted")
 
 
+class Slowed:
+    """Any scripted client, ``delay`` seconds slower per call: a page has time to show each step."""
+
+    def __init__(self, inner: Any, delay: float) -> None:
+        self.inner, self.delay = inner, delay
+        self.backend = self.model = "scripted"
+
+    def __call__(self, settings: Any) -> "Slowed":  # the client_factory
+        return self
+
+    def complete(self, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(self.delay)
+        return self.inner.complete(*args, **kwargs)
+
+
 class LiveServer:
     def __init__(self, settings: ServeSettings) -> None:
         self.settings = settings
@@ -104,11 +119,13 @@ def project(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture()
 def serve(project, tmp_path):
-    """``serve(scripts, **settings)`` starts a server on ``project`` (root name ``project``)."""
+    """``serve(scripts, **settings)`` starts a server on ``project`` (root name ``project``);
+    ``model=`` gives another scripted client instead of one scripted by goal."""
     servers: List[LiveServer] = []
 
-    def start(scripts: Dict[str, List[Any]], delay: float = 0.0, **overrides: Any) -> LiveServer:
-        model = ScriptsByGoal(scripts, delay)
+    def start(scripts: Optional[Dict[str, List[Any]]] = None, delay: float = 0.0, model: Any = None,
+              **overrides: Any) -> LiveServer:
+        model = ScriptsByGoal(scripts or {}, delay) if model is None else Slowed(model, delay)
         settings = ServeSettings(roots=overrides.pop("roots", {"project": project}), client_factory=model,
                                  config=overrides.pop("config", parse_config({})), **overrides)
         server = LiveServer(settings)
