@@ -72,4 +72,4 @@ def serve(
     err.print(f"ragix serve: http://{host}:{port}/ · roots: "
               + ", ".join(f"{n}={p}" for n, p in settings.roots.items())
               + f" · profiles: {', '.join(settings.profiles)} · Ctrl-C stops", highlight=False, markup=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(settings), host=host, port=port)

@@ -43,7 +43,8 @@ def create_app(settings: ServeSettings) -> Any:
         yield
         manager.shutdown()
 
-    app = FastAPI(title="ragix serve", version="1", lifespan=lifespan,
+    # No /docs or /redoc: FastAPI's viewers load their scripts from a CDN; the schema itself is /openapi.json.
+    app = FastAPI(title="ragix serve", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Run ragix's engines on the server's roots, watch them live, read past runs.")
     app.state.settings = settings
     app.state.manager = manager

@@ -47,6 +47,8 @@ def test_a_graph_run_started_from_the_form_is_watched_live_and_read_back(serve, 
     server = serve({GOAL: [fenced("wc -l README.md"), fenced("cat README.md | wc -l"), "README.md has 19 lines."]},
                    delay=0.8)
     page = browser.new_page(viewport={"width": 1366, "height": 768})
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(server.url + "/")
     page.screenshot(path=str(shots / "01-form.png"))
     page.get_by_label("Goal").fill(GOAL)  # the keyboard path: fill, then Enter on the button
@@ -74,6 +76,8 @@ def test_a_graph_run_started_from_the_form_is_watched_live_and_read_back(serve, 
     expect(page.locator(".step").first).to_contain_text("19 README.md")
     trace = page.request.get(f"{server.url}/api/runs/{run_id}/trace").json()
     assert trace[0]["kind"] == "run_start" and trace[-1]["kind"] == "run_end"
+    assert requested and all(url.startswith(server.url) for url in requested)  # no CDN, nothing fetched elsewhere
+    assert any(url.endswith("/static/htmx-ext-sse-2.2.4.min.js") for url in requested)
 
 
 def test_a_planned_run_shows_each_step_with_its_confined_command(serve, browser, shots):
