@@ -124,9 +124,15 @@ def research_items(request: Request, run_id: str) -> List[Dict[str, Any]]:
 
 @router.get("/runs/{run_id}/mermaid", response_class=PlainTextResponse)
 def run_mermaid(request: Request, run_id: str) -> str:
+    """A graph run's flowchart from its events; a tutor run this server finished: its proof graph."""
     record = record_or_404(request, run_id)
+    report = (record.result or {}).get("tutor") or {}
+    if record.engine == "tutor" and report.get("graph"):
+        from ragix_core.reasoning_tutor.graph import ProofGraph
+
+        return ProofGraph.from_json(report["graph"]).to_mermaid()
     if record.engine in ("contractive", "tutor", "research", "chat"):
-        raise HTTPException(404, f"run {run_id!r} is a {record.engine} run; the Mermaid export here is the graph's "
+        raise HTTPException(404, f"run {run_id!r} is a {record.engine} run with no Mermaid export here "
                                  f"(`ragix reason` and `ragix tutor` export their own)")
     return graph_mermaid(record.events)
 

@@ -56,6 +56,9 @@ def test_tutor_moves_show_their_commands_and_verdicts(serve, browser, shots):  #
     expect(rows.nth(0)).to_contain_text("wc -l README.md")
     expect(rows.nth(1).locator(".status")).to_contain_text("won")
     page.screenshot(path=str(shots / "07-tutor.png"), full_page=True)
+    run_id = page.url.rsplit("/", 1)[1]
+    mermaid = page.request.get(f"{server.url}/api/runs/{run_id}/mermaid")
+    assert mermaid.ok and mermaid.text().startswith(("flowchart", "graph")) and "README.md" in mermaid.text()
 
 
 def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, browser, shots, tmp_path):  # noqa: F811
