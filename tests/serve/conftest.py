@@ -4,8 +4,10 @@ model (the only stand-in) that answers each goal from its own script."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -107,6 +109,31 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=20)
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """Where the browser tests save a screenshot of each view: $RAGIX_SCREENSHOTS, else a new
+    temporary directory; printed, so a person can look at them after the run."""
+    directory = Path(os.environ.get("RAGIX_SCREENSHOTS") or tempfile.mkdtemp(prefix="ragix-serve-shots-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots of the served page: {directory}")
+    return directory
+
+
+@pytest.fixture()
+def browser():
+    """Debian's chromium, driven by playwright through its path (playwright never downloads a browser here)."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "chromium is missing: scripts/test.sh installs it (apt)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
 
 
 @pytest.fixture()

@@ -4,18 +4,13 @@ with the critic's verdict and a citation that opens its chunk, chat steps that f
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.reasoning_slim.test_engine import Q as TREE_QUESTION, split_client
 from tests.research.conftest import ScriptedLLM as ResearchLLM, analyst, critic, label, write_collection, writer
 from tests.scripted_llm import ScriptedLLM
-from tests.serve.test_page import browser, shots  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.usefixtures("browser")
-
-
-def run_from_form(server, browser, goal: str, engine: str):  # noqa: F811
+def run_from_form(server, browser, goal: str, engine: str):
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.goto(server.url + "/")
     page.get_by_label("Goal").fill(goal)
@@ -29,7 +24,7 @@ def finished(page) -> None:
     expect(page.locator(".live")).to_have_attribute("data-status", "finished", timeout=30000)
 
 
-def test_the_contractive_tree_grows_with_entropy_per_node(serve, browser, shots):  # noqa: F811
+def test_the_contractive_tree_grows_with_entropy_per_node(serve, browser, shots):
     server = serve(model=split_client(), delay=0.2)
     page = run_from_form(server, browser, TREE_QUESTION, "contractive")
     expect(page.locator(".tnode").first).to_be_visible(timeout=15000)  # the root, before the run ends
@@ -42,7 +37,7 @@ def test_the_contractive_tree_grows_with_entropy_per_node(serve, browser, shots)
     page.screenshot(path=str(shots / "06-tree.png"), full_page=True)
 
 
-def test_tutor_moves_show_their_commands_and_verdicts(serve, browser, shots):  # noqa: F811
+def test_tutor_moves_show_their_commands_and_verdicts(serve, browser, shots):
     goal = "How many lines does README.md have?"
     model = ScriptedLLM([
         {"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"},
@@ -61,7 +56,7 @@ def test_tutor_moves_show_their_commands_and_verdicts(serve, browser, shots):  #
     assert mermaid.ok and mermaid.text().startswith(("flowchart", "graph")) and "README.md" in mermaid.text()
 
 
-def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, browser, shots, tmp_path):  # noqa: F811
+def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, browser, shots, tmp_path):
     docs = write_collection(tmp_path / "docs")
     model = ResearchLLM([lambda m: analyst("Quellmere", [("c", label(m, "official/vantoria.html"),
                                                           "capital of Vantoria is Quellmere")]),
@@ -81,7 +76,7 @@ def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, b
     assert items[0]["@type"] == "Item" and items[0]["schema_object"]["citations"][0]["path"] == "official/vantoria.html"
 
 
-def test_chat_steps_fold_and_unfold(serve, browser, shots):  # noqa: F811
+def test_chat_steps_fold_and_unfold(serve, browser, shots):
     from tests.chat.conftest import decision
 
     model = ScriptedLLM([decision("think", "the user greets me"), decision("answer", "done"), "Hello to you too."])

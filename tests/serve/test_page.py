@@ -1,21 +1,15 @@
 """The page in a real browser: Debian's chromium driven by playwright (launched by its path, never
 downloaded). A run starts from the form, its live view updates while the scripted model answers,
-and the trace opens afterwards. A screenshot of each view is saved under the directory printed
-at the start (RAGIX_SCREENSHOTS, else a temporary one) as a test artefact."""
+and the trace opens afterwards. A screenshot of each view is saved as a test artefact (see the
+``shots`` fixture in conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-from pathlib import Path
+from playwright.sync_api import expect
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
-
+from ragix_core.config import parse_config
 from tests.serve.conftest import fenced
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 GOAL = "How many lines does README.md have?"
 PLANNED = "Show the docs"
 
@@ -24,23 +18,6 @@ def plan(*commands):
     return {"objective": "list the docs", "validation": "v", "confidence": 0.5,
             "steps": [{"num": i + 1, "description": c, "tool": c.split()[0], "args": {"command": c}}
                       for i, c in enumerate(commands)]}
-
-
-@pytest.fixture(scope="module")
-def shots() -> Path:
-    directory = Path(os.environ.get("RAGIX_SCREENSHOTS") or tempfile.mkdtemp(prefix="ragix-serve-shots-"))
-    directory.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots of the served page: {directory}")
-    return directory
-
-
-@pytest.fixture()
-def browser():
-    assert Path(CHROMIUM).exists(), "chromium is missing: scripts/setup_system.sh installs it (apt)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def test_a_graph_run_started_from_the_form_is_watched_live_and_read_back(serve, browser, shots):
@@ -84,8 +61,7 @@ def test_a_planned_run_shows_each_step_with_its_confined_command(serve, browser,
     server = serve({PLANNED: [{"complexity": "MODERATE"}, plan("cat docs/missing.md"),
                               {"diagnosis": "missing", "new_plan_summary": "list"}, plan("ls docs"),
                               "docs holds guide.md and notes.md"]}, delay=0.3,
-                   config=__import__("ragix_core.config", fromlist=["parse_config"]).parse_config(
-                       {"reasoning": {"routing": "classify_first"}}))
+                   config=parse_config({"reasoning": {"routing": "classify_first"}}))
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.goto(server.url + "/")
     page.get_by_label("Goal").fill(PLANNED)
