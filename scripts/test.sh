@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine or a developer's: installs what the
-# tests need (bubblewrap, ragix[dev], the small test model), then runs pytest.
+# tests need (bubblewrap, chromium, ragix[dev], the small test model), then runs pytest.
 # Extra arguments go to pytest (e.g. `scripts/test.sh -m "not slow"`).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 sh scripts/setup_system.sh >&2
+# The browser tests of `ragix serve` drive Debian's chromium through playwright (never a browser
+# playwright would download). Installed once; a no-op when chromium is on PATH.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    { DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2
+  else
+    echo "test.sh: chromium is missing and cannot be installed here (Debian/Ubuntu: sudo apt-get install chromium);" \
+         "the tests of ragix serve's page will fail" >&2
+  fi
+fi
 venv="$(bash scripts/bootstrap.sh dev)"
 VIRTUAL_ENV="$venv" bash scripts/install_test_models.sh >&2
 # AgentBench OS task data for the external-benchmark adapter: read from the registry wheel as a zip,
