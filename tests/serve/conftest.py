@@ -127,9 +127,12 @@ def shots() -> Path:
 @pytest.fixture()
 def browser():
     """Debian's chromium, driven by playwright through its path (playwright never downloads a browser here)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     assert Path(CHROMIUM).exists(), "chromium is missing: scripts/test.sh installs it (apt)"
+    # How long an expectation waits for the page before it fails (playwright's default is 5 s): on a
+    # loaded 2-core machine a click's fetch and render took longer. A bound on waiting, not on speed.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
