@@ -207,3 +207,19 @@ def test_the_oracle_puts_the_gold_chunks_that_match_the_question_first(manual_in
     assert {h.path for h in hits} == {"official/pack-limits.md", "news/weekly.md"}
     assert len(hits) == len({h.chunk for h in hits}) == sum(len(manual_index.chunks_of(p)) for p in q.gold_docs)
     assert "64" in hits[0].text
+
+
+def test_the_docset_run_reports_every_system_as_json_and_a_table(monkeypatch, tmp_path, capsys):
+    ds = docsets.load_docset("git-doc")
+    if docsets.fetched_docs(ds) is None:
+        pytest.skip("git-doc is not fetched: python benchmarks/research_docsets.py fetch git-doc")
+    monkeypatch.setattr(bench, "make_model", lambda args: ScriptedLLM([smart_reply] * 40))
+    out = tmp_path / "report.json"
+    assert bench.main(["--docset", "git-doc", "--limit", "2", "--json", str(out), "--work", str(tmp_path / "idx")]) == 0
+    import json
+
+    report = json.loads(out.read_text())
+    assert report["questions_run"] == [q.id for q in ds.questions[:2]] and report["docset"]["version"] == ds.version
+    assert set(report["systems"]) == set(bench.SYSTEMS)
+    assert report["systems"]["full_loop"]["declined"]["n"] == "2/2"  # the scripted analyst finds no pack limit here
+    assert "| correct (all kinds) |" in capsys.readouterr().out
