@@ -1,7 +1,14 @@
 """Deep research over local documents, measured: the full loop against three baselines, one command.
 
     python benchmarks/research_bench.py [--per-kind 2] [--planted 3] [--seed 7] [--model NAME_OR_GGUF]
-                                        [--json out.json] [--skip-model]
+                                        [--json out.json] [--skip-model] [--limit N]
+    python benchmarks/research_bench.py --docset git-doc|sqlite3-doc [--limit N] [--kinds ...] [--json out.json]
+
+With ``--docset NAME`` the questions are a frozen set over a real Debian manual
+(benchmarks/research_docsets/NAME/questions.yaml, see research_docsets.py): the package is fetched into
+.bench when missing, the set is verified against its pages (the run stops if it no longer holds), and
+part 2 runs on it (kinds single, multi, unanswerable; accepted variants count as matches); parts 1 and 3
+are skipped.
 
 1. Index speed: ~800 generated HTML pages (~30 MB) indexed cold, then updated with nothing
    changed, next to reading the same bytes (the floor); and the research collection.
@@ -19,7 +26,8 @@ Metrics need no model judge: exact match / token F1 / correct-wrong-declined (a 
 counts as correct for unanswerable and strict_trap), gold-document recall per round, citation
 counts (fabricated: a path or chunk not in the collection; precision: cited gold documents),
 strict-mode tier violations, conflict detection, declines and false declines (declined although a gold
-document was retrieved), citations the critic repaired, Item schema validity, tokens, p50/p95 wall time.
+document was retrieved), answers that cite a gold page, citations the critic repaired, Item schema
+validity, tokens, p50/p95 wall time.
 Rates carry Wilson 95 % intervals. Everything prints as JSON; a Markdown table follows.
 """
 
@@ -34,7 +42,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -74,13 +82,25 @@ def f1(pred: str, gold: str) -> float:
     return 2 * pr * rc / (pr + rc)
 
 
+def forms(q: Question) -> List[List[str]]:
+    """The parts a right answer states, each as its accepted forms (one part, the gold answer, by default)."""
+    return q.accept or [[q.answer]]
+
+
 def verdict(q: Question, answer: str) -> str:
+    """correct / wrong / declined: every part must appear (as whole words) in the answer, in one of its
+    forms; for a question without an answer, declining is correct."""
     declined = not answer or is_not_found(answer)
     if not q.answer:
         return "correct" if declined else "wrong"
     if declined:
         return "declined"
-    return "correct" if f" {norm(q.answer)} " in f" {norm(answer)} " else "wrong"
+    said = f" {norm(answer)} "
+    return "correct" if all(any(f" {norm(f)} " in said for f in part) for part in forms(q)) else "wrong"
+
+
+def cited_gold(r: Dict[str, Any], q: Question) -> bool:
+    return any(c["path"] in q.gold_docs for c in r.get("citations", []))
 
 
 class Counting:
@@ -115,8 +135,7 @@ def one_shot(q: Question, client: Any, index: DocumentIndex, smap: SourceMap, tf
     """One analyst call on a fixed context: the first search's chunks, or the gold documents'."""
     mode = q.mode
     if oracle:
-        docs = q.gold_docs + q.conflict_docs
-        hits = [h for d in docs for h in _all_chunks(index, d)]
+        hits = gold_chunks(q, index, s.retrieval.max_context_chunks)
     else:
         hits = index.search(q.question, s.retrieval.k, accept=lambda p: tf.allows(smap.source_of(p), mode))
     ctx = _context(index, smap, tf, hits, mode, s)
@@ -139,6 +158,15 @@ def one_shot(q: Question, client: Any, index: DocumentIndex, smap: SourceMap, tf
 
 def _all_chunks(index: DocumentIndex, path: str) -> list:
     return index.chunks_of(path)
+
+
+def gold_chunks(q: Question, index: DocumentIndex, first: int) -> list:
+    """Every chunk of the gold documents, the ``first`` that match the question best ahead of the rest:
+    a manual page can outgrow the context budget, and the oracle must not lose its answer to the cut."""
+    docs = q.gold_docs + q.conflict_docs
+    best = index.search(q.question, first, accept=lambda p: p in docs)
+    seen = {h.chunk for h in best}
+    return best + [h for d in docs for h in _all_chunks(index, d) if h.chunk not in seen]
 
 
 def no_retrieval(q: Question, client: Any, s) -> Dict[str, Any]:
@@ -257,7 +285,9 @@ def summarize(records: List[Dict[str, Any]], system: str, questions: Dict[str, Q
     rs = [r for r in records if r["system"] == system]
     out: Dict[str, Any] = {}
     answerable = [r for r in rs if questions[r["id"]].answer and questions[r["id"]].kind in ("single", "multi")]
-    out["exact_match"] = rate(sum(norm(r["answer"]) == norm(questions[r["id"]].answer) for r in answerable), len(answerable))
+    out["exact_match"] = rate(sum(norm(r["answer"]) in {norm(f) for f in forms(questions[r["id"]])[0]}
+                                  if len(forms(questions[r["id"]])) == 1 else r["verdict"] == "correct"
+                                  for r in answerable), len(answerable))
     out["f1"] = round(statistics.mean(f1(r["answer"], questions[r["id"]].answer) for r in answerable), 3) if answerable else None
     for v in ("correct", "wrong", "declined"):
         out[v] = rate(sum(r["verdict"] == v for r in rs), len(rs))
@@ -269,8 +299,13 @@ def summarize(records: List[Dict[str, Any]], system: str, questions: Dict[str, Q
     out["fabricated_citations"] = rate(sum(not c["exists"] for c in cits), len(cits))
     gold_cits = [(c, questions[r["id"]]) for r in rs for c in r.get("citations", []) if questions[r["id"]].gold_docs]
     out["citation_precision"] = rate(sum(c["path"] in q.gold_docs + q.conflict_docs for c, q in gold_cits), len(gold_cits))
-    strict = [c for r in rs if questions[r["id"]].mode == "strict" for c in r.get("citations", [])]
-    out["strict_tier_violations"] = sum(1 for c in strict if c.get("tier") is None or c["tier"] > 2)
+    # of the answers given (not declined) to questions with gold pages: how many cite at least one of them
+    given = [r for r in rs if questions[r["id"]].gold_docs and r["verdict"] != "declined"]
+    out["cited_gold_page"] = rate(sum(cited_gold(r, questions[r["id"]]) for r in given), len(given))
+    strict_runs = [r for r in rs if questions[r["id"]].mode == "strict"]
+    strict = [c for r in strict_runs for c in r.get("citations", [])]
+    # None, not 0, when no strict-mode question ran: nothing was measured
+    out["strict_tier_violations"] = sum(1 for c in strict if c.get("tier") is None or c["tier"] > 2) if strict_runs else None
     conflicts = [r for r in rs if questions[r["id"]].kind == "conflict"]
     out["conflict_detected"] = rate(sum(bool(r.get("conflict")) for r in conflicts), len(conflicts))
     with_docs = [r for r in rs if questions[r["id"]].gold_docs and "context_docs" in r]
@@ -300,55 +335,50 @@ def summarize(records: List[Dict[str, Any]], system: str, questions: Dict[str, Q
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--per-kind", type=int, default=2, help="questions per kind (5 kinds)")
-    ap.add_argument("--planted", type=int, default=2, help="questions whose drafts get planted errors")
-    ap.add_argument("--seed", type=int, default=7)
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="With --docset, --per-kind, --planted and --seed do not apply: the set's "
+                                        "questions run in their frozen order, and no planted-error drafts are built.")
+    ap.add_argument("--docset", default=None, metavar="NAME",
+                    help="a frozen question set over a real manual (benchmarks/research_docsets/NAME; fetched with "
+                         "apt-get download when missing) instead of the generated collection")
+    ap.add_argument("--per-kind", type=int, default=2, help="generated collection: questions per kind (5 kinds)")
+    ap.add_argument("--planted", type=int, default=2,
+                    help="generated collection: questions whose drafts get planted errors")
+    ap.add_argument("--seed", type=int, default=7, help="generated collection: the collection's and the sample's seed")
+    ap.add_argument("--limit", type=int, default=None, metavar="N", help="run only the first N chosen questions")
     ap.add_argument("--model", default=None, help="model name or GGUF path (default: the embedded default)")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
-    ap.add_argument("--work", type=Path, default=None, help="keep the generated collection here")
-    ap.add_argument("--skip-model", action="store_true", help="index speed only")
-    ap.add_argument("--kinds", default=",".join(KINDS), help="question kinds to run, comma-separated, in order")
+    ap.add_argument("--work", type=Path, default=None, help="keep the generated collection (or the set's index) here")
+    ap.add_argument("--skip-model", action="store_true",
+                    help="no model: index speed and the collection (with --docset: fetch, verify and index the set)")
+    ap.add_argument("--kinds", default=None,
+                    help=f"question kinds to run, comma-separated, in order (generated: {', '.join(KINDS)}; "
+                         f"a docset: single, multi, unanswerable); default: all")
     ap.add_argument("--max-minutes", type=float, default=None,
                     help="start no new question after this many minutes (the report says how many ran)")
-    args = ap.parse_args()
-    work = args.work or Path(tempfile.mkdtemp(prefix="ragix-research-bench-"))
-    report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                              "commit": provenance.commit(), "command": " ".join(["python"] + sys.argv),
-                              "seed": args.seed, "per_kind": args.per_kind, "planted": args.planted}
-    report["index_speed"] = index_speed(work)
-    questions = generate(work / "collection", seed=args.seed)
-    s = load_settings(None, work / "collection" / "sources.yaml")
-    s.reasoning.writer_llm = False  # the report's prose is not scored; the answer and citations are
-    # a shared 2-core machine can be several times slower than idle: a timeout would measure the load
-    s.reasoning.analyst_timeout = s.reasoning.critic_timeout = s.reasoning.writer_timeout = 1800
-    index = DocumentIndex.open(work / "collection" / "docs", work / "collection-index")
-    st = index.update()
-    report["collection"] = {"documents": st.documents, "chunks": st.chunks, "seconds": round(st.seconds, 2),
-                            "skipped": dict(st.skipped)}
-    print(json.dumps({"index_speed": report["index_speed"], "collection": report["collection"]}), flush=True)
-    if args.skip_model:
-        print(json.dumps(report, indent=1))
-        return 0
-    from ragix_core.llm.factory import make_client
+    args = ap.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        ap.error("--limit must be 1 or more")
+    return args
 
-    client = make_client({"backend": "embedded", "model": args.model} if args.model else None)
-    report["model"] = getattr(client, "model", "?")
-    rng = random.Random(args.seed)
-    chosen: List[Question] = []
-    for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
-        if kind not in KINDS:
-            ap.error(f"--kinds: unknown kind {kind!r}; kinds are {', '.join(KINDS)}")
-        pool = [q for q in questions if q.kind == kind]
-        chosen += rng.sample(pool, min(args.per_kind, len(pool)))
-    by_id = {q.id: q for q in questions}
+
+def kinds_of(spec: Optional[str], allowed) -> List[str]:
+    kinds = [k.strip() for k in (spec or ",".join(allowed)).split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in allowed]
+    if unknown:
+        raise SystemExit(f"--kinds: unknown kind {unknown[0]!r}; kinds are {', '.join(allowed)}")
+    return kinds
+
+
+def run_systems(chosen: List[Question], client: Any, index: DocumentIndex, s, max_minutes: Optional[float]):
+    """Every system on every question, same model; (records, questions that ran)."""
     smap, tf = SourceMap(s), SourceTierFilter(s.source_tiers, s.mode_configs)
-    records = []
+    records: List[Dict[str, Any]] = []
     began = time.monotonic()
     ran: List[Question] = []
     for q in chosen:
-        if args.max_minutes is not None and time.monotonic() - began > args.max_minutes * 60:
+        if max_minutes is not None and time.monotonic() - began > max_minutes * 60:
             break
         ran.append(q)
         for system in SYSTEMS:
@@ -366,12 +396,115 @@ def main() -> int:
             records.append(out)
             print(json.dumps({k: out.get(k) for k in ("id", "system", "answer", "verdict", "declined", "seconds", "calls")}),
                   flush=True)
+    return records, ran
+
+
+def bench_settings(sources: Path):
+    s = load_settings(None, sources)
+    s.reasoning.writer_llm = False  # the report's prose is not scored; the answer and citations are
+    # a shared 2-core machine can be several times slower than idle: a timeout would measure the load
+    s.reasoning.analyst_timeout = s.reasoning.critic_timeout = s.reasoning.writer_timeout = 1800
+    return s
+
+
+def make_model(args: argparse.Namespace):
+    from ragix_core.llm.factory import make_client
+
+    return make_client({"backend": "embedded", "model": args.model} if args.model else None)
+
+
+def finish(report: Dict[str, Any], args: argparse.Namespace) -> int:
+    text = json.dumps(report, indent=1, default=str)
+    if args.json:
+        args.json.write_text(text)
+    print(text)
+    if "systems" in report:
+        print(markdown(report))
+    return 0
+
+
+def main_docset(args: argparse.Namespace, report: Dict[str, Any]) -> int:
+    from research_docsets import fetch_docset, load_docset, verify_docset
+
+    from ragix_core.eval.benchmarks.errors import BenchmarkError
+
+    try:
+        ds = load_docset(args.docset)
+        docs = fetch_docset(ds)
+    except BenchmarkError as exc:
+        print(f"research_bench: {exc}", file=sys.stderr)
+        return 2
+    problems = verify_docset(ds, docs)
+    if problems:  # a set that no longer matches its pages would score the pages, not the systems
+        print(f"research_bench: {args.docset} does not hold on {docs}:\n  " + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    kinds = kinds_of(args.kinds, ("single", "multi", "unanswerable"))
+    report["docset"] = {"name": ds.name, "package": ds.package, "version": ds.version, "mode": ds.mode,
+                        "questions": len(ds.questions)}
+    s = bench_settings(ds.sources)
+    index = DocumentIndex.open(docs, args.work or docs.parent / "index")
+    st = index.update()
+    report["collection"] = {"documents": st.documents, "chunks": st.chunks, "seconds": round(st.seconds, 2),
+                            "skipped": dict(st.skipped)}
+    print(json.dumps({"docset": report["docset"], "collection": report["collection"]}), flush=True)
+    if args.skip_model:
+        return finish(report, args)
+    chosen = [q for q in ds.questions if q.kind in kinds][: args.limit]
+    client = make_model(args)
+    report["model"] = getattr(client, "model", "?")
+    records, ran = run_systems(chosen, client, index, s, args.max_minutes)
+    by_id = {q.id: q for q in ds.questions}
     report["questions_run"] = [q.id for q in ran]
     report["questions_chosen"] = len(chosen)
     report["systems"] = {name: summarize(records, name, by_id) for name in SYSTEMS}
-    # the critic on planted errors
+    report["records"] = records
+    return finish(report, args)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                              "commit": provenance.commit(), "command": " ".join(["python"] + sys.argv)}
+    if args.docset:
+        return main_docset(args, report)
+    report.update(seed=args.seed, per_kind=args.per_kind, planted=args.planted)
+    kinds = kinds_of(args.kinds, KINDS)
+    work = args.work or Path(tempfile.mkdtemp(prefix="ragix-research-bench-"))
+    report["index_speed"] = index_speed(work)
+    questions = generate(work / "collection", seed=args.seed)
+    s = bench_settings(work / "collection" / "sources.yaml")
+    index = DocumentIndex.open(work / "collection" / "docs", work / "collection-index")
+    st = index.update()
+    report["collection"] = {"documents": st.documents, "chunks": st.chunks, "seconds": round(st.seconds, 2),
+                            "skipped": dict(st.skipped)}
+    print(json.dumps({"index_speed": report["index_speed"], "collection": report["collection"]}), flush=True)
+    if args.skip_model:
+        print(json.dumps(report, indent=1))
+        return 0
+    client = make_model(args)
+    report["model"] = getattr(client, "model", "?")
+    rng = random.Random(args.seed)
+    chosen: List[Question] = []
+    for kind in kinds:
+        pool = [q for q in questions if q.kind == kind]
+        chosen += rng.sample(pool, min(args.per_kind, len(pool)))
+    chosen = chosen[: args.limit]
+    by_id = {q.id: q for q in questions}
+    records, ran = run_systems(chosen, client, index, s, args.max_minutes)
+    report["questions_run"] = [q.id for q in ran]
+    report["questions_chosen"] = len(chosen)
+    report["systems"] = {name: summarize(records, name, by_id) for name in SYSTEMS}
+    report.update(planted_critic(ran, questions, client, index, s, args.planted))
+    report["records"] = records
+    return finish(report, args)
+
+
+def planted_critic(ran: List[Question], questions: List[Question], client: Any, index: DocumentIndex, s,
+                   count: int) -> Dict[str, Any]:
+    """The critic alone on drafts with planted errors, built from the first ``count`` answerable questions."""
+    smap, tf = SourceMap(s), SourceTierFilter(s.source_tiers, s.mode_configs)
     planted = []
-    answerable = [q for q in ran if q.kind in ("single", "multi")][: args.planted]
+    answerable = [q for q in ran if q.kind in ("single", "multi")][:count]
     for q in answerable:
         for kind, (draft, mode) in planted_drafts(q, index, questions).items():
             ctx = Context()
@@ -385,20 +518,17 @@ def main() -> int:
             planted.append({"id": q.id, "kind": kind, "status": status, "by": by})
             print(json.dumps(planted[-1]), flush=True)
     kinds = sorted({p["kind"] for p in planted if p["kind"] != "correct"})
-    report["critic"] = {k: rate(sum(p["status"] == "REJECT" for p in planted if p["kind"] == k),
-                                sum(p["kind"] == k for p in planted)) for k in kinds}
+    critic_report = {k: rate(sum(p["status"] == "REJECT" for p in planted if p["kind"] == k),
+                             sum(p["kind"] == k for p in planted)) for k in kinds}
     errors = [p for p in planted if p["kind"] != "correct"]
-    report["critic"]["all_planted_caught"] = rate(sum(p["status"] == "REJECT" for p in errors), len(errors))
+    critic_report["all_planted_caught"] = rate(sum(p["status"] == "REJECT" for p in errors), len(errors))
     correct = [p for p in planted if p["kind"] == "correct"]
-    report["critic"]["correct_drafts_rejected"] = rate(sum(p["status"] == "REJECT" for p in correct), len(correct))
-    report["records"] = records
-    report["planted_records"] = planted
-    text = json.dumps(report, indent=1, default=str)
-    if args.json:
-        args.json.write_text(text)
-    print(text)
-    print(markdown(report))
-    return 0
+    critic_report["correct_drafts_rejected"] = rate(sum(p["status"] == "REJECT" for p in correct), len(correct))
+    return {"critic": critic_report, "planted_records": planted}
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, dict) and value.get("value") is None)
 
 
 def markdown(report: Dict[str, Any]) -> str:
@@ -410,13 +540,15 @@ def markdown(report: Dict[str, Any]) -> str:
             ("declined (gold docs known)", "decline_rate"), ("false declines (gold doc retrieved)", "false_decline_rate"),
             ("citations repaired", "citations_repaired"),
             ("citations", "citations"), ("fabricated citations", "fabricated_citations"),
-            ("citation precision (gold docs)", "citation_precision"), ("strict tier violations", "strict_tier_violations"),
+            ("citation precision (gold docs)", "citation_precision"), ("answers citing a gold page", "cited_gold_page"), ("strict tier violations", "strict_tier_violations"),
             ("gold-doc recall in context", "gold_doc_recall"), ("gold-doc recall by round", "gold_doc_recall_by_round"),
             ("Item schema valid", "item_schema_valid"), ("LLM calls", "llm_calls"), ("prompt tokens", "prompt_tokens"),
             ("completion tokens", "completion_tokens"), ("p50 / p95 wall s", None), ("backend errors", "errors")]
     sy = report["systems"]
     out = ["| metric | " + " | ".join(SYSTEMS) + " |", "| --- |" + " --- |" * len(SYSTEMS)]
     for label, key in rows:
+        if key is not None and all(_empty(sy[name].get(key)) for name in SYSTEMS):
+            continue  # a metric no question of this run measures (conflicts on a manual): no row of dashes
         cells = []
         for name in SYSTEMS:
             m = sy[name]

@@ -62,6 +62,9 @@ class Question:
     gold_docs: List[str] = field(default_factory=list)
     mode: str = "discovery"
     conflict_docs: List[str] = field(default_factory=list)  # monitor: the low-tier side
+    # Frozen documentation sets (research_docsets.py): the parts a right answer must state, each as its
+    # accepted forms (a number with and without its unit...); empty: ``answer`` is the one form.
+    accept: List[List[str]] = field(default_factory=list)
 
     def to_dict(self) -> Dict[str, object]:
         return self.__dict__.copy()

@@ -30,6 +30,10 @@ ls .bench/icalfa-0.3.6-*.whl >/dev/null 2>&1 || \
 # tarball, never installed.
 ls .bench/sqlparse-0.6.1.tar.gz >/dev/null 2>&1 || \
   "$venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: sqlparse==0.6.1 -d .bench >&2
+# The Debian manuals of the research benchmark's frozen question sets (apt-get download of a pinned version,
+# unpacked into .bench/docsets; never installed): tests/research/test_docsets.py checks the sets against them.
+# Not fatal: a Debian point release can retire the pinned version; the test then skips, saying so.
+"$venv/bin/python" benchmarks/research_docsets.py fetch >&2 || echo "test.sh: research docsets not fetched" >&2
 # Assemble the default model before the timed tests start (idempotent, verified by sha256).
 "$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
 exec "$venv/bin/python" -m pytest "$@"
