@@ -4,7 +4,9 @@
 
 Each report must hold both strategies' runs of the same scenarios (one `ragix eval -s ENGINE -s s0` command).
 Per report, one Markdown row: pass (Wilson 95 % interval) for each, the difference, tokens and median wall time
-as ratios of the plain call's, and the runs that ended `success` with a wrong answer. Reports that are partial
+as ratios of the plain call's, and the runs that ended `success` with a wrong answer. Tokens are counted twice:
+all prompt and completion tokens sent, and the tokens computed (prompt tokens not served from the backend's
+prefix cache, plus completion): sampled commands resend the same prompt, which the cache serves. Reports that are partial
 (a run still going) are marked. Prints the rows and, with --json, the same figures as JSON.
 """
 
@@ -27,10 +29,11 @@ def figures(runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     n = len(runs)
     passed = sum(1 for r in runs if r["passed"])
     tokens = sum((r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0) for r in runs)
+    computed = tokens - sum(r.get("cached_prompt_tokens") or 0 for r in runs)
     walls = [r["wall_time"] for r in runs if r.get("wall_time") is not None]
     wrong_success = sum(1 for r in runs if r.get("stop_reason") == "success" and not r["passed"])
     ci = wilson(passed, n) if n else None
-    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": ci, "tokens": tokens,
+    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": ci, "tokens": tokens, "computed": computed,
             "median_wall": statistics.median(walls) if walls else None, "wrong_success": wrong_success,
             "stops": dict(Counter(str(r.get("stop_reason")) for r in runs).most_common())}
 
@@ -42,6 +45,7 @@ def compare(report: Dict[str, Any], engine: str, plain: str) -> Dict[str, Any]:
     e, p = out[engine], out[plain]
     out["difference"] = round(e["rate"] - p["rate"], 3)
     out["tokens_ratio"] = round(e["tokens"] / p["tokens"], 2) if p["tokens"] else None
+    out["computed_ratio"] = round(e["computed"] / p["computed"], 2) if p["computed"] else None
     out["wall_ratio"] = round(e["median_wall"] / p["median_wall"], 2) if e["median_wall"] and p["median_wall"] else None
     out["partial"] = bool(report.get("meta", {}).get("partial"))
     return out
@@ -56,7 +60,8 @@ def row(name: str, c: Dict[str, Any], engine: str, plain: str) -> str:
     e, p = c[engine], c[plain]
     wall = f"{e['median_wall']:.1f} s vs {p['median_wall']:.1f} s = {c['wall_ratio']}×" if c["wall_ratio"] else "–"
     return (f"| {name}{' (partial)' if c['partial'] else ''} | {_rate(e)} | {_rate(p)} | {c['difference']:+.3f} | "
-            f"{e['tokens']:,} vs {p['tokens']:,} = {c['tokens_ratio']}× | {wall} | "
+            f"{e['tokens']:,} vs {p['tokens']:,} = {c['tokens_ratio']}× | "
+            f"{e['computed']:,} vs {p['computed']:,} = {c['computed_ratio']}× | {wall} | "
             f"{e['wrong_success']}/{e['runs']} vs {p['wrong_success']}/{p['runs']} |")
 
 
@@ -67,9 +72,9 @@ def main() -> int:
     ap.add_argument("--plain", default="s0")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
-    print(f"| set | {args.engine} pass [95 % CI] | {args.plain} pass | difference | tokens | median wall / run | "
-          "wrong answers ending `success` |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(f"| set | {args.engine} pass [95 % CI] | {args.plain} pass | difference | tokens sent | tokens computed | "
+          "median wall / run | wrong answers ending `success` |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     found = {}
     for path in args.reports:
         try:

@@ -1,0 +1,27 @@
+"""benchmarks/engine_vs_plain.py: the RESULTS table's row from one `ragix eval -s ENGINE -s s0` report."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks import engine_vs_plain as table  # noqa: E402
+
+
+def run(sid, strategy, passed, stop="success", prompt=1000, cached=0, completion=50, wall=10.0):
+    return {"id": sid, "strategy": strategy, "passed": passed, "stop_reason": stop, "prompt_tokens": prompt,
+            "cached_prompt_tokens": cached, "completion_tokens": completion, "wall_time": wall}
+
+
+def test_a_row_compares_the_same_scenarios_and_counts_cached_prompts_apart():
+    report = {"meta": {"partial": True}, "scenarios": [
+        run("a", "graph_v30", True, prompt=3000, cached=2500, wall=30.0), run("a", "s0", False, stop="no_evidence"),
+        run("b", "graph_v30", False, prompt=2000, cached=1500, wall=20.0), run("b", "s0", False),
+        run("c", "graph_v30", True)]}  # c has no s0 run yet: left out of both
+    c = table.compare(report, "graph_v30", "s0")
+    e, p = c["graph_v30"], c["s0"]
+    assert (e["runs"], e["passed"], p["runs"], p["passed"]) == (2, 1, 2, 0)
+    assert e["tokens"] == 5100 and e["computed"] == 1100 and p["computed"] == 2100
+    assert c["tokens_ratio"] == 2.43 and c["computed_ratio"] == 0.52
+    assert e["wrong_success"] == 1 and p["wrong_success"] == 1 and c["partial"]
+    line = table.row("set", c, "graph_v30", "s0")
+    assert "(partial)" in line and "1,100 vs 2,100 = 0.52×" in line and "25.0 s vs 10.0 s = 2.5×" in line
