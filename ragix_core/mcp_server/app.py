@@ -6,6 +6,7 @@ Every failure a client can cause comes back as a tool error whose message names 
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any, Awaitable, Callable, List, Literal, Optional
 
 import anyio
@@ -64,7 +65,9 @@ def build_server(launch: Launch) -> MCPServer:
     server = MCPServer("ragix", instructions=(
         f"RAGIX: bounded, traced reasoning agents over the project at {launch.root} "
         f"(profile {launch.profile.name}). Engines: run, reason, tutor, research, chat; tools: exec, "
-        "defs, importers, callers, calls, lines, tree, corpus_search."), log_level="WARNING")
+        "defs, importers, callers, calls, lines, tree, corpus_search."))
+    # The SDK logs every request at INFO on stderr, which a desktop client shows as the server's log.
+    logging.getLogger("mcp").setLevel(logging.WARNING)
     _engine_tools(server, launch)
     _quick_tools(server, launch)
     return server

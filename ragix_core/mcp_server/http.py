@@ -70,4 +70,4 @@ def http_app(server: Any, host: str, token: Optional[str]) -> Any:
 def serve_http(server: Any, host: str, port: int, token: Optional[str]) -> None:
     import uvicorn
 
-    uvicorn.run(http_app(server, host, token), host=host, port=port, log_level="warning")
+    uvicorn.run(http_app(server, host, token), host=host, port=port, access_log=False)

@@ -85,6 +85,7 @@ class ToolBox:
         self.validator = Validator(self.guard, self.profile.tools, writes_allowed=self.profile.writes,
                                    any_command=self.profile.any_command)
         self.executors: Dict[str, Executor] = {}
+        self.remote_offers: List[Any] = []  # tools of MCP servers (mcp_tools.ToolOffer), as the planner sees them
         if self.profile.starts_processes:
             self.executors["shell"] = self._run_shell
             for tool in self.profile.tools:
@@ -109,6 +110,17 @@ class ToolBox:
     def register(self, name: str, executor: Executor) -> None:
         """Add an executor (e.g. search, mcp). It must return a ToolResult and not raise."""
         self.executors[name] = executor
+
+    def attach_remote(self, toolset: Any) -> None:
+        """Offer an MCP server's tools (an ``mcp_tools.McpToolSet``) as executors of this box; they are
+        named ``mcp.<server>.<tool>`` and answer only ``ToolCall``s of that name."""
+        for name, executor in toolset.executors().items():
+            self.register(name, executor)
+        self.remote_offers += toolset.offers()
+
+    def publish_tool_call(self, **data: Any) -> None:
+        """One TOOL_CALL event with this box's profile and sandbox (for executors that are not processes)."""
+        self._publish(**data)
 
     def run_command(self, command: str) -> ToolResult:
         return self.run(ToolCall("shell", {"command": command}))
