@@ -10,10 +10,21 @@ from typing import Iterator
 import pytest
 import yaml
 
+from ragix_core.tools.bwrap import find_bwrap
 from tests.mcp.schema_model import schema_reply
 from tests.scripted_openai import ScriptedServer, scripted_openai_server
 
 RAGIX = [sys.executable, "-m", "ragix_core.cli"]
+# A stdio MCP server ragix starts runs only under bubblewrap (scripts/setup_system.sh installs it).
+needs_bwrap = pytest.mark.skipif(not find_bwrap(), reason="stdio MCP servers start only under bubblewrap")
+
+
+@pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh $RAGIX_HOME (the user's config, chat store and experience corpus)."""
+    path = tmp_path / "home"
+    monkeypatch.setenv("RAGIX_HOME", str(path))
+    return path
 
 
 @pytest.fixture()
@@ -23,7 +34,7 @@ def scripted_model() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture()
-def project(tmp_path: Path, scripted_model: ScriptedServer, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(tmp_path: Path, scripted_model: ScriptedServer, home: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     (root / "app.py").write_text("def main():\n    helper()\n\n\ndef helper():\n    return 0\n")
@@ -32,9 +43,7 @@ def project(tmp_path: Path, scripted_model: ScriptedServer, monkeypatch: pytest.
                                   "timeout": 30}},
               "chat": {"store": str(tmp_path / "chat.sqlite")}}
     # The user's own config ($RAGIX_HOME), not the project's: a project file may not name endpoints.
-    home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setenv("RAGIX_HOME", str(home))  # in-process servers read the same file
     (home / "ragix.yaml").write_text(yaml.safe_dump(config))
     return root
 

@@ -12,16 +12,15 @@ import pytest
 from ragix_core.config import parse_config
 from ragix_core.core.events import EventKind
 from ragix_core.runtime.run import run_goal
-from ragix_core.tools.bwrap import find_bwrap
+from tests.mcp.conftest import needs_bwrap
 from tests.mcp.routed_model import RoutedModel, plan_of
 
 GIT_SERVER = str(Path(sys.executable).parent / "mcp-server-git")
-pytestmark = pytest.mark.skipif(not find_bwrap(), reason="stdio MCP servers start only under bubblewrap")
+pytestmark = needs_bwrap
 
 
 @pytest.fixture()
-def repo(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+def repo(tmp_path, home) -> Path:
     root = tmp_path / "repo"
     root.mkdir()
     git = lambda *a: subprocess.run(["git", "-C", str(root), *a], check=True, capture_output=True)  # noqa: E731

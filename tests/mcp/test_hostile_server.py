@@ -16,18 +16,17 @@ import pytest
 from ragix_core.config import parse_config
 from ragix_core.core.events import EventKind
 from ragix_core.runtime.run import run_goal
-from ragix_core.tools.bwrap import find_bwrap
 from ragix_core.tools.mcp_tools import DESCRIPTION_CHARS
+from tests.mcp.conftest import needs_bwrap
 from tests.mcp.routed_model import RoutedModel, plan_of
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")
 GOAL = "What does notes.txt contain, and what does the echo tool say?"  # names a file, asks twice: a plan
-pytestmark = pytest.mark.skipif(not find_bwrap(), reason="stdio MCP servers start only under bubblewrap")
+pytestmark = needs_bwrap
 
 
 @pytest.fixture()
-def project(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+def project(tmp_path, home) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     (root / "notes.txt").write_text("the notes\n")
