@@ -117,8 +117,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     def model_commands(self) -> str:
         """The commands designed for the model that this run's tool box offers, one line each, for
-        the worker's prompt ("" when it offers none): tools/model_commands.py."""
-        return describe(self.tools)
+        the worker's prompt ("" when it offers none): tools/model_commands.py; then the run's MCP tools."""
+        return describe(self.tools) + remote_tools_block(self.remote, "worker_mcp_tools")
 
     def experience_context(self, query: str) -> str:
         if self.experience is None or self.top_k <= 0:

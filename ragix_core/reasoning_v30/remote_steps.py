@@ -3,7 +3,9 @@
 The planner is shown each remote tool with its quoted description and input schema (prompt
 plan_mcp_tools.md) and may name it as a step's tool with the tool's arguments as ``args``. Such a
 step goes to the tool box as that ToolCall (schema check, bounded result, TOOL_CALL event); a
-server failure ends the run with the failure's name as its stop reason.
+server failure ends the run with the failure's name as its stop reason. The worker, which writes
+command lines, is shown them too (worker_mcp_tools.md) and writes ``mcp.S.T {JSON}``: the tool box
+reads that line as the same ToolCall (ToolBox.run_command).
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ def is_remote(tool: str) -> bool:
     return tool.startswith(PREFIX)
 
 
-def remote_tools_block(offers: Sequence[Any]) -> str:
-    """The planner prompt's part for the run's remote tools ("" when there are none)."""
+def remote_tools_block(offers: Sequence[Any], prompt: str = "plan_mcp_tools") -> str:
+    """The part of the planner's prompt (or, with ``prompt="worker_mcp_tools"``, of the worker's
+    command request) for the run's remote tools; "" when there are none."""
     if not offers:
         return ""
     lines = [f"- {o.name}: {json.dumps(o.description, ensure_ascii=False)}; input schema: "
              f"{json.dumps(o.input_schema, ensure_ascii=False, sort_keys=True)}" for o in offers]
-    return prompts.render("plan_mcp_tools", tool_list="\n".join(lines))
+    return prompts.render(prompt, tool_list="\n".join(lines))
 
 
 def _arguments(args: Dict[str, Any], schema: Dict[str, Any]) -> Dict[str, Any]:

@@ -8,6 +8,7 @@ TOOL_CALL event per process started (and one per refusal).
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -123,6 +124,17 @@ class ToolBox:
         self._publish(**data)
 
     def run_command(self, command: str) -> ToolResult:
+        """A command line; ``mcp.S.T {JSON}`` (an attached MCP tool, then its arguments) is that tool's call."""
+        name, _, rest = command.strip().partition(" ")
+        if name in self.executors and any(o.name == name for o in self.remote_offers):
+            try:
+                args = json.loads(rest) if rest.strip() else {}
+            except ValueError as exc:
+                args = exc
+            if not isinstance(args, dict):
+                return self._refused(name, f"{name}: its arguments must be one JSON object after the name"
+                                     + (f" ({args})" if isinstance(args, ValueError) else ""), command)
+            return self.run(ToolCall(name, args))
         return self.run(ToolCall("shell", {"command": command}))
 
     def run(self, call: "ToolCall | Dict[str, Any]") -> ToolResult:

@@ -1,7 +1,7 @@
 """A scripted model for planner runs with MCP tools: it answers by which prompt it is given.
 
-The planner's prompt (it names the "planning agent") gets ``plan``, as JSON; every other call
-gets ``answer`` (the writer, a verifier, a free-text request). Records every prompt, so a test can
+The planner's prompt (it names the "planning agent") gets ``plan``, as JSON; a request for a
+command in a code block gets ``command`` fenced, when one is given; every other call gets ``answer`` (the writer, a verifier, a free-text request). Records every prompt, so a test can
 read what the planner was shown."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ class RoutedModel:
     backend = "scripted"
     model = "scripted"
 
-    def __init__(self, plan: Dict[str, Any], answer: str) -> None:
-        self.plan, self.answer = plan, answer
+    def __init__(self, plan: Dict[str, Any], answer: str, command: Optional[str] = None) -> None:
+        self.plan, self.answer, self.command = plan, answer, command
         self.prompts: List[str] = []
 
     def complete(self, messages, *, schema: Optional[Dict[str, Any]] = None, max_tokens=512, temperature=0.0,
@@ -26,6 +26,8 @@ class RoutedModel:
         self.prompts.append(prompt)
         if "planning agent" in prompt:
             text = json.dumps(self.plan)
+        elif self.command is not None and "code block" in prompt and schema is None:
+            text = f"This runs it:\n```sh\n{self.command}\n```"
         elif schema is not None:
             text = json.dumps({"answer": self.answer, "confidence": 0.9, "verdict": "pass", "complexity": "moderate"})
         else:

@@ -98,3 +98,35 @@ def test_the_safe_profile_starts_no_server(repo):
     assert "broken" in dev.state.final_answer and not model.prompts  # no model call for a run that cannot start
     safe = run_goal("hello!", cwd=repo, config=cfg, profile="safe", client_factory=lambda s: model)
     assert safe.state.stop_reason == "success" and safe.state.final_answer == "Hello."
+
+
+def test_the_worker_writes_an_mcp_tool_as_its_one_command_on_the_main_path(repo):
+    model = RoutedModel(plan_of({"description": "x", "tool": "none", "args": {}}),
+                        answer="The last commit to notes.txt is 'second: extend notes'.",
+                        command=f'mcp.git.git_log {{"repo_path": "{repo}", "max_count": 1}}')
+    res = run_goal("Which commit last changed notes.txt?", cwd=repo, config=config(repo),
+                   client_factory=lambda s: model)
+    assert res.node_trace[:2] == ["CLASSIFY", "DIRECT_EXEC"]
+    worker = next(p for p in model.prompts if "code block" in p)
+    assert "mcp.git.git_log" in worker and "ONE JSON" in worker and '"repo_path"' in worker
+    calls = [e.data for e in res.events if e.kind == EventKind.TOOL_CALL]
+    assert calls and all(c["tool"] == "mcp.git.git_log" and not c["refused"] for c in calls)
+    step = res.state.executed_steps[0]
+    assert "second: extend notes" in step.result.stdout and "first: add notes" not in step.result.stdout
+    assert res.state.stop_reason == "success", (res.state.stop_reason, res.state.final_answer)
+
+
+def test_a_worker_line_whose_arguments_are_not_one_json_object_is_refused(repo):
+    from ragix_core.tools import ToolBox
+
+    box = ToolBox(repo, profile="dev")
+    from ragix_core.runtime.mcp_servers import open_servers
+
+    servers = open_servers(config(repo), "dev", repo, box)
+    try:
+        for line in ("mcp.git.git_log {repo_path: .}", 'mcp.git.git_log ["."]'):
+            result = box.run_command(line)
+            assert result.refused and "must be one JSON object" in result.error, line
+        assert box.run_command(f'mcp.git.git_status {{"repo_path": "{repo}"}}').ok
+    finally:
+        servers.close()

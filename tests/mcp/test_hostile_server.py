@@ -34,15 +34,16 @@ def project(tmp_path, home) -> Path:
     return root
 
 
-def run(project: Path, mode: str, *steps, env=None, network=False):
+def run(project: Path, mode: str, *steps, env=None, network=False, goal=GOAL, command=None):
     cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
                         "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": 4,
                                                         "mounts": [str(HOSTILE.parent)], "env": env or {},
                                                         "network": network}}}})
     model = RoutedModel(plan_of(*(steps or [{"description": "echo", "tool": "mcp.hostile.echo",
-                                             "args": {"text": "hi"}}])), answer="The echo said hi.")
+                                             "args": {"text": "hi"}}])), answer="The echo said hi.",
+                       command=command)
     started = time.monotonic()
-    res = run_goal(GOAL, cwd=project, config=cfg, client_factory=lambda s: model)
+    res = run_goal(goal, cwd=project, config=cfg, client_factory=lambda s: model)
     return res, model, time.monotonic() - started
 
 
@@ -65,6 +66,14 @@ def test_a_failing_server_ends_the_run_with_a_named_stop_reason(project, mode, s
     assert res.state.stop_reason == stop, (res.state.stop_reason, res.state.last_error)
     assert seconds < 30  # the server's timeout (4s) bounds a hang, at start or in a call
     assert not _server_processes(mode), "the server outlived its run"
+
+
+@pytest.mark.parametrize("mode, stop", [("bad_reply", "mcp_bad_reply"), ("hang", "mcp_server_timeout"),
+                                        ("die", "mcp_server_died")])
+def test_on_the_main_path_too_a_failing_server_is_the_runs_stop_reason(project, mode, stop):
+    res, model, _ = run(project, mode, goal="What does the echo tool say about notes.txt?",
+                        command='mcp.hostile.echo {"text": "notes.txt"}')
+    assert res.node_trace[1] == "DIRECT_EXEC" and res.state.stop_reason == stop, (res.node_trace, res.state.stop_reason)
 
 
 def test_a_huge_result_is_cut_at_the_boxes_output_limit(project):
