@@ -69,6 +69,11 @@ def test_a_request_without_the_right_token_is_refused_with_401(project, tmp_path
             assert reply.status_code == 401, headers
             assert "token" in reply.text
 
+        # on loopback the Host header is checked too: a page on another name cannot reach it by DNS rebinding
+        rebound = httpx2.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}", "Host": "evil.example:80",
+                                                       "Accept": "application/json, text/event-stream"})
+        assert rebound.status_code in (400, 403, 421), rebound.status_code
+
         async def attempt() -> None:
             async with Client(with_token(url, "wrong")) as client:
                 await client.list_tools()
