@@ -22,7 +22,7 @@ LAYERS = [
     ("runtime", {"runtime"}),
     ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor",
                  "chat", "research"}),
-    ("front", {"eval", "cli", "serve"}),
+    ("front", {"eval", "cli", "serve", "mcp_server"}),
 ]
 # Spec module paths that only re-export a lower layer's objects (spec 000 names them).
 SPEC_REEXPORTS = {"reasoning_v30/types.py", "reasoning_v30/experience.py", "reasoning_v30/config.py"}

@@ -26,6 +26,7 @@ from ragix_core.core.home import ragix_home
 from ragix_core.llm.config import LLMConfig
 from ragix_core.config.reasoning import ReasoningConfig
 from ragix_core.config.chat import ChatSection
+from ragix_core.config.mcp import McpSection
 from ragix_core.config.research import ResearchSection
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
@@ -45,6 +46,7 @@ class RagixConfig(BaseModel):
     llm: LLMConfig = Field(default_factory=LLMConfig)
     chat: ChatSection = Field(default_factory=ChatSection)
     research: ResearchSection = Field(default_factory=ResearchSection)  # spec 004, `ragix research`
+    mcp: McpSection = Field(default_factory=McpSection)  # MCP servers whose tools runs may call (spec 002 §8)
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 

@@ -12,9 +12,11 @@ import re
 from pathlib import Path
 from typing import Any, List, NamedTuple, Optional
 
+from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
+from ragix_core.tools.mcp_tools import failure_kind
 from ragix_core.tools.grep_key_parts import grep_key_parts
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
 from ragix_core.tools.find_exec import find_exec_as_xargs
@@ -172,6 +174,10 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     (tools/grep_key_parts.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
+    failure = failure_kind(result)
+    if failure:  # an MCP server that died, hung or answered garbage: the run's named stop, not a step to mend
+        step.result, step.status = result, StepStatus.FAILED
+        raise StopRun(failure, result.error or failure)
     fix = None
     if result.refused:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command

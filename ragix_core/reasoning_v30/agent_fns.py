@@ -29,6 +29,8 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.model_commands import describe
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
+from .remote_steps import is_remote, remote_tools_block
+
 from .absence import all_empty, searches_empty
 from .plans import command_of, project_listing, command_text, compact_steps, with_tool_name
 from .replies import (
@@ -85,7 +87,9 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.reflect_on_empty = False  # an all-empty result was sent to REFLECT
         self.empty_reflected: List[str] = []  # the empty searches a reflection was shown: a replan may not repeat them
         self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
-        self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or []) if t not in STRUCTURED_TOOLS]
+        self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or [])
+                                 if t not in STRUCTURED_TOOLS and not is_remote(t)]
+        self.remote: List[Any] = list(getattr(toolbox, "remote_offers", []) or [])  # MCP tools (remote_steps.py)
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
         self.labelled_by_rules = False  # classify_to_try labelled the goal SIMPLE without the model
@@ -113,8 +117,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     def model_commands(self) -> str:
         """The commands designed for the model that this run's tool box offers, one line each, for
-        the worker's prompt ("" when it offers none): tools/model_commands.py."""
-        return describe(self.tools)
+        the worker's prompt ("" when it offers none): tools/model_commands.py; then the run's MCP tools."""
+        return describe(self.tools) + remote_tools_block(self.remote, "worker_mcp_tools")
 
     def experience_context(self, query: str) -> str:
         if self.experience is None or self.top_k <= 0:
@@ -137,8 +141,9 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             experience_context=self.experience_context(goal) or "(none)",
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",
-            step_rule=step_rule, tools=", ".join(self.tools))
-        return text, plan_schema(self.tools, 7 if complexity == TaskComplexity.COMPLEX else 4)
+            step_rule=step_rule, tools=", ".join(self.tools)) + remote_tools_block(self.remote)
+        return text, plan_schema(self.tools, 7 if complexity == TaskComplexity.COMPLEX else 4,
+                                 remote=[o.name for o in self.remote])
 
     def generate_plan(self, goal: str, reflection_context: str) -> Dict[str, Any]:
         text, schema = self.plan_request(goal, reflection_context)

@@ -23,6 +23,7 @@ from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, S
 from ragix_core.llm.structured import ask_json
 
 from .plans import command_of, command_text, lists_what_was_shown, programs, reads_stdin
+from .remote_steps import is_remote, run_remote_step
 from .replies import CommandReply
 
 __all__ = ["PlanSteps"]
@@ -31,6 +32,8 @@ __all__ = ["PlanSteps"]
 class PlanSteps:
     def execute_step(self, step: PlanStep, state: ReasoningState) -> PlanStep:
         call = step.tool_call
+        if call is not None and is_remote(call.tool):  # an MCP tool: its args are its arguments, not a command
+            return run_remote_step(self.toolbox, step)
         if call is None or (call.tool == "none" and not self._starts_with_a_tool(call)):
             step.status = StepStatus.SKIPPED
             return step

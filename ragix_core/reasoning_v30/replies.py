@@ -4,7 +4,7 @@ exactly what the active profile allows."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional
+from typing import Any, Dict, List, Literal, Optional, Sequence
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -66,8 +66,9 @@ PLAN_TEXT_CHARS = 400
 PLAN_TEXT_MAX_TOKENS = 300
 
 
-def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
-    """The plan's JSON Schema; the tool enum is exactly what the active profile allows."""
+def plan_schema(tools: List[str], max_steps: int, remote: Sequence[str] = ()) -> Dict[str, Any]:
+    """The plan's JSON Schema; the tool enum is exactly what the active profile allows. With
+    ``remote`` (MCP) tools, whose args are their own arguments, ``args.command`` is not required."""
     def text() -> Dict[str, Any]:  # a fresh dict each time: callers may edit the schema they get
         return {"type": "string", "maxLength": PLAN_TEXT_CHARS}
 
@@ -84,11 +85,11 @@ def plan_schema(tools: List[str], max_steps: int) -> Dict[str, Any]:
                     "properties": {
                         "num": {"type": "integer"},
                         "description": text(),
-                        "tool": {"type": "string", "enum": sorted(set(tools)) + ["none"]},
+                        "tool": {"type": "string", "enum": sorted(set(tools) | set(remote)) + ["none"]},
                         "args": {
                             "type": "object",
                             "properties": {"command": {"type": "string", "maxLength": PLAN_COMMAND_CHARS}},
-                            "required": ["command"],
+                            "required": [] if remote else ["command"],
                         },
                     },
                     "required": ["num", "description", "tool", "args"],

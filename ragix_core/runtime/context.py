@@ -46,6 +46,7 @@ class RunContext:
     recall: Any = None  # SessionRecall over the corpus (this run's own events left out)
     trace_path: Optional[Path] = None
     checkpoint_path: Optional[Path] = None
+    mcp: Any = None  # runtime.mcp_servers.McpServers: the run's MCP servers (their tools are in toolbox)
     events: List[Event] = field(default_factory=list)  # every event of the run, in order
     _closers: List[Callable[[], None]] = field(default_factory=list, repr=False)
 
@@ -81,13 +82,19 @@ class RunContext:
                       include_prompts=rc.traces.include_prompts, seed=seed)
         toolbox = ToolBox(cwd, profile=profile.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes,
                           limits=Limits(timeout=rc.graph.timeout_per_step))
+        mcp = None
+        if config.mcp.servers:
+            from ragix_core.runtime.mcp_servers import open_servers
+
+            mcp = open_servers(config, profile.name, cwd, toolbox)
+            closers.append(mcp.close)
         # REFLECT's look-around is diagnosis, not an answer's command: its events say so.
         reflect_box = ToolBox(cwd, profile=profile.reflect_tool_profile, events=bus.tagged(purpose=DIAGNOSIS),
                               session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout))
         return cls(cwd=cwd, config=config, profile=profile, engine=engine, session_id=sid, bus=bus, roles=roles,
                    toolbox=toolbox, reflect_box=reflect_box, corpus=corpus, recall=recall,
                    trace_path=writer.path if writer is not None else None, checkpoint_path=checkpoint_path,
-                   events=collected, _closers=closers)
+                   mcp=mcp, events=collected, _closers=closers)
 
     # -- what engines ask of the run -------------------------------------------------
 

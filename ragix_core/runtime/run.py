@@ -118,13 +118,20 @@ def run_goal(goal: str, *, cwd: Path, config: Optional[RagixConfig] = None, stra
     state.meta["strategy"] = name
     state.meta["complexity_classified"] = spec.classifies
     t0 = time.perf_counter()
+    trace: List[str] = []
     try:
-        engine = build_engine(spec, ctx)
-        state = engine.run(state)
+        failure = ctx.mcp.failure if ctx.mcp is not None else None
+        if failure is not None:  # a configured MCP server did not come up: the run's named stop
+            state.stop_reason, state.last_error = failure.kind, str(failure)
+            state.final_answer = f"No answer: the MCP server the run was configured with failed ({failure})."
+        else:
+            engine = build_engine(spec, ctx)
+            state = engine.run(state)
+            trace = list(engine.trace)
     finally:
         wall = time.perf_counter() - t0
         ctx.close()
     usage = ctx.usage()
     state.meta["usage"] = usage
     return RunResult(state=state, session_id=ctx.session_id, wall_time=wall, strategy=name,
-                     trace_path=ctx.trace_path, events=ctx.events, usage=usage, node_trace=list(engine.trace))
+                     trace_path=ctx.trace_path, events=ctx.events, usage=usage, node_trace=trace)

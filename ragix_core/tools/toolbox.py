@@ -8,6 +8,7 @@ TOOL_CALL event per process started (and one per refusal).
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -85,6 +86,7 @@ class ToolBox:
         self.validator = Validator(self.guard, self.profile.tools, writes_allowed=self.profile.writes,
                                    any_command=self.profile.any_command)
         self.executors: Dict[str, Executor] = {}
+        self.remote_offers: List[Any] = []  # tools of MCP servers (mcp_tools.ToolOffer), as the planner sees them
         if self.profile.starts_processes:
             self.executors["shell"] = self._run_shell
             for tool in self.profile.tools:
@@ -110,7 +112,29 @@ class ToolBox:
         """Add an executor (e.g. search, mcp). It must return a ToolResult and not raise."""
         self.executors[name] = executor
 
+    def attach_remote(self, toolset: Any) -> None:
+        """Offer an MCP server's tools (an ``mcp_tools.McpToolSet``) as executors of this box; they are
+        named ``mcp.<server>.<tool>`` and answer only ``ToolCall``s of that name."""
+        for name, executor in toolset.executors().items():
+            self.register(name, executor)
+        self.remote_offers += toolset.offers()
+
+    def publish_tool_call(self, **data: Any) -> None:
+        """One TOOL_CALL event with this box's profile and sandbox (for executors that are not processes)."""
+        self._publish(**data)
+
     def run_command(self, command: str) -> ToolResult:
+        """A command line; ``mcp.S.T {JSON}`` (an attached MCP tool, then its arguments) is that tool's call."""
+        name, _, rest = command.strip().partition(" ")
+        if name in self.executors and any(o.name == name for o in self.remote_offers):
+            try:
+                args = json.loads(rest) if rest.strip() else {}
+            except ValueError as exc:
+                args = exc
+            if not isinstance(args, dict):
+                return self._refused(name, f"{name}: its arguments must be one JSON object after the name"
+                                     + (f" ({args})" if isinstance(args, ValueError) else ""), command)
+            return self.run(ToolCall(name, args))
         return self.run(ToolCall("shell", {"command": command}))
 
     def run(self, call: "ToolCall | Dict[str, Any]") -> ToolResult:
