@@ -3,8 +3,8 @@
 Symbolic links are never followed (a link can point out of the tree, and one that points inside is a
 second name for a file already counted); a file with several hard links is skipped like ragix's path
 guard refuses it, since it can be a name for a file outside the tree. Version-control and ragix state,
-caches and virtual environments (any directory holding ``pyvenv.cfg``, whatever its name) are not the
-project's source. The walk is bounded by file count, file size and total bytes; each limit that cut
+caches, virtual environments (any directory holding ``pyvenv.cfg``, whatever its name) and minified
+bundles (``*.min.js``) are not the project's source. The walk is bounded by file count, file size and total bytes; each limit that cut
 something is said in ``notes``, so a report never presents a partial tree as the whole.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -32,6 +33,9 @@ _LANGUAGES = {
     ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
     ".swift": "swift", ".kt": "kotlin", ".scala": "scala", ".lua": "lua", ".m": "objc",
 }
+
+
+_MINIFIED = re.compile(r"[.-]min\.(js|css)$")  # bundled third-party builds: one line, nobody edits them
 
 
 def language_of(path: str) -> Optional[str]:
@@ -119,7 +123,7 @@ def scan_tree(path: str, limits: Optional[TreeLimits] = None) -> SourceTree:
                              and not _is_venv(os.path.join(dirpath, d)))
         for name in sorted(filenames):
             language = language_of(name)
-            if language is None:
+            if language is None or _MINIFIED.search(name):
                 continue
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, root).replace(os.sep, "/")
