@@ -32,7 +32,8 @@ def test_bad_input_is_named_without_a_traceback(tmp_path, monkeypatch):
     for argv, message in cases:
         result = runner.invoke(app, argv)
         assert result.exit_code == 2 and message in result.output, (argv, result.output)
-        assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
 
 
 def _project(root):

@@ -118,9 +118,10 @@ def scan_tree(path: str, limits: Optional[TreeLimits] = None) -> SourceTree:
     stopped = None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         # pruned in place: os.walk then never enters them; sorted so the result is the same every run
+        linked = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        skipped["links"] += len(linked)
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
-                             and not os.path.islink(os.path.join(dirpath, d))
-                             and not _is_venv(os.path.join(dirpath, d)))
+                             and d not in linked and not _is_venv(os.path.join(dirpath, d)))
         for name in sorted(filenames):
             language = language_of(name)
             if language is None or _MINIFIED.search(name):
