@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 __all__ = ["Definition", "Import", "Call", "SourceError", "parse", "definitions", "imports", "calls_in",
-           "calls_of", "imports_module"]
+           "calls_of", "call_sites", "imports_module"]
 
 _Function = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -156,18 +156,24 @@ def calls_in(tree: ast.Module, name: str) -> Dict[Tuple[str, int], List[Call]]:
     return {(qual, node.lineno): _calls(list(node.body)) for qual, node in _functions(tree) if node.name == name}
 
 
-def calls_of(tree: ast.Module, name: str) -> List[Tuple[str, Call]]:
-    """Where ``name`` is called: (the enclosing function's qualname, or "<module>", the call)."""
+def call_sites(tree: ast.Module) -> List[Tuple[str, Call]]:
+    """Every call in the file with its enclosing function's qualname ("<module>" outside any):
+    the call edges of the file, each call counted once, in the innermost function holding it."""
     out: List[Tuple[str, Call]] = []
     inside = set()
     # innermost first: a call in a nested function belongs to it, not to the function around it
     for qual, node in reversed(list(_functions(tree))):
         for call in _calls(list(node.body)):
             key = (call.line, call.text)
-            if call.name == name and key not in inside:
+            if key not in inside:
                 inside.add(key)
                 out.append((qual, call))
     for call in _calls(list(tree.body)):
-        if call.name == name and (call.line, call.text) not in inside:
+        if (call.line, call.text) not in inside:
             out.append(("<module>", call))
-    return sorted(out, key=lambda p: p[1].line)
+    return sorted(out, key=lambda p: (p[1].line, p[1].name))
+
+
+def calls_of(tree: ast.Module, name: str) -> List[Tuple[str, Call]]:
+    """Where ``name`` is called: (the enclosing function's qualname, or "<module>", the call)."""
+    return [(qual, call) for qual, call in call_sites(tree) if call.name == name]
