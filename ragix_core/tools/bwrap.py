@@ -74,10 +74,11 @@ def bwrap_prefix(
     for path in _ETC_FILES:
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    # After the /tmp tmpfs: bwrap mounts in order, so a path under /tmp bound before it was hidden.
     for path in extra_ro:
         if os.path.exists(path) and not path.startswith("/usr/"):
             args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     if mount_root:
         args += ["--bind" if writable else "--ro-bind", root, root]
         if writable:
