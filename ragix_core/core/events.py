@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Dict, Iterator, List
 
-__all__ = ["EventKind", "Event", "EventBus"]
+__all__ = ["EventKind", "Event", "EventBus", "RUN_END_ANSWER_CHARS"]
+
+# RUN_END carries the run's answer (cut to this), so a trace read back later shows what the run answered.
+RUN_END_ANSWER_CHARS = 8000
 
 
 class EventKind(str, Enum):

@@ -18,9 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
 from ragix_core.core.stop import StopRun
-from ragix_core.core.text import one_line
+from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResult
 from ragix_core.llm.structured import ask_json
 from ragix_core.reasoning_tutor.actions import Action, Executor
@@ -136,7 +136,8 @@ class TutorEngine:
         if not game.won and game.last_rejected_respond:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
         state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves), "answer_drafted": drafted}
-        self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score)
+        self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score,
+                         answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
         return state
 
 

@@ -25,7 +25,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from ragix_core.core.events import EventBus, EventKind
+from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
+from ragix_core.core.text import bounded
 from ragix_core.core.stop import StopRun
 
 from ragix_core.core.types import ReasoningState, TypeDecodeError
@@ -144,7 +145,8 @@ class ReasoningGraph:
             if self.checkpoint_path is not None:
                 self._checkpoint(state, current, iterations)
 
-        publish(EventKind.RUN_END, sid, stop_reason=state.stop_reason, iterations=iterations)
+        publish(EventKind.RUN_END, sid, stop_reason=state.stop_reason, iterations=iterations,
+                answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
         return state
 
     def _fail(self, state: ReasoningState, node: str, reason: str, message: str, **extra: Any) -> None:

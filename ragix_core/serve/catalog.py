@@ -35,7 +35,7 @@ class RunRecord:
         start = next((e.data for e in self.events if e.kind.value == "run_start"), {})
         end = next((e.data for e in reversed(self.events) if e.kind.value == "run_end"), {})
         return {**self.past.summary(), "engine": self.engine, "goal": start.get("goal"),
-                "stop_reason": end.get("stop_reason"), "event_count": len(self.events)}
+                "stop_reason": end.get("stop_reason"), "answer": end.get("answer"), "event_count": len(self.events)}
 
 
 class Catalog:

@@ -32,11 +32,11 @@ def _usage(events: List[Event]) -> Dict[str, int]:
             "completion_tokens": sum(int(c.get("completion_tokens") or 0) for c in calls)}
 
 
-def _ending(events: List[Event]) -> Optional[str]:
+def _ending(events: List[Event]) -> Dict[str, Any]:
     for event in reversed(events):
         if event.kind == EventKind.RUN_END:
-            return event.data.get("stop_reason")
-    return None
+            return event.data
+    return {}
 
 
 def _command(data: Dict[str, Any]) -> Dict[str, Any]:
@@ -46,8 +46,10 @@ def _command(data: Dict[str, Any]) -> Dict[str, Any]:
 
 def _common(events: List[Event], engine: str) -> Dict[str, Any]:
     start = next((e.data for e in events if e.kind == EventKind.RUN_START), {})
-    return {"engine": engine, "goal": start.get("goal"), "stop_reason": _ending(events), "usage": _usage(events),
-            "event_count": len(events)}
+    end = _ending(events)
+    # A trace written before RUN_END carried the answer has none: the page then shows none.
+    return {"engine": engine, "goal": start.get("goal"), "stop_reason": end.get("stop_reason"),
+            "answer": end.get("answer"), "usage": _usage(events), "event_count": len(events)}
 
 
 def graph_view(events: List[Event]) -> Dict[str, Any]:
@@ -97,7 +99,7 @@ def graph_view(events: List[Event]) -> Dict[str, Any]:
         elif event.kind == EventKind.REFLECTION:
             reflections.append(str((d.get("event") or {}).get("llm_critique") or ""))
     loose.extend(pending)
-    if _ending(events) is not None:
+    if any(e.kind == EventKind.RUN_END for e in events):
         active = None
     nodes = [n for n in GRAPH_NODES] + sorted(n for n in visits if n not in GRAPH_NODES)
     return {**_common(events, "graph"), "nodes": [{"name": n, "visits": visits.get(n, 0), "active": n == active}
@@ -186,7 +188,8 @@ def view_of(events: List[Event], engine: Optional[str] = None, result: Optional[
     else:
         view = {"graph": graph_view, "contractive": tree_view, "tutor": tutor_view, "chat": chat_view}[kind](events)
     if result:
-        view.update(answer=result.get("final_answer"), stop_reason=result.get("stop_reason") or view["stop_reason"])
+        view.update(answer=result.get("final_answer") or view.get("answer"),
+                    stop_reason=result.get("stop_reason") or view["stop_reason"])
     return view
 
 

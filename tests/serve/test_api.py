@@ -76,7 +76,10 @@ def test_a_run_the_server_did_not_start_is_listed_and_read_from_its_trace(serve,
         assert listed[result.session_id]["goal"] == GOAL and listed[result.session_id]["status"] == "traced"
         run = c.get(f"/api/runs/{result.session_id}").json()
         assert run["stop_reason"] == "success" and run["engine"] == "graph"
+        assert run["answer"] == result.state.final_answer  # read from the trace's run_end
+        page = c.get(f"/runs/{result.session_id}").text
         mermaid = c.get(f"/api/runs/{result.session_id}/mermaid")
+    assert "README.md has 19 lines" in page  # the past run's page shows what it answered
     assert mermaid.status_code == 200 and mermaid.text.startswith("flowchart TD")
     assert "DIRECT_EXEC" in mermaid.text and "rc=0" in mermaid.text and "RESPOND -->|1| END_" in mermaid.text
 
