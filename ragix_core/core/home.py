@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["ragix_home", "HOME_ENV"]
+__all__ = ["ragix_home", "work_area", "HOME_ENV"]
 
 HOME_ENV = "RAGIX_HOME"
 
@@ -14,3 +14,10 @@ def ragix_home() -> Path:
     """The global ragix directory: ``$RAGIX_HOME`` or ``~/.ragix``."""
     env = os.environ.get(HOME_ENV)
     return Path(env).expanduser() if env else Path.home() / ".ragix"
+
+
+def work_area() -> Path:
+    """The per-user working directory of engines that need no project (the tree, chat): where they
+    run when started from a directory that may not be a project root (/, a home, /tmp). Inside the
+    ragix directory, apart from its trust list and corpus, which a run confined to it cannot reach."""
+    return ragix_home() / "work"

@@ -40,6 +40,10 @@ class EngineSpec:
     summary: str
     roles: Tuple[str, ...]  # LLM roles it calls: the profile's model rule is checked for these
     classifies: bool = True  # labels the goal's complexity (the eval compares labels only then)
+    # Reads or runs commands in the user's project. An engine that does not (the tree; chat, whose REPL
+    # only needs a scratch directory) runs from anywhere: a system or home directory is replaced by
+    # the per-user working area (core/home.work_area).
+    needs_project: bool = True
 
 
 class UnknownEngine(ValueError):
@@ -66,13 +70,13 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
                ("worker",), classifies=False),
     EngineSpec("contractive", "ragix_core.reasoning_slim.engine:build",
                "spec 002 §4 tree: k samples → entropy → decompose, review, collapse (no tools)",
-               ("planner", "worker", "peer"), classifies=False),
+               ("planner", "worker", "peer"), classifies=False, needs_project=False),
     EngineSpec("tutor", "ragix_core.reasoning_tutor.game:tutor",
                "spec 002 §3.4 Interpreter-Tutor: the model moves, a deterministic tutor validates against evidence",
                ("worker",), classifies=False),
     EngineSpec("chat", "ragix_core.chat.build:build",
                "spec 003 chat agent: orchestrator thinks and calls repl/operator/search, writer answers",
-               ("planner", "worker"), classifies=False),
+               ("planner", "worker"), classifies=False, needs_project=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

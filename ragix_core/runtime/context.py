@@ -22,13 +22,28 @@ from ragix_core.core.types import ToolResult
 from ragix_core.profiles import AgentProfile, check_models
 from ragix_core.core.registry import EngineSpec
 
-__all__ = ["RunContext", "new_session_id", "DIAGNOSIS"]
+__all__ = ["RunContext", "new_session_id", "usable_root", "DIAGNOSIS"]
 
 DIAGNOSIS = "diagnosis"  # the `purpose` of tool calls made to diagnose a failure, not to answer
 
 
 def new_session_id() -> str:
     return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+
+
+def usable_root(cwd: Path) -> Path:
+    """``cwd``, or the per-user working area when ``cwd`` may not be a project root (a system
+    directory, a home): for engines that need no project (EngineSpec.needs_project)."""
+    from ragix_core.core.home import work_area
+    from ragix_core.tools.paths import check_root
+
+    try:
+        check_root(str(Path(cwd).resolve()))
+        return cwd
+    except ValueError:
+        area = work_area()
+        area.mkdir(parents=True, exist_ok=True)
+        return area.resolve()
 
 
 @dataclass
@@ -63,6 +78,8 @@ class RunContext:
         from ragix_core.tools import Limits, ToolBox
 
         check_models(profile, config.llm, list(engine.roles))
+        if not engine.needs_project:
+            cwd = usable_root(cwd)
         rc = config.reasoning
         sid = session_id or new_session_id()
         bus = events or EventBus()

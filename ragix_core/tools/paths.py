@@ -37,15 +37,18 @@ def _under(path: str, top: str) -> bool:
 
 def check_root(real: str) -> None:
     """ValueError when ``real`` (a resolved directory) may not be a project root."""
-    from ragix_core.core.home import ragix_home
+    from ragix_core.core.home import ragix_home, work_area
 
     if real in FORBIDDEN_ROOTS or any(_under(real, t) for t in SYSTEM_TREES):
-        raise ValueError(f"project root {real!r} is a system directory; choose a project directory")
+        raise ValueError(f"project root {real!r} is a system directory: run ragix from a project's directory "
+                         "or pass --cwd DIR (the tree and chat need none and run from anywhere)")
     home = os.path.realpath(os.path.expanduser("~"))
     if home not in ("/", "") and _under(home, real):
-        raise ValueError(f"project root {real!r} holds the home directory {home!r} (keys, shell startup files); "
-                         "choose a project directory inside it")
+        raise ValueError(f"project root {real!r} holds the home directory {home!r} (keys, shell startup files): "
+                         "run ragix from a project's directory inside it or pass --cwd DIR")
     state = os.path.realpath(ragix_home())
+    if _under(real, os.path.realpath(work_area())):
+        return  # the working area of engines that need no project: nothing of ragix's own state is in it
     if _under(real, state) or _under(state, real):
         raise ValueError(f"project root {real!r} overlaps ragix's own directory {state!r} (trust list, corpus)")
 
