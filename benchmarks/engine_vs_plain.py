@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -22,20 +21,20 @@ from typing import Any, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ragix_core.eval.metrics import wilson  # noqa: E402
+from ragix_core.eval.evaluate import ScenarioResult  # noqa: E402
+from ragix_core.eval.metrics import aggregate  # noqa: E402
+
+_FIELDS = set(ScenarioResult.__dataclass_fields__)
 
 
 def figures(runs: List[Dict[str, Any]]) -> Dict[str, Any]:
-    n = len(runs)
-    passed = sum(1 for r in runs if r["passed"])
-    tokens = sum((r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0) for r in runs)
-    computed = tokens - sum(r.get("cached_prompt_tokens") or 0 for r in runs)
-    walls = [r["wall_time"] for r in runs if r.get("wall_time") is not None]
+    """The report's own metrics (eval/metrics.aggregate) over ``runs``, and the wrong answers ending success."""
+    m = aggregate([ScenarioResult(**{k: v for k, v in r.items() if k in _FIELDS}) for r in runs])
+    n, passed = m["runs"], m["passed"]
     wrong_success = sum(1 for r in runs if r.get("stop_reason") == "success" and not r["passed"])
-    ci = wilson(passed, n) if n else None
-    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": ci, "tokens": tokens, "computed": computed,
-            "median_wall": statistics.median(walls) if walls else None, "wrong_success": wrong_success,
-            "stops": dict(Counter(str(r.get("stop_reason")) for r in runs).most_common())}
+    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": m["pass_rate_ci95"] if n else None,
+            "tokens": m["total_tokens"], "computed": m["computed_tokens"], "median_wall": m["median_wall_time"],
+            "wrong_success": wrong_success, "stops": dict(Counter(str(r.get("stop_reason")) for r in runs).most_common())}
 
 
 def compare(report: Dict[str, Any], engine: str, plain: str) -> Dict[str, Any]:
