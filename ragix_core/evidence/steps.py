@@ -16,6 +16,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
+from ragix_core.tools.grep_dialect import grep_as_extended
 from ragix_core.tools.mcp_tools import failure_kind
 from ragix_core.tools.grep_key_parts import grep_key_parts
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
@@ -169,8 +170,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over
     top-level globs that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
-    for a grep of a lowercase word that found nothing, the same grep with -i (tools/grep_case.py, an
-    aside); for a grep of a snake_case name that found nothing, its parts as words
+    for a grep whose pattern is extended syntax read as basic, that found nothing, the same grep with -E
+    (tools/grep_dialect.py, an aside); for a grep of a lowercase word that found nothing, the same grep
+    with -i (tools/grep_case.py, an aside); for a grep of a snake_case name that found nothing, its parts as words
     (tools/grep_key_parts.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
@@ -196,7 +198,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     elif not (result.stdout or "").strip() or ((result.stdout or "").strip() == "0" and "|" in command):
         widened = top_globs_as_tree(command, lambda: project_files(root))
         aside = None if widened else \
-            name_with_slash_as_path(command) or grep_ignoring_case(command) or grep_key_parts(command)
+            name_with_slash_as_path(command) or grep_as_extended(command) or grep_ignoring_case(command) \
+            or grep_key_parts(command)
         fix = Fix(*widened) if widened else Fix(*aside, "aside") if aside else None
     step.result = result
     step.status = StepStatus.SUCCESS if result.ok else StepStatus.FAILED
