@@ -6,14 +6,19 @@ The order is what the published evidence for small models supports:
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
    win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
-   plausible answer) is put to the same vote: a sample that prints the same thing confirms it, samples
-   that agree on something else overturn it, and outputs that all differ leave it disputed;
+   plausible answer) is put to the same vote, each later draw asked for a command written another way
+   (prompts/command_followup.md, cross_check): a different command that prints the same thing
+   confirms it, commands that agree on something else overturn it, and outputs that all differ leave
+   it disputed. A short output no second command reproduced is ``unconfirmed``;
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback).
 What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure).
 
-A command the model repeats is not run again: it is a vote for the output it printed. A command that
+A command the model repeats is not run again, and it is not a second vote either: agreement means two
+different commands printed the same thing, since the same pipe repeated repeats its mistake (measured at
+d80e847: most wrong answers ending ``success`` were one wrong pipe the samples wrote again). An ``echo``
+or ``printf`` states its output instead of finding it and never votes. A command that
 changes the project (cp, mkdir, `> FILE`, allowed with --yes) is its own result when it succeeds, and
 is never sampled alongside others: after a failed write only the retries run, one at a time.
 """
@@ -24,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
+from ragix_core import prompts
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
@@ -69,6 +75,22 @@ def _same(command: str) -> str:
     return re.sub(r"\s+", " ", command.strip())
 
 
+_STATES_ITSELF = {"echo", "printf"}
+
+
+def _states_itself(step: PlanStep) -> bool:
+    """The command prints words it was given (``echo 47``) rather than anything it read."""
+    command = step.tool_call.args.get("command", "") if step.tool_call else ""
+    words = str(command).split()
+    return bool(words) and words[0].rsplit("/", 1)[-1] in _STATES_ITSELF
+
+
+def _listed(steps: List[PlanStep]) -> str:
+    """The distinct commands that ran, for a follow-up request: "`a`; `b`"."""
+    commands = [s.tool_call.args.get("command") for s in steps if s.tool_call]
+    return "; ".join(f"`{c}`" for c in dict.fromkeys(commands))
+
+
 def _usable(step: Optional[PlanStep]) -> bool:
     return step is not None and step.status == StepStatus.SUCCESS and not found_nothing(step)
 
@@ -88,6 +110,9 @@ class AttemptOutcome:
     no_command: List[str] = field(default_factory=list)  # why draws produced no command
     # A command refused because it writes and the run may only read: no other draw can change that.
     write_refused: Optional[PlanStep] = None
+    drawn: int = 0  # model calls asked for a command, failed and repeated ones included
+    # The winner is short (a count, a name: at most confirm_lines lines) and was put to a vote to confirm it.
+    checked: bool = False
 
     @property
     def found_nothing(self) -> bool:
@@ -99,7 +124,7 @@ class AttemptOutcome:
         """How many drawn commands printed the winner's output (1 for a lone command)."""
         if self.winner is None:
             return 0
-        if self.vote is not None and self.vote.best is not None and self.decided_by in ("greedy", "vote"):
+        if self.vote is not None and self.vote.best is not None and self.winner in self.vote.best.members:
             return self.vote.best.size
         return 1
 
@@ -118,8 +143,14 @@ class AttemptOutcome:
     @property
     def disputed(self) -> bool:
         """Voted commands found different things and no two agreed: the answer rests on one of them."""
-        return (self.decided_by in ("greedy", "vote") and self.vote is not None
+        return (self.winner is not None and self.vote is not None
                 and self.outputs_found >= 2 and self.agreed < 2)
+
+    @property
+    def unconfirmed(self) -> bool:
+        """A short winner (a count, a name) that no second command reproduced and none contradicted:
+        one pipe's output, which a wrong pipe prints as plausibly as a right one."""
+        return self.checked and not self.confirmed and not self.disputed
 
     def confidence(self) -> float:
         """A stated confidence, from how the winner was chosen: the share of usable drawn commands that
@@ -127,12 +158,12 @@ class AttemptOutcome:
         retry after failures 0.5; a disputed one 1 / the commands that found something."""
         if self.winner is None:
             return 0.0
-        if self.decided_by == "retry":
-            return 0.5
         usable = len(self.vote.samples) if self.vote else 1
         if self.confirmed:
             return round(min(0.9, self.agreed / max(usable, 1)), 3)
-        return round(1 / max(usable, 2), 3) if self.disputed else 0.6
+        if self.disputed:
+            return round(1 / max(usable, 2), 3)
+        return 0.5 if self.decided_by == "retry" else 0.6
 
     def summary(self) -> str:
         """One line for the answer when the winner is weak: "3 commands printed different outputs"."""
@@ -141,6 +172,8 @@ class AttemptOutcome:
         if self.disputed:
             return (f"{len(self.vote.samples)} commands printed {self.outputs_found} different outputs; "
                     "this answer rests on the first of them")
+        if self.unconfirmed:
+            return "no second command printed the same output; this answer rests on one command"
         return ""
 
     def rivals(self, limit: int = 3) -> List[PlanStep]:
@@ -153,9 +186,9 @@ class AttemptOutcome:
 
     def to_meta(self) -> Dict[str, object]:
         return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
-                "drawn": (self.vote.draws if self.vote else 1) + self.retries,
+                "drawn": self.drawn,
                 "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
-                "confirmed": self.confirmed,
+                "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
                 "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call]}
 
@@ -177,55 +210,72 @@ class CommandAttempt:
     def attempt(self, description: str) -> AttemptOutcome:
         out = AttemptOutcome()
         ran: Dict[str, PlanStep] = {}
-        greedy = self._draw("", 0, False, description, out, ran)
+        greedy = self._draw("", False, description, out, ran)
         if _usable(greedy):
             out.winner, out.decided_by = greedy, "greedy"
-            if self.samples and not _changes(greedy) and _short(greedy, self.confirm_lines):
-                self._vote(greedy, description, out, ran)  # confirm, overturn or dispute it
+            self._confirm(greedy, "greedy", description, out, ran)
             return out
         if greedy is not None and refused_write(greedy):
             out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
             return out
         if self.samples and not _changes(greedy):
-            self._vote(greedy, description, out, ran)
+            self._vote(greedy, "greedy", False, description, out, ran)
             if out.winner is not None:
+                out.checked = _short(out.winner, self.confirm_lines) and not _changes(out.winner)
                 return out
         for r in range(self.retries):
             last = self._last_unusable(out)
             if last is None:
                 break
             out.retries += 1
-            said = self.feedback(last)
-            tried = [s.tool_call.args.get("command") for s in out.steps if s.tool_call]
-            feedback = (f"\n\n{said}\nCommands already tried (do not repeat them): "
-                        + "; ".join(f"`{c}`" for c in dict.fromkeys(tried)) + "\nWrite a different command.")
+            feedback = "\n\n" + prompts.section("command_followup", "retry", feedback=self.feedback(last),
+                                                 tried=_listed(out.steps))
             # Greedy on the first retry (the feedback changes the prompt); sampled after, since a
             # greedy model shown the same facts tends to write the same command again.
-            step = self._draw(feedback, 1 + self.samples + r, r > 0, description, out, ran)
+            step = self._draw(feedback, r > 0, description, out, ran)
             if _usable(step):
                 out.winner, out.decided_by = step, "retry"
+                self._confirm(step, "retry", description, out, ran)
                 return out
         if not out.steps and out.no_command:
             raise StopRun("command_generation_failed", out.no_command[-1])
         return out
 
-    def _vote(self, greedy: Optional[PlanStep], description: str, out: AttemptOutcome,
-              ran: Dict[str, PlanStep]) -> None:
-        """Draw samples beside the greedy command and keep the output most of them printed: the
-        greedy one on a tie (it was drawn first), never a failed or empty one."""
+    def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,
+                 ran: Dict[str, PlanStep]) -> None:
+        """Put a short output (a count, a name) to a vote of commands written another way."""
+        if self.samples and self.confirm_lines and not _changes(first) and _short(first, self.confirm_lines):
+            out.checked = True
+            self._vote(first, label, True, description, out, ran)  # confirm, overturn or dispute it
+
+    def _vote(self, first: Optional[PlanStep], label: str, cross_check: bool, description: str,
+              out: AttemptOutcome, ran: Dict[str, PlanStep]) -> None:
+        """Draw samples beside ``first`` and keep the output most distinct commands printed: ``first``
+        on a tie (it was drawn first), never a failed or empty one. With ``cross_check`` each draw is
+        asked for a command written another way than those already run."""
+        voted = set()
+
         def draw(i: int) -> Optional[PlanStep]:
-            if i == 0:  # the greedy command is the vote's first sample: no second call
-                return greedy if greedy is not None and greedy.status == StepStatus.SUCCESS else None
+            if i == 0:  # the first command is the vote's first sample: no second call
+                if first is None or first.status != StepStatus.SUCCESS:
+                    return None
+                voted.add(id(first))
+                return first
             if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
                 raise StopSampling  # a sampled command changed the project: that change is the result
-            step = self._draw("", i, True, description, out, ran)
-            return step if step is not None and step.status == StepStatus.SUCCESS else None
+            feedback = "\n\n" + prompts.section("command_followup", "cross_check",
+                                                 tried=_listed(out.steps)) if cross_check else ""
+            step = self._draw(feedback, True, description, out, ran)
+            if step is None or step.status != StepStatus.SUCCESS or id(step) in voted or _states_itself(step):
+                return None  # failed, a command already voted (the same pipe again), or an echo
+            voted.add(id(step))
+            return step
 
         out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum, empty=found_nothing)
         best = out.vote.best
         if best is not None and not out.vote.best_is_empty:
             out.winner = best.representative
-            out.decided_by = "greedy" if best.representative is greedy else "vote"
+            out.decided_by = label if best.representative is first else "vote"
 
     def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
         """The command to show the retry: the last one that failed or found nothing."""
@@ -234,8 +284,10 @@ class CommandAttempt:
                 return step
         return None
 
-    def _draw(self, feedback: str, i: int, sample: bool, description: str, out: AttemptOutcome,
+    def _draw(self, feedback: str, sample: bool, description: str, out: AttemptOutcome,
               ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
+        i = out.drawn  # the draw's index (its seed when sampling is seeded)
+        out.drawn += 1
         try:
             command = self.ask_command(feedback, i, sample)
         except StopRun as stop:

@@ -23,9 +23,10 @@ from .attempt import AttemptOutcome, CommandAttempt
 from .command_prompt import ask_free_command, command_request, pasted_placeholder
 from .replies import AnswerReply
 
-__all__ = ["DirectAnswers", "DISPUTED", "UNSUPPORTED"]
+__all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED"]
 
 DISPUTED = "disputed"  # the stop reason of an answer whose voted commands printed different outputs
+UNCONFIRMED = "unconfirmed"  # the stop reason of a short answer no second, different command reproduced
 UNSUPPORTED = "unsupported_answer"  # the stop reason of an answer stating a number no output shows
 UNSUPPORTED_CONFIDENCE = 0.3
 
@@ -116,6 +117,14 @@ class DirectAnswers:
             answer = (f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{shown_command(outcome.winner)}`"
                       f"{'. Other outputs: ' + others if others else ''}.)")
             result["stop_reason"] = DISPUTED
+        elif outcome.unconfirmed:
+            # One pipe's count or name, which a wrong pipe prints as plausibly: the answer stands, said to
+            # rest on one command, and the run does not claim success for it.
+            answer = f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{shown_command(outcome.winner)}`.)"
+            result["stop_reason"] = UNCONFIRMED
+            if marks_unsupported(answer):
+                result["stop_reason"] = UNSUPPORTED
+                result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
         elif marks_unsupported(answer):
             # The writer stated a number the winning output does not show (evidence/numbers.py marks it):
             # the answer stands with its mark, and the run does not claim success for it.

@@ -95,6 +95,42 @@ def test_a_short_greedy_output_stands_unconfirmed_when_every_sample_fails():
     assert out.confidence() == 0.6
 
 
+def test_the_same_command_again_is_not_a_second_vote_and_the_output_ends_unconfirmed():
+    cmds = ["grep -rl group . | wc -l"] * 4
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="5\n")})
+    out = attempt(script)
+    assert len(script.asked) == 4 and len(out.steps) == 1  # drawn four times, run once
+    assert out.agreed == 1 and not out.confirmed and not out.disputed and out.unconfirmed
+    assert out.confidence() == 0.6 and "rests on one command" in out.summary()
+
+
+def test_cross_check_draws_are_told_which_commands_ran_and_asked_for_another_way():
+    cmds = ["wc -l a.py", "wc -l a.py", "grep -c '' a.py"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="7 a.py\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="7\n")})
+    out = attempt(script)
+    assert out.confirmed and out.agreed == 2 and not out.unconfirmed
+    feedback, draw, sampled = script.asked[1]
+    assert sampled and draw == 1 and "Already run: `wc -l a.py`" in feedback and "another way" in feedback
+    assert [a[1] for a in script.asked] == [0, 1, 2]  # each draw its own index (its seed when seeded)
+
+
+def test_an_echo_states_its_output_and_never_confirms_one():
+    cmds = ["find . -name '*.sh' | wc -l", "echo 3", "printf '3\\n'", "ls"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: ToolResult("shell", 0, stdout="3\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="3\n"), cmds[3]: LISTING})
+    out = attempt(script)
+    assert out.agreed == 1 and not out.confirmed and out.disputed  # the listing differs; the echoes do not count
+
+
+def test_a_short_retry_output_is_confirmed_like_a_greedy_one():
+    cmds = ["wc -l nope.md", "cat nope.md", "wc -l docs/a.md", "grep -c '' docs/a.md"]
+    results = {"wc -l nope.md": MISSING, "cat nope.md": MISSING, "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n"),
+               "grep -c '' docs/a.md": ToolResult("shell", 0, stdout="4\n")}
+    out = attempt(Script(cmds, results), samples=1, retries=2)
+    assert out.decided_by == "retry" and out.confirmed and out.confidence() == pytest.approx(0.9)
+
+
 def test_confirm_lines_zero_lets_a_short_greedy_output_stand_alone():
     script = Script(["find . -name '*.md'"], {"find . -name '*.md'": HIT})
     out = attempt(script, confirm_lines=0)
@@ -132,7 +168,7 @@ def test_when_the_vote_finds_nothing_a_retry_is_shown_the_failure_and_the_comman
     cmds = ["wc -l nope.md", "wc -l nope.md", "cat nope.md", "wc -l nope.md", "wc -l docs/a.md"]
     results = {"wc -l nope.md": MISSING, "cat nope.md": MISSING, "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n")}
     script = Script(cmds, results)
-    out = attempt(script, samples=3, retries=2)
+    out = attempt(script, samples=3, retries=2, confirm_lines=0)
     assert out.decided_by == "retry" and out.retries == 1 and out.confidence() == 0.5
     feedback, draw, sampled = script.asked[-1]
     assert "feedback on cat nope.md" in feedback and "`wc -l nope.md`; `cat nope.md`" in feedback
@@ -163,8 +199,8 @@ def test_a_mend_ragix_found_runs_at_once_and_is_the_candidate():
 
 
 def test_a_reply_without_a_command_is_one_failed_draw_but_a_timeout_ends_the_run():
-    script = Script([StopRun("command_generation_failed", "no command"), "find . -name '*.md'", "find . -name '*.md'"],
-                    {"find . -name '*.md'": HIT})
+    script = Script([StopRun("command_generation_failed", "no command"), "find . -name '*.md'", "ls docs/*.md"],
+                    {"find . -name '*.md'": HIT, "ls docs/*.md": HIT})
     out = attempt(script)
     assert out.decided_by == "vote" and out.no_command == ["no command"] and out.agreed == 2
     with pytest.raises(StopRun) as stop:

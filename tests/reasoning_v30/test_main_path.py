@@ -70,7 +70,7 @@ def test_a_long_output_is_the_answer_with_no_sample(project):
 
 def test_an_answer_stating_a_number_no_output_shows_ends_unsupported(project):
     res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
-                   fenced("wc -l docs/install.md"), "docs/install.md has 57 lines.")
+                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 57 lines.")
     assert res.state.stop_reason == "unsupported_answer" and res.state.confidence <= 0.3
     assert "no command output shows 57" in res.state.final_answer
 
@@ -87,14 +87,29 @@ def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(
 
 
 def test_a_retry_is_shown_the_error_and_the_nearest_directory(project):
-    replies = [fenced("cat docs/setup.txt")] * 2 + [fenced("wc -l docs/install.md"), "It has 12 lines."]
+    replies = [fenced("cat docs/setup.txt")] * 2 + [fenced("wc -l docs/install.md"),
+                                                    fenced("cat docs/install.md | wc -l"), "It has 12 lines."]
     res, llm = run("Read the install notes and say how long they are", project, *replies,
                    reasoning={"voting": {"samples": 1}})
     retry = llm.calls[2]["messages"][0]["content"]
     assert "The command `cat docs/setup.txt` failed (exit code 1)" in retry
     assert "No such file or directory" in retry
     assert "./docs: install.md, usage.md" in retry  # what a person would `ls` next
-    assert res.state.meta["attempt"]["decided_by"] == "retry" and res.state.stop_reason == "success"
+    # The retry's short output is put to a command written another way, which confirms it.
+    cross_check = llm.calls[3]["messages"][0]["content"]
+    assert "Already run: `cat docs/setup.txt`; `wc -l docs/install.md`" in cross_check
+    attempt = res.state.meta["attempt"]
+    assert attempt["decided_by"] == "retry" and attempt["confirmed"] and res.state.stop_reason == "success"
+
+
+def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
+    # The samples repeat the greedy pipe: the same command again is not a second vote.
+    res, llm = run("How many lines does docs/install.md have?", project, *[fenced("wc -l docs/install.md")] * 4,
+                   "docs/install.md has 12 lines.")
+    assert len(llm.calls) == 5  # greedy, three cross-check draws, the writer
+    assert res.state.stop_reason == "unconfirmed" and res.state.confidence == 0.6
+    assert "12 lines" in res.state.final_answer and "rests on one command" in res.state.final_answer
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/install.md"]
 
 
 def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):

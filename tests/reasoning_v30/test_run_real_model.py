@@ -133,7 +133,7 @@ def test_after_a_failed_command_the_real_model_samples_and_the_outputs_are_voted
     assert attempt.get("commands", [None])[0] == "cat READ_ME.txt | wc -l", result.state.meta
     assert attempt["drawn"] >= 2 and attempt["retries"] == 0  # sampled commands were drawn after the failure
     if attempt["decided_by"] == "vote":  # the answer is written from the winning output
-        assert result.state.stop_reason in ("success", "disputed")
+        assert result.state.stop_reason in ("success", "disputed", "unconfirmed")
         assert_answer_from_the_winner(result)
 
 
