@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from ragix_core.reasoning_slim.entropy import EntropyReport
 
-__all__ = ["NodeState", "Node", "walk", "to_mermaid"]
+__all__ = ["NodeState", "Node", "walk", "to_mermaid", "tree_from_events"]
 
 
 class NodeState(str, Enum):
@@ -140,3 +140,34 @@ def to_mermaid(root: Node, *, label_chars: int = 60) -> str:
         if cls:
             lines.append(f"    class n{node.id} {cls}")
     return "\n".join(lines) + "\n"
+
+
+def tree_from_events(records: List[Dict[str, Any]]) -> Optional[Node]:
+    """The tree as its ``tree_node`` events left it (each node's last event wins), for a past run
+    read from its trace: enough for ``to_mermaid`` (question, answer, H, relevance, tokens, state,
+    the peer's verdict), not for resuming. None when the records hold no root."""
+    last: Dict[int, Dict[str, Any]] = {}
+    for record in records:
+        if isinstance(record, dict) and isinstance(record.get("node_id"), int):
+            last[record["node_id"]] = record
+    nodes: Dict[int, Node] = {}
+    for node_id in sorted(last):
+        r = last[node_id]
+        try:
+            state = NodeState(r.get("state"))
+        except ValueError:
+            state = NodeState.NEW
+        h = r.get("entropy")
+        nodes[node_id] = Node(id=node_id, depth=int(r.get("depth") or 0), question=str(r.get("question") or ""),
+                              parent=r.get("parent"), state=state, answer=str(r.get("answer") or ""),
+                              entropy=EntropyReport(0.0, 0.0, 0.0, float(h), 0, 0) if isinstance(h, (int, float)) else None,
+                              relevance=float(r.get("relevance") or 0.0), tokens=int(r.get("tokens") or 0),
+                              peer={"verdict": r["peer"]} if r.get("peer") else None)
+    root = None
+    for node in nodes.values():  # ids grow as nodes are made: children come in their parent's order
+        parent = nodes.get(node.parent) if node.parent is not None else None
+        if parent is not None:
+            parent.children.append(node)
+        elif root is None and node.parent is None:
+            root = node
+    return root

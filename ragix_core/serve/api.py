@@ -124,16 +124,26 @@ def research_items(request: Request, run_id: str) -> List[Dict[str, Any]]:
 
 @router.get("/runs/{run_id}/mermaid", response_class=PlainTextResponse)
 def run_mermaid(request: Request, run_id: str) -> str:
-    """A graph run's flowchart from its events; a tutor run this server finished: its proof graph."""
+    """A graph run's flowchart from its events; a contractive run's tree from its events; a tutor run
+    this server finished: its proof graph."""
     record = record_or_404(request, run_id)
     report = (record.result or {}).get("tutor") or {}
     if record.engine == "tutor" and report.get("graph"):
         from ragix_core.reasoning_tutor.graph import ProofGraph
 
         return ProofGraph.from_json(report["graph"]).to_mermaid()
+    if record.engine == "contractive":
+        from ragix_core.core.events import EventKind
+        from ragix_core.reasoning_slim.tree import to_mermaid, tree_from_events
+
+        root = tree_from_events([e.data for e in record.events if e.kind == EventKind.TREE_NODE])
+        if root is not None:
+            return to_mermaid(root)
     if record.engine in ("contractive", "tutor", "research", "chat"):
-        raise HTTPException(404, f"run {run_id!r} is a {record.engine} run with no Mermaid export here "
-                                 f"(`ragix reason` and `ragix tutor` export their own)")
+        why = "its tutor report is kept only by the server that ran it" if record.engine == "tutor" else \
+            "its trace holds no tree node" if record.engine == "contractive" else "it is not a graph"
+        raise HTTPException(404, f"run {run_id!r} is a {record.engine} run with no Mermaid export here: {why} "
+                                 f"(`ragix reason --export-mermaid` and `ragix tutor` export their own)")
     return graph_mermaid(record.events)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ragix_core.core.events import Event, EventKind
+from ragix_core.core.text import bounded
 
 from .history import engine_of
 
@@ -163,15 +164,34 @@ def research_view(events: List[Event], items: Optional[List[Dict[str, Any]]] = N
             "report": item.get("description"), "citations": schema.get("citations") or [], "items": items}
 
 
+_THOUGHT_CHARS = 2000  # a step's text on the page; the trace keeps it whole
+
+
+def _thoughts(messages: Any) -> List[Dict[str, str]]:
+    """What a chat node said in its step: the orchestrator's thinking and the action it chose, a tool's
+    result, the writer's answer. The messages come from a trace file: anything but a list of dicts is
+    skipped."""
+    out = []
+    for m in messages if isinstance(messages, list) else []:
+        if not isinstance(m, dict) or not str(m.get("content") or "").strip():
+            continue
+        meta = m.get("meta") if isinstance(m.get("meta"), dict) else {}
+        label = meta.get("action") or meta.get("tool") or meta.get("type") or m.get("kind") or ""
+        out.append({"label": str(label), "text": bounded(str(m["content"]), _THOUGHT_CHARS)})
+    return out
+
+
 def chat_view(events: List[Event]) -> Dict[str, Any]:
-    """The turn's steps (each node with the commands and model calls inside it), collapsible on the page."""
+    """The turn's steps (each node with what it said, the commands and model calls inside it),
+    collapsible on the page."""
     steps: List[Dict[str, Any]] = []
     for event in events:
         d = event.data
         if event.kind == EventKind.NODE_ENTER:
-            steps.append({"node": d.get("node"), "commands": [], "llm_calls": 0, "next": None})
+            steps.append({"node": d.get("node"), "commands": [], "llm_calls": 0, "next": None, "thinking": []})
         elif event.kind == EventKind.NODE_EXIT and steps:
             steps[-1]["next"] = d.get("next")
+            steps[-1]["thinking"] = _thoughts(d.get("messages"))
         elif event.kind == EventKind.TOOL_CALL and steps:
             steps[-1]["commands"].append({**_command(d), "tool": d.get("call_tool") or d.get("tool")})
         elif event.kind == EventKind.LLM_CALL and steps:

@@ -231,3 +231,14 @@ def test_a_number_is_a_valid_answer():
     client = ScriptedClient({Q: [42.0, 42]})  # JSON numbers, as the real model prefers for sums
     result = reasoner(client, k_entropy_samples=2, reasoning=False).solve_sync(Q)
     assert result.final_answer == "42" and result.root.entropy.model == 0.0
+
+
+def test_the_tree_rebuilt_from_its_events_draws_the_same_mermaid():
+    # A past run read from its trace has only its events: `ragix serve` draws its tree from them.
+    from ragix_core.reasoning_slim.tree import to_mermaid, tree_from_events
+
+    result = reasoner(split_client(), k_entropy_samples=3).solve_sync(Q)
+    rebuilt = tree_from_events(result.events)
+    assert [n.question for n in rebuilt.children] == [S1, S2, OFF]
+    assert to_mermaid(rebuilt) == result.to_mermaid()
+    assert tree_from_events([{"node_id": "x"}, "garbage"]) is None  # a trace's records are untrusted

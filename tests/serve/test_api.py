@@ -183,3 +183,16 @@ def test_the_schema_is_served_and_the_corpus_finds_a_finished_run(serve):
         assert any(h["event"]["goal"] == GOAL for h in hits)
         assert c.get("/api/corpus/search", params={"q": "x", "root": "nope"}).status_code == 400
         assert c.get(f"/api/runs/{run['id']}/items").status_code == 404  # not a research run
+
+
+def test_a_past_contractive_run_is_exported_as_its_tree(serve, project):
+    from tests.reasoning_slim.test_engine import Q, split_client
+
+    result = run_goal(Q, cwd=project, config=parse_config({}), strategy="contractive",
+                      client_factory=lambda s: split_client())
+    server = serve({})
+    with server.client() as c:
+        assert c.get(f"/api/runs/{result.session_id}").json()["engine"] == "contractive"
+        mermaid = c.get(f"/api/runs/{result.session_id}/mermaid")
+    assert mermaid.status_code == 200 and mermaid.text.startswith("graph TD")
+    assert "n0 --> n1" in mermaid.text and "H=" in mermaid.text and "class n3 pruned" in mermaid.text

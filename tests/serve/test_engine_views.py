@@ -80,10 +80,16 @@ def test_chat_steps_fold_and_unfold(serve, browser, shots):
     from tests.chat.conftest import decision
 
     model = ScriptedLLM([decision("think", "the user greets me"), decision("answer", "done"), "Hello to you too."])
-    server = serve(model=model, delay=0.2)
+    server = serve(model=model, delay=0.5)
     page = run_from_form(server, browser, "hello there", "chat")
-    finished(page)
     steps = page.locator(".chat-step")
+    expect(steps.nth(1)).to_be_visible(timeout=15000)  # the newest step is open, the ones before it closed
+    expect(steps.first).not_to_have_attribute("open", "")
+    steps.first.locator("summary").click()  # opened while the run goes on: the later pushes keep it open
+    finished(page)
+    expect(steps.first).to_have_attribute("open", "")
+    expect(steps.first.locator(".thought")).to_contain_text("the user greets me")  # what the orchestrator thought
+    steps.first.locator("summary").click()
     expect(steps).to_have_count(3)
     first = steps.first
     expect(first).not_to_have_attribute("open", "")
