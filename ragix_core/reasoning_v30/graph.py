@@ -188,12 +188,16 @@ class ReasoningGraph:
         self._fail(state, node, USER_ABORT, f"interrupted by the user (Ctrl-C) in {node}")
         state.final_answer = None  # an answer half-made in the interrupted node is not the run's answer
         respond = self.nodes.get(self.fallback)
-        if respond is not None and node != self.fallback:
+        if respond is not None:  # again if it was RESPOND that was interrupted: now it asks no model
             self.trace.append(self.fallback)
             try:
                 state, _ = respond.run(state)
             except Exception as exc:  # the partial answer is a courtesy; the stop stands
                 state.meta["respond_error"] = f"{type(exc).__name__}: {exc}"
+        if not state.final_answer:
+            from ragix_core.evidence.answers import partial_results  # (graph.py stays cheap to import)
+
+            state.final_answer = partial_results(state)
         state.stop_reason = USER_ABORT
         self.events.publish(EventKind.RUN_END, state.session_id, stop_reason=state.stop_reason, iterations=iterations,
                             answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
@@ -243,7 +247,7 @@ class ReasoningGraph:
                 raise
         self.events.publish(EventKind.CHECKPOINT, state.session_id, path=str(path), next=next_node)
 
-    def resume(self, checkpoint_path: os.PathLike | str, max_iterations: int = 50) -> ReasoningState:
+    def resume(self, checkpoint_path: os.PathLike | str, max_iterations: Optional[int] = None) -> ReasoningState:
         """Continue a run from a checkpoint written by this graph (or an identical one)."""
         state, next_node, iterations, trace = load_checkpoint(checkpoint_path)
         if next_node != self.end and next_node not in self.nodes:

@@ -19,7 +19,7 @@ from .emit import EmitFn, emit_event, utc_now
 from .execute import ExecuteNode, emit_step, execute_step
 from .graph import BaseNode
 from .node_calls import call, positional_arity, resolve, takes_state
-from .respond import compose_from_steps, partial_results
+from ragix_core.evidence.answers import compose_from_steps, partial_results
 from ragix_core.core.types import (
     Plan,
     PlanStep,
