@@ -105,9 +105,12 @@ def run(
             from ragix_core.runtime.context import new_session_id
 
             session_id = new_session_id()
-            checkpoint = save_record(RunRecord(
-                session_id, goal, str(cwd.resolve()), resolve_strategy(strategy, config), profile, model,
-                planner_model, str(config_path.resolve()) if config_path else None, yes))
+            try:
+                checkpoint = save_record(RunRecord(
+                    session_id, goal, str(cwd.resolve()), resolve_strategy(strategy, config), profile, model,
+                    planner_model, str(config_path.resolve()) if config_path else None, yes))
+            except OSError as exc:
+                err.print(f"[yellow]warning:[/yellow] this run cannot be resumed: {escape(str(exc))}", highlight=False)
         with sigint_ends_run():
             if live:
                 live.start()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import tempfile
 import time
 import traceback
@@ -176,7 +177,13 @@ class ReasoningGraph:
                 fell_back = True
             current = next_node
             if self.checkpoint_path is not None:
-                self._checkpoint(state, current, iterations)
+                try:
+                    self._checkpoint(state, current, iterations)
+                except OSError as exc:  # a full or read-only disk costs the resume, not the run
+                    state.meta["checkpoint_error"] = f"{self.checkpoint_path}: {exc}"
+                    print(f"ragix: checkpoints stopped (the run goes on, but cannot be resumed): "
+                          f"{self.checkpoint_path}: {exc}", file=sys.stderr)
+                    self.checkpoint_path = None
 
         publish(EventKind.RUN_END, sid, stop_reason=state.stop_reason, iterations=iterations,
                 answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))

@@ -405,6 +405,16 @@ def test_checkpoint_after_each_node_and_resume(tmp_path: Path):
     assert graph2.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "RESPOND"]
 
 
+def test_a_checkpoint_that_cannot_be_written_costs_the_resume_not_the_run(tmp_path: Path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    graph, _ = build(TaskComplexity.MODERATE, [make_plan(("a", "ls"))], ok_step, checkpoint=blocker / "ck.json")
+    final = graph.run(state())
+    assert final.stop_reason == "success" and "out1" in final.final_answer
+    assert str(blocker / "ck.json") in final.meta["checkpoint_error"]
+    assert "cannot be resumed" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("content,match", [
     ("{not json", "not valid JSON"),
     ('{"version": 1, "next_node": "EXECUTE", "iterations": 2, "state": {"goal": "g"}}', "session_id"),
