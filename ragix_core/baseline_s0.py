@@ -90,7 +90,7 @@ def _graph(ctx: Any, ask: Callable[[str], str], evidence: Callable[[ReasoningSta
 
     nodes = {"COMMAND": S0CommandNode(ask, ctx.toolbox, emit),
              "RESPOND": RespondNode(emit, compose_answer_fn=answer)}
-    return ReasoningGraph(nodes, start="COMMAND", end="END", events=ctx.bus,
+    return ReasoningGraph(nodes, start="COMMAND", end="END", events=ctx.bus, checkpoint_path=ctx.checkpoint_path,
                           max_iterations=ctx.config.reasoning.graph.max_iterations)
 
 

@@ -50,7 +50,8 @@ class RetryNode(BaseNode):
 
 class ReasoningLoop:
     def __init__(self, functions: AgentFunctions, *, max_retries: int = 1, events: Optional[EventBus] = None,
-                 emit_event_fn: Optional[Callable[[ReasoningEvent], None]] = None, max_iterations: int = 50):
+                 emit_event_fn: Optional[Callable[[ReasoningEvent], None]] = None, max_iterations: int = 50,
+                 checkpoint_path: Optional[Any] = None):
         self.f = functions
         self.max_retries = max_retries
         self.events = events or EventBus()
@@ -68,7 +69,7 @@ class ReasoningLoop:
             "RESPOND": RespondNode(emit, compose_answer_fn=functions.compose),
         }
         self.graph = ReasoningGraph(nodes, start="CLASSIFY", end="END", events=self.events,
-                                    max_iterations=max_iterations)
+                                    max_iterations=max_iterations, checkpoint_path=checkpoint_path)
 
     @property
     def trace(self) -> List[str]:
@@ -79,10 +80,14 @@ class ReasoningLoop:
         rc = ctx.config.reasoning
         return cls(AgentFunctions.from_context(ctx, with_experience=False), max_retries=rc.graph.max_plan_retries,
                    events=ctx.bus, emit_event_fn=make_emitter(ctx.bus, ctx.recall),
-                   max_iterations=rc.graph.max_iterations)
+                   max_iterations=rc.graph.max_iterations, checkpoint_path=ctx.checkpoint_path)
 
     def run(self, state: ReasoningState) -> ReasoningState:
         return self.graph.run(state)
+
+    def resume(self, checkpoint_path: Any) -> ReasoningState:
+        """Continue from the graph's checkpoint (``ragix run --resume``)."""
+        return self.graph.resume(checkpoint_path)
 
 
 def loop_v1(ctx: Any) -> ReasoningLoop:

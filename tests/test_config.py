@@ -99,3 +99,60 @@ def test_cli_reports_config_error_with_exit_2(tmp_path):
     assert result.exit_code == 2
     assert "reasoning.graf: unknown key" in result.output
     assert "Traceback" not in result.output
+
+
+SPEC_002_8_2 = """\
+# reasoning_config.yaml
+version: "0.30.0"
+
+graph:
+  max_reflections: 3
+  max_plan_retries: 2
+  timeout_per_step: 60
+
+reflect:
+  enabled: true
+  use_shell: true
+  shell_timeout: 30
+  max_commands: 5
+  read_only: true
+
+experience:
+  enabled: true
+  corpus_path: "experiences/"
+  similarity_threshold: 0.7
+  max_similar: 5
+
+traces:
+  enabled: true
+  output_dir: "traces/"
+  format: "ndjson"
+  include_prompts: false
+"""
+
+
+def test_spec_002_reasoning_config_file_is_read_as_written(tmp_path):
+    """Spec 002 §4.6 / §8.2's file (without the keys refused below) as --config: top-level
+    sections land under reasoning:, version 0.30.0 is accepted."""
+    cfg = load_config(write(tmp_path / "reasoning_config.yaml", SPEC_002_8_2))
+    rc = cfg.reasoning
+    assert rc.graph.max_reflections == 3 and rc.graph.max_plan_retries == 2 and rc.graph.timeout_per_step == 60
+    assert rc.reflect.shell_timeout == 30 and rc.reflect.max_commands == 5
+    assert rc.experience.project_root == "experiences/" and rc.experience.top_k == 5
+    assert rc.experience.similarity_threshold == 0.7
+    assert rc.traces.path == "traces/" and rc.traces.format == "ndjson"
+
+
+def test_spec_002_refused_keys_say_what_to_write(tmp_path):
+    profiles = SPEC_002_8_2 + "profiles:\n  developer: {max_reflections: 2, verbose: true}\n"
+    with pytest.raises(ConfigError, match=r"profiles: is not supported.*profile:.*max_reflections: 2"):
+        load_config(write(tmp_path / "a.yaml", profiles))
+    with pytest.raises(ConfigError, match=r"complexity_bypass_threshold is not supported.*routing: classify_first"):
+        load_config(write(tmp_path / "b.yaml", SPEC_002_8_2.replace(
+            "  timeout_per_step: 60\n", "  timeout_per_step: 60\n  complexity_bypass_threshold: 0.9\n")))
+    with pytest.raises(ConfigError, match=r"version: '0.23' is not a config shape.*0.30.0"):
+        load_config(write(tmp_path / "c.yaml", SPEC_002_8_2.replace('"0.30.0"', '"0.23"')))
+    with pytest.raises(ConfigError, match=r"graph: is written both at the top level.*under reasoning:"):
+        parse_config({"graph": {"max_iterations": 5}, "reasoning": {"graph": {"max_iterations": 6}}})
+    with pytest.raises(ConfigError, match=r"reasoning\.graph\.max_plan_retries"):
+        parse_config({"graph": {"max_plan_retries": "two"}})  # moved keys are validated where they land

@@ -53,7 +53,8 @@ def chat_setup(ctx: Any, *, docs: Optional[str] = None, max_reasoning_steps: Opt
             notes.append(f"repl, operator: profile {ctx.profile.name!r} starts no process")
         else:
             limits = Limits(timeout=section.tool_timeout, cpu_seconds=max(1, math.ceil(section.tool_timeout)))
-            box = ToolBox(ctx.cwd, profile="repl", events=ctx.bus, session_id=ctx.session_id, limits=limits)
+            box = ToolBox(ctx.cwd, profile="repl", events=ctx.bus, session_id=ctx.session_id, limits=limits,
+                          previews=getattr(ctx, "previews", None))
     for name in wanted:
         if name == "repl" and box is not None:
             if box.sandbox.confining:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import one_line
+from ragix_core.tools.preview import DryRunStop
 
 from .messages import final_answer, message_id
 from .nodes import (DEPS_KEY, END_NODE, ORCHESTRATOR_NODE, TOOLS_NODE, WRITER_NODE, ChatDeps, RunnableConfig, deps_of,
@@ -67,6 +68,8 @@ def run_thread(state: ChatState, config: RunnableConfig, *, bus: Optional[EventB
         try:
             partial = NODES[node](state, config)
             next_node = ROUTES[node](merge(state, partial), config) if ROUTES[node] else END_NODE
+        except DryRunStop:
+            raise  # a dry run ends at its first tool call: runtime/run.py reports what it would have run
         except Exception as exc:  # a bug in a node ends the thread with what it has, never a traceback
             partial, next_node = _crashed(state, node, exc), END_NODE
             if bus is not None:

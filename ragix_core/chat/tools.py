@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from ragix_core import prompts
 from ragix_core.core.events import EventBus, EventKind
+from ragix_core.tools.preview import DryRunStop
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import ToolCall, ToolResult
 
@@ -267,6 +268,8 @@ class ChatTools:
         started = time.perf_counter()
         try:
             return tool.run(tool_input, earlier)
+        except DryRunStop:
+            raise  # a dry run ends at its first tool call, whatever the engine
         except Exception as exc:  # a bug in a tool must not end the conversation
             return ToolOutcome("", f"internal error in {name}: {type(exc).__name__}: {one_line(exc, 300)}",
                                time.perf_counter() - started)

@@ -3,6 +3,7 @@
 Lookup order: an explicit path → ``./ragix.yaml`` → ``$RAGIX_HOME/ragix.yaml``
 (``~/.ragix/ragix.yaml`` by default) → built-in defaults. The first file found
 is used whole; files are not merged (a partial file is completed by defaults).
+Spec 002's ``reasoning_config.yaml`` shape is read too (config/spec002_file.py).
 
 Every section forbids unknown keys: a typo fails with the key's full path and,
 where the set is closed, the allowed values — never a silently ignored setting.
@@ -28,6 +29,7 @@ from ragix_core.config.reasoning import ReasoningConfig
 from ragix_core.config.chat import ChatSection
 from ragix_core.config.mcp import McpSection
 from ragix_core.config.research import ResearchSection
+from ragix_core.config.spec002_file import fold_spec002_shape
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
 
@@ -86,6 +88,10 @@ def parse_config(data: Any, source: str = "<dict>") -> RagixConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"invalid configuration in {source}: the top level must be a mapping, got {type(data).__name__}")
     try:
+        data = fold_spec002_shape(data)  # spec 002's reasoning_config.yaml shape, where it maps
+    except ValueError as exc:
+        raise ConfigError(f"invalid configuration in {source}:\n  {exc}") from None
+    try:
         cfg = RagixConfig.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(format_validation_error(exc, RagixConfig, source)) from None
@@ -114,6 +120,11 @@ def _read_yaml(found: Path) -> Any:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"config file {found} is not valid YAML: {exc}") from None
+    if isinstance(data, dict):  # before trust's tightening compares sections: the same shape everywhere
+        try:
+            data = fold_spec002_shape(data)
+        except ValueError as exc:
+            raise ConfigError(f"invalid configuration in {found}:\n  {exc}") from None
     return data
 
 

@@ -40,7 +40,9 @@ __all__ = [
 # Keys of spec 002 §8.2 that ragix cannot honour, with the reason (refused, never silently ignored).
 _UNSUPPORTED = {
     "complexity_bypass_threshold": "CLASSIFY yields a label (rules first, then the model), not a score to "
-                                   "compare with a threshold; remove the key",
+                                   "compare with a threshold; remove the key. BYPASS is a greeting or a question "
+                                   "that names nothing of the project; to have the model label every other goal "
+                                   "write `reasoning: {routing: classify_first, labels: model}`",
 }
 
 

@@ -44,6 +44,11 @@ class EngineSpec:
     # only needs a scratch directory) runs from anywhere: a system or home directory is replaced by
     # the per-user working area (core/home.work_area).
     needs_project: bool = True
+    # Runs confined commands (a dry run previews them); research reads its documents in-process and the
+    # contractive tree only asks its models, so a dry run of either has nothing to show and runs nothing.
+    runs_commands: bool = True
+    # Checkpoints after every step (a graph): `ragix run --resume SESSION` continues it.
+    resumable: bool = False
 
 
 class UnknownEngine(ValueError):
@@ -54,23 +59,24 @@ _SHELL_ROLES = ("planner", "worker", "verifier")
 
 ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("graph_v30", "ragix_core.reasoning_v30.build:graph_v30",
-               "spec 000 reflective graph: classify, plan, execute, reflect (back to PLAN), verify", _SHELL_ROLES),
+               "spec 000 reflective graph: classify, plan, execute, reflect (back to PLAN), verify", _SHELL_ROLES,
+               resumable=True),
     EngineSpec("graph_v2", "ragix_core.reasoning_v30.build:graph_v2",
-               "spec 001 graph: REFLECT writes the new plan and returns to EXECUTE", _SHELL_ROLES),
+               "spec 001 graph: REFLECT writes the new plan and returns to EXECUTE", _SHELL_ROLES, resumable=True),
     EngineSpec("loop_v1", "ragix_core.reasoning:loop_v1",
-               "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES),
+               "spec 002 ReasoningLoop v1: plan, execute, verify, retry the whole plan", _SHELL_ROLES, resumable=True),
     EngineSpec("research", "ragix_core.research.engine:build",
                "spec 004 deep research over the directory's documents: analyst, critic, writer",
-               ("planner", "verifier", "worker"), classifies=False),
+               ("planner", "verifier", "worker"), classifies=False, runs_commands=False),
     EngineSpec("s0", "ragix_core.baseline_s0:s0",
                "baseline, the plain call: one free-text command (first code block), one answer from its output",
-               ("worker",), classifies=False),
+               ("worker",), classifies=False, resumable=True),
     EngineSpec("s0_json", "ragix_core.baseline_s0:s0_json",
                "baseline before the main path: one command asked as JSON, one answer from its output",
-               ("worker",), classifies=False),
+               ("worker",), classifies=False, resumable=True),
     EngineSpec("contractive", "ragix_core.reasoning_slim.engine:build",
                "spec 002 §4 tree: k samples → entropy → decompose, review, collapse (no tools)",
-               ("planner", "worker", "peer"), classifies=False, needs_project=False),
+               ("planner", "worker", "peer"), classifies=False, needs_project=False, runs_commands=False),
     EngineSpec("tutor", "ragix_core.reasoning_tutor.game:tutor",
                "spec 002 §3.4 Interpreter-Tutor: the model moves, a deterministic tutor validates against evidence",
                ("worker",), classifies=False),

@@ -96,6 +96,8 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
             except Exception as exc:  # one broken run must not hide the others
                 return error_result(scenario, f"runner raised {type(exc).__name__}: {exc}", run, strategy,
                                     time.monotonic() - started)
+            if getattr(getattr(result, "state", None), "stop_reason", None) == "user_abort":
+                raise KeyboardInterrupt  # the engine ended the run on Ctrl-C; the user meant the whole eval
             res = evaluate_run(scenario, result, workdir=work, run=run, strategy=strategy, strict=opts.strict)
             res.trace_path = _copy_trace(result, opts, scenario, run, strategy)
     except WorkspaceError as exc:

@@ -2,8 +2,9 @@
 
 The engines are synchronous and know nothing of MCP; what every one of them does often is ask
 its model. So a cancelled request sets a flag, and the run's model clients raise
-``RunCancelled`` at their next call. It is a ``KeyboardInterrupt``: the engines already treat
-Ctrl-C as "stop now" (the chat stores the turn as ``user_abort``) and none of them swallows it.
+``RunCancelled`` at their next call. It is a ``KeyboardInterrupt``: the engines treat it as Ctrl-C,
+"stop now" (the chat stores the turn as ``user_abort`` and re-raises; the others end the run as
+``user_abort`` with its trace closed, and engines.run_engine turns that back into ``RunCancelled``).
 """
 
 from __future__ import annotations

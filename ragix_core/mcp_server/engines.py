@@ -45,6 +45,12 @@ def run_engine(launch: Launch, goal: str, strategy: Optional[str], bus: EventBus
     result = run_goal(goal, cwd=launch.root, config=launch.config, strategy=strategy, events=bus,
                       profile=launch.profile.name, client_factory=cancel.client_factory, meta=meta)
     s = result.state
+    if cancel.cancelled and s.stop_reason == "user_abort":
+        # The engines end an interrupted run themselves (trace closed, partial answer); to the client
+        # that cancelled, the request was cancelled.
+        from .cancel import RunCancelled
+
+        raise RunCancelled("the MCP request was cancelled")
     return RunReport(answer=s.final_answer or "", stop_reason=s.stop_reason or "unknown", commands=_commands(result),
                      trace_path=str(result.trace_path) if result.trace_path else None, session_id=result.session_id,
                      strategy=result.strategy, usage=result.usage, details=_details(result.strategy, s))

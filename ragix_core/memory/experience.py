@@ -1,7 +1,9 @@
 """Experience corpus (spec 000 §5): what past runs learned, searchable by the graph.
 
 The API is spec 000 §5.2 as written (``ExperienceCorpus``, ``HybridExperienceCorpus``,
-``events_path``, ``append``, ``search`` returning the same text block). Beneath it:
+``events_path``, ``append``, ``search`` returning the same text block), and spec 002 §4.5's
+(``HybridExperienceCorpus("experiences/")``, one corpus at one path; ``add_experience``,
+``find_similar``, ``get_patterns``: views over the same events, memory/past_runs.py). Beneath it:
 - appends go through ``ragix_core.memory.JsonlLog`` (one write under flock, crash
   repair, all-or-nothing on a full disk) instead of ``open("a").write``;
 - search uses a derived SQLite FTS5 index (BM25) re-ranked with spec 001 Phase 4's
@@ -29,10 +31,13 @@ from ragix_core.memory.records import parse_timestamp
 
 from ragix_core.core.types import ReasoningEvent
 
+from ragix_core.memory.past_runs import Experience, Pattern, experiences, patterns, run_events
+
 if TYPE_CHECKING:  # pragma: no cover
+    from ragix_core.core.types import ReasoningState
     from ragix_core.memory.index import ExperienceIndex
 
-__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError"]
+__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError", "Experience", "Pattern"]
 
 _DAY = 86400.0
 _MAX_SHOWN_CHARS = 2000  # per error/critique line in the LLM context block
@@ -239,9 +244,13 @@ class ExperienceCorpus:
 
 
 class HybridExperienceCorpus:
-    def __init__(self, global_root: Path, project_root: Path,
+    def __init__(self, global_root: Path, project_root: Optional[Path] = None,
                  global_max_age_days: int = 90,
                  project_max_age_days: int = 30, *, create: bool = True):
+        """Spec 000: a global and a project corpus. Spec 002 §4.5 gives one path
+        (``HybridExperienceCorpus("experiences/")``): then both are that one corpus."""
+        if project_root is None:
+            project_root = global_root
         self.global_corpus = ExperienceCorpus(global_root, global_max_age_days, "global", create=create)
         self.project_corpus = ExperienceCorpus(project_root, project_max_age_days, "project", create=create)
         # Same directory for both (e.g. run from $HOME): one file, written once.
@@ -310,6 +319,43 @@ class HybridExperienceCorpus:
         if g:
             out.append("### Global experience\n" + g)
         return "\n\n".join(out)
+
+    # --- spec 002 §4.5 ----------------------------------------------------------
+
+    def add_experience(self, state: "ReasoningState", success: bool) -> bool:
+        """Record a finished run: its steps and a closing event with ``success`` as its outcome,
+        all-or-nothing per corpus. Returns False (after reporting) if a write failed."""
+        events = [e.to_dict() for e in run_events(state, bool(success))]
+        ok = True
+        for corpus in self.corpora():
+            try:
+                corpus.append_many(events)
+            except CorpusWriteError as exc:
+                self._report(exc)
+                ok = False
+        return ok
+
+    def find_similar(self, query: str, k: int = 5, now: Now = None) -> List[Experience]:
+        """The ``k`` past runs whose events best match ``query`` (project runs first, then global)."""
+        if k <= 0:
+            return []
+        return experiences(self.search_events(query, top_k=max(16, k * 8), now=now), k)
+
+    def get_patterns(self, category: str, now: Now = None) -> List[Pattern]:
+        """For the runs of one task complexity (``"moderate"``, ...), the command shapes they used
+        and how often each succeeded, most successful first (reads the live events of both corpora)."""
+        def live() -> Iterable[Dict[str, Any]]:
+            for corpus in self.corpora():
+                cutoff = _epoch(now) - corpus.max_age_days * _DAY
+                try:
+                    for record in corpus.log:
+                        ts = parse_timestamp(record.get("timestamp"))
+                        if ts is not None and ts >= cutoff:
+                            yield record
+                except CorpusError as exc:
+                    self._report(exc)
+
+        return patterns(live(), category)
 
     def corpora(self) -> List[ExperienceCorpus]:
         return [self.project_corpus] if self._same else [self.project_corpus, self.global_corpus]

@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from ragix_core.core.interrupt import no_interrupt
+
 from .encoding import encode_record
 from .errors import CorpusReadError, CorpusWriteError
 
@@ -159,7 +161,7 @@ class JsonlLog:
         if not lines:
             return self.size()
         chunks = _chunks(lines, CHUNK_BYTES)
-        with self.locked() as fd:
+        with no_interrupt(), self.locked() as fd:  # Ctrl-C waits for the line: no torn record
             try:
                 start = self._repair_tail(fd)
             except OSError as exc:  # EIO and the like while reading the tail

@@ -40,15 +40,17 @@ def _line(i: int, ev: Dict[str, Any]) -> List[str]:
 
 
 class SessionRecall:
-    def __init__(self, corpus: Any, session_id: str, min_score: float = 0.0):
+    def __init__(self, corpus: Any, session_id: str, min_score: float = 0.0, *, writes: bool = True):
         """``min_score``: hits containing a smaller share of the query's words are not shown
-        (``reasoning.experience.similarity_threshold``; 0 shows every hit)."""
+        (``reasoning.experience.similarity_threshold``; 0 shows every hit). ``writes=False`` (a dry
+        run): the run reads past experience but records nothing, having done nothing."""
         self.corpus = corpus
+        self.writes = writes
         self.session_id = session_id
         self.min_score = min_score
 
     def append(self, event: Any) -> Any:
-        return self.corpus.append(event)
+        return self.corpus.append(event) if self.writes else True
 
     def search(self, query: str, top_k: int = 5) -> str:
         hits = self.corpus.search_events(query, top_k=top_k * 3)

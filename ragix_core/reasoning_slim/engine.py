@@ -28,6 +28,7 @@ from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.reasoning_slim import ops
+from ragix_core.reasoning_slim.blocking import in_thread
 from ragix_core.reasoning_slim.budget import Ledger, MeteredClient
 from ragix_core.reasoning_slim.entropy import node_entropy
 from ragix_core.reasoning_slim.params import ContractiveParams, preset as make_preset
@@ -174,7 +175,7 @@ class ContractiveReasoner:
         node.enter(NodeState.SOLVE)
         self._emit(run, node)
         reading = p.clarify and node.depth == 0
-        sampled = await asyncio.to_thread(
+        sampled = await in_thread(
             ops.sample_answers, self._client("worker", run, node, ledger),
             "slim_solve_reading" if reading else "slim_solve", p, reading=reading,
             question=node.question, context=ops.context_block(run.context))
@@ -216,7 +217,7 @@ class ContractiveReasoner:
                 run.rebranches += 1
             node.enter(NodeState.DECOMPOSE)
             self._emit(run, node)
-            subs = await asyncio.to_thread(ops.decompose, self._client("planner", run, node, ledger), node.question,
+            subs = await in_thread(ops.decompose, self._client("planner", run, node, ledger), node.question,
                                            p, avoid=avoid, context=run.context, attempt=attempt)
             avoid.extend(subs)
             record: Dict[str, Any] = {"attempt": attempt, "subquestions": subs}
@@ -236,7 +237,7 @@ class ContractiveReasoner:
                 continue
             node.enter(NodeState.COLLAPSE)
             self._emit(run, node)
-            merged = await asyncio.to_thread(
+            merged = await in_thread(
                 ops.sample_answers, self._client("worker", run, node, ledger), "slim_collapse", p,
                 question=node.question, facts=ops.facts_block(kept), context=ops.context_block(run.context))
             if not merged.samples:
@@ -287,7 +288,7 @@ class ContractiveReasoner:
                     c.peer = {"verdict": None, "skipped": "max_peer_calls reached"}
                     continue
                 run.peer_calls += 1
-                reply = await asyncio.to_thread(ops.peer_review, self._client("peer", run, c, run.ledger),
+                reply = await in_thread(ops.peer_review, self._client("peer", run, c, run.ledger),
                                                 run.question, c, p)
                 if reply is None:
                     c.peer = {"verdict": None, "error": "no usable review"}

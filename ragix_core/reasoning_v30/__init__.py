@@ -1,7 +1,8 @@
 """Reflective Reasoning Graph v0.30 (spec 000).
 
 Public modules, as the spec names them: ``types``, ``graph``, ``nodes``,
-``experience``, ``config``; ``build`` wires LLM functions, tools and the
+``experience``, ``config``; ``graph_builder`` is spec 002 §4.4's fluent form of the same graph;
+``build`` wires LLM functions, tools and the
 experience corpus into the nodes. Names are loaded lazily so that importing
 the package stays cheap (no pydantic, sqlite or model runtime at import).
 """
@@ -15,9 +16,11 @@ _EXPORTS = {
     "PlanStep": "types", "Plan": "types", "ReflectionAttempt": "types", "ReasoningState": "types",
     "ReasoningEvent": "types",
     "BaseNode": "graph", "ReasoningGraph": "graph", "StopRun": "graph", "CheckpointError": "graph",
+    "GraphBuilder": "graph_builder",
     "ClassifyNode": "nodes", "DirectExecNode": "nodes", "PlanNode": "nodes", "ExecuteNode": "nodes",
     "ReflectNode": "nodes", "VerifyNode": "nodes", "RespondNode": "nodes",
     "ExperienceCorpus": "experience", "HybridExperienceCorpus": "experience",
+    "Experience": "experience", "Pattern": "experience",
     "ReasoningConfig": "config",
 }
 

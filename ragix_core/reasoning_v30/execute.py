@@ -15,6 +15,7 @@ from ragix_core.evidence.steps import found_nothing
 
 from .emit import EmitFn, emit_event
 from .graph import BaseNode
+from .node_calls import call, positional_arity
 
 __all__ = ["ExecuteNode", "execute_step"]
 
@@ -32,7 +33,12 @@ def execute_step(execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep]
     original = step
     step.status = StepStatus.RUNNING
     try:
-        returned = execute_step_fn(step, state)
+        if positional_arity(execute_step_fn) == 1:  # spec 002 §4.4: execute_step_fn(step) -> ToolResult
+            returned = call(execute_step_fn, step)
+        else:
+            returned = call(execute_step_fn, step, state)
+        if isinstance(returned, ToolResult):
+            step.result, returned = returned, step
         if not isinstance(returned, PlanStep):
             raise TypeError(f"execute_step_fn returned {type(returned).__name__}, expected PlanStep")
         step = returned
@@ -90,7 +96,7 @@ class ExecuteNode(BaseNode):
     name = "EXECUTE"
 
     def __init__(self, execute_step_fn: Callable[[PlanStep, ReasoningState], PlanStep],
-                 max_reflections_by_complexity: Dict[TaskComplexity, int],
+                 max_reflections_by_complexity: Optional[Dict[TaskComplexity, int]] = None,
                  *, emit_event_fn: Optional[EmitFn] = None, recover_node: str = "REFLECT",
                  exhausted_reason: str = "max_reflections",
                  verify: Sequence[TaskComplexity] = (TaskComplexity.COMPLEX,),
@@ -104,6 +110,10 @@ class ExecuteNode(BaseNode):
         left, having found nothing new, the doubted plan's evidence stands and the run finishes as
         that plan would have (doubting was a check, not a failure)."""
         self.execute_step_fn = execute_step_fn
+        if max_reflections_by_complexity is None:  # spec 002 §4.4 gives none: spec 000 §6's defaults
+            from ragix_core.config.reasoning import MaxReflections
+
+            max_reflections_by_complexity = MaxReflections().by_complexity()
         self.max_reflections = max_reflections_by_complexity
         self.emit_event_fn = emit_event_fn
         self.recover_node = recover_node

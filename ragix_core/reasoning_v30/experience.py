@@ -6,9 +6,11 @@ The corpus is memory, shared by every engine, so it lives in
 
 from ragix_core.memory.experience import (  # noqa: F401
     CorpusWriteError,
+    Experience,
     ExperienceCorpus,
     HybridExperienceCorpus,
+    Pattern,
     ScoredEvent,
 )
 
-__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError"]
+__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError", "Experience", "Pattern"]

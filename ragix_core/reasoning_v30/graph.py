@@ -11,13 +11,20 @@ Beyond the spec's loop:
 - a node returning a name that is not in the graph is reported by name;
 - per-node timing (``timings``) and typed events on an ``EventBus``;
 - an optional checkpoint file written after every node, from which
-  ``resume`` continues the run.
+  ``resume`` continues the run;
+- Ctrl-C (``KeyboardInterrupt``) ends the run with ``stop_reason = "user_abort"``:
+  no checkpoint is written after it (the last one is where ``resume`` continues)
+  and RESPOND, run once, leaves the partial answer (core/interrupt.py);
+- node functions may be ``async``: ``run`` awaits them on one event loop of its
+  own, ``await arun(state)`` on the caller's (node_calls.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import sys
 import tempfile
 import time
 import traceback
@@ -26,10 +33,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
+from ragix_core.core.interrupt import USER_ABORT, finishing, no_interrupt
 from ragix_core.core.text import bounded
 from ragix_core.core.stop import StopRun
 
 from ragix_core.core.types import ReasoningState, TypeDecodeError
+
+from .node_calls import event_loop_for_run, on_loop
 
 __all__ = [
     "BaseNode",
@@ -89,6 +99,25 @@ class ReasoningGraph:
 
     def run(self, state: ReasoningState, max_iterations: Optional[int] = None, *, start_at: Optional[str] = None,
             iterations_done: int = 0) -> ReasoningState:
+        with event_loop_for_run():
+            try:
+                return self._run(state, max_iterations, start_at, iterations_done)
+            except KeyboardInterrupt:  # between nodes (an event being published): the same stop
+                with finishing():
+                    return self._abort(state, self.trace[-1] if self.trace else (start_at or self.start), 0)
+
+    async def arun(self, state: ReasoningState, max_iterations: Optional[int] = None) -> ReasoningState:
+        """``run`` from async code: the nodes run in a worker thread, their async functions on this loop."""
+        loop = asyncio.get_running_loop()
+
+        def in_thread() -> ReasoningState:
+            with on_loop(loop):
+                return self.run(state, max_iterations)
+
+        return await asyncio.to_thread(in_thread)
+
+    def _run(self, state: ReasoningState, max_iterations: Optional[int], start_at: Optional[str],
+             iterations_done: int) -> ReasoningState:
         if max_iterations is None:
             max_iterations = self.max_iterations
         current = start_at or self.start
@@ -128,6 +157,11 @@ class ReasoningGraph:
                 state, next_node = result
             except StopRun as stop:
                 next_node = self._stop(state, current, stop)
+            except KeyboardInterrupt:
+                with finishing():
+                    self.timings.append((current, time.perf_counter() - t0))
+                    publish(EventKind.NODE_EXIT, sid, node=current, next=None, seconds=time.perf_counter() - t0)
+                    return self._abort(state, current, iterations + 1)
             except Exception as exc:  # the run must end cleanly whatever a node does
                 next_node = self._crash(state, current, exc)
             elapsed = time.perf_counter() - t0
@@ -143,10 +177,37 @@ class ReasoningGraph:
                 fell_back = True
             current = next_node
             if self.checkpoint_path is not None:
-                self._checkpoint(state, current, iterations)
+                try:
+                    self._checkpoint(state, current, iterations)
+                except OSError as exc:  # a full or read-only disk costs the resume, not the run
+                    state.meta["checkpoint_error"] = f"{self.checkpoint_path}: {exc}"
+                    print(f"ragix: checkpoints stopped (the run goes on, but cannot be resumed): "
+                          f"{self.checkpoint_path}: {exc}", file=sys.stderr)
+                    self.checkpoint_path = None
 
         publish(EventKind.RUN_END, sid, stop_reason=state.stop_reason, iterations=iterations,
                 answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
+        return state
+
+    def _abort(self, state: ReasoningState, node: str, iterations: int) -> ReasoningState:
+        """The user pressed Ctrl-C in ``node``: the stop is named, RESPOND writes what was found
+        (without a model: ``user_abort`` is a partial stop) and the run ends; no checkpoint."""
+        self._fail(state, node, USER_ABORT, f"interrupted by the user (Ctrl-C) in {node}")
+        state.final_answer = None  # an answer half-made in the interrupted node is not the run's answer
+        respond = self.nodes.get(self.fallback)
+        if respond is not None:  # again if it was RESPOND that was interrupted: now it asks no model
+            self.trace.append(self.fallback)
+            try:
+                state, _ = respond.run(state)
+            except Exception as exc:  # the partial answer is a courtesy; the stop stands
+                state.meta["respond_error"] = f"{type(exc).__name__}: {exc}"
+        if not state.final_answer:
+            from ragix_core.evidence.answers import partial_results  # (graph.py stays cheap to import)
+
+            state.final_answer = partial_results(state)
+        state.stop_reason = USER_ABORT
+        self.events.publish(EventKind.RUN_END, state.session_id, stop_reason=state.stop_reason, iterations=iterations,
+                            answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
         return state
 
     def _fail(self, state: ReasoningState, node: str, reason: str, message: str, **extra: Any) -> None:
@@ -179,20 +240,21 @@ class ReasoningGraph:
         path = self.checkpoint_path
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write-then-rename: a crash leaves either the previous checkpoint or this one, never half.
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(payload, f, ensure_ascii=False, default=str)
-            os.replace(tmp, path)
-        except BaseException:
+        with no_interrupt():
+            fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
             try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    json.dump(payload, f, ensure_ascii=False, default=str)
+                os.replace(tmp, path)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except FileNotFoundError:
+                    pass
+                raise
         self.events.publish(EventKind.CHECKPOINT, state.session_id, path=str(path), next=next_node)
 
-    def resume(self, checkpoint_path: os.PathLike | str, max_iterations: int = 50) -> ReasoningState:
+    def resume(self, checkpoint_path: os.PathLike | str, max_iterations: Optional[int] = None) -> ReasoningState:
         """Continue a run from a checkpoint written by this graph (or an identical one)."""
         state, next_node, iterations, trace = load_checkpoint(checkpoint_path)
         if next_node != self.end and next_node not in self.nodes:

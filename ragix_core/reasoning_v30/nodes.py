@@ -18,7 +18,8 @@ from ragix_core.tools.policy import REFLECT_TOOLS
 from .emit import EmitFn, emit_event, utc_now
 from .execute import ExecuteNode, emit_step, execute_step
 from .graph import BaseNode
-from .respond import compose_from_steps, partial_results
+from .node_calls import call, positional_arity, resolve, takes_state
+from ragix_core.evidence.answers import compose_from_steps, partial_results
 from ragix_core.core.types import (
     Plan,
     PlanStep,
@@ -68,7 +69,7 @@ class ClassifyNode(BaseNode):
         self.route_fn = route_fn
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        state.complexity = TaskComplexity.parse(self.classify_fn(state.goal))
+        state.complexity = TaskComplexity.parse(call(self.classify_fn, state.goal))
         if self.route_fn is not None:
             return state, self.route_fn(state)
         # BYPASS is a route, not a stop: DIRECT_EXEC reports "success" once it has an
@@ -94,7 +95,9 @@ class DirectExecNode(BaseNode):
         self.emit_event_fn = emit_event_fn  # each tool step's "execution" event, as a plan's steps have
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        res = self.llm_answer_fn(state.goal) or {}
+        res = call(self.llm_answer_fn, state.goal) or {}
+        if isinstance(res, str):  # spec 002 §4.4: llm_answer_fn(query) -> str
+            res = {"answer": res}
         # Tool calls made while answering are evidence like any plan step, and traced like one.
         for step in res.get("steps") or []:
             if isinstance(step, PlanStep):
@@ -132,8 +135,8 @@ class PlanNode(BaseNode):
                 f"- {att.diagnosis}" + (f"\n  revised strategy: {att.new_plan_summary}" if att.new_plan_summary else "")
                 for att in state.reflection_attempts
             )
-        raw = self.generate_plan_fn(state.goal, reflection_context)
-        plan = self.parse_plan_fn(raw, state.goal)
+        raw = call(self.generate_plan_fn, state.goal, reflection_context)
+        plan = call(self.parse_plan_fn, raw, state.goal)
         return self._start(state, plan, reflection_context or None), "EXECUTE"
 
     def _start(self, state: ReasoningState, plan: Optional[Plan], context: Optional[str]) -> ReasoningState:
@@ -192,9 +195,11 @@ class ReflectNode(BaseNode):
         if cmd not in self.allowed_tools:
             return ToolResult(tool=cmd, returncode=1, stderr=f"[BLOCKED: {cmd} not allowed]", refused=True)
         try:
-            result = self.shell(command)
+            result = call(self.shell, command)
         except Exception as exc:
             return ToolResult(tool=cmd, returncode=-1, error=f"{type(exc).__name__}: {exc}")
+        if isinstance(result, str):  # a shell function that returns what the command printed
+            result = ToolResult(tool=cmd, returncode=0, stdout=result, command=command)
         if not isinstance(result, ToolResult):
             return ToolResult(tool=cmd, returncode=-1, error="shell executor returned no result")
         return result
@@ -235,7 +240,10 @@ class ReflectNode(BaseNode):
             ],
         }
 
-        res = self.llm_reflect_fn(payload) or {}
+        # Spec 002 §4.4: llm_reflect_fn(state) -> str, the diagnosis; spec 000: (payload) -> dict.
+        res = call(self.llm_reflect_fn, state if takes_state(self.llm_reflect_fn) else payload) or {}
+        if isinstance(res, str):
+            res = {"diagnosis": res}
         diagnosis = str(res.get("diagnosis", "") or "")
         new_plan_summary = str(res.get("new_plan_summary", "") or "")
 
@@ -291,7 +299,7 @@ class VerifyNode(BaseNode):
         self.max_reflections = max_reflections_by_complexity or {}
 
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
-        res = self.llm_verify_fn(state) or {}
+        res = self._verdict(state) or {}
         verdict = str(res.get("verdict", "pass")).lower()
         state.final_answer = res.get("answer", state.final_answer)
         if res.get("confidence") is not None:
@@ -313,6 +321,15 @@ class VerifyNode(BaseNode):
         state.stop_reason = state.stop_reason or "success"
         return state, "RESPOND"
 
+    def _verdict(self, state: ReasoningState) -> Any:
+        if positional_arity(self.llm_verify_fn) != 2:
+            return call(self.llm_verify_fn, state)
+        # Spec 002 §4.4: llm_verify_fn(answer, goal) -> bool judges an answer, so there must be one.
+        answer = state.final_answer or compose_from_steps(state)
+        ok = resolve(self.llm_verify_fn(answer, state.goal))
+        return {"answer": answer, "verdict": "pass" if ok else "fail",
+                "issues": "" if ok else "the verifier rejected the answer"}
+
 
 class RespondNode(BaseNode):
     """Always leaves an answer.
@@ -329,7 +346,7 @@ class RespondNode(BaseNode):
 
     name = "RESPOND"
 
-    def __init__(self, emit_event_fn: Callable[[ReasoningEvent], None],
+    def __init__(self, emit_event_fn: Optional[Callable[[ReasoningEvent], None]] = None,
                  *, compose_answer_fn: Optional[Callable[[ReasoningState], str]] = None):
         self.emit_event = emit_event_fn
         self.compose_answer_fn = compose_answer_fn
@@ -361,7 +378,7 @@ class RespondNode(BaseNode):
     def _compose(self, state: ReasoningState) -> str:
         if self.compose_answer_fn is not None:
             try:
-                answer = self.compose_answer_fn(state)
+                answer = call(self.compose_answer_fn, state)
                 if isinstance(answer, str) and answer.strip():
                     return answer
             except Exception as exc:

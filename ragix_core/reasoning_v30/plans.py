@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.path_hints import project_files
-from ragix_core.tools.lexer import GlobWord, split_pipeline
+from ragix_core.tools.lexer import GlobWord, programs, split_pipeline
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
@@ -62,14 +62,6 @@ def project_listing(root: Path, limit: int) -> str:
     followed), not by a tool call: context, not a command of the answer."""
     return bounded("\n".join(f"./{f}" for f in sorted(project_files(root, max_depth=LISTING_DEPTH))), limit)
 LISTING_TOOLS = {"ls", "find", "wc", "du", "stat", "file"}
-
-
-def programs(command: str) -> List[str]:
-    """The program of each stage of ``command``, as the executor splits it ([] if it would refuse it)."""
-    try:
-        return [os.path.basename(str(stage[0])) for stage in split_pipeline(command) if stage]
-    except Refusal:
-        return []
 
 
 def _names_a_file(word: str, root: Path) -> bool:

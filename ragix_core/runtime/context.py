@@ -62,6 +62,8 @@ class RunContext:
     trace_path: Optional[Path] = None
     checkpoint_path: Optional[Path] = None
     mcp: Any = None  # runtime.mcp_servers.McpServers: the run's MCP servers (their tools are in toolbox)
+    # A dry run: every tool box of the run stops at its first call and adds its preview here (tools/preview.py).
+    previews: Optional[List[Any]] = None
     events: List[Event] = field(default_factory=list)  # every event of the run, in order
     _closers: List[Callable[[], None]] = field(default_factory=list, repr=False)
 
@@ -69,8 +71,10 @@ class RunContext:
     def open(cls, *, cwd: Path, config: RagixConfig, profile: AgentProfile, engine: EngineSpec,
              corpus: Any = None, events: Optional[EventBus] = None, client_factory: Any = None,
              session_id: Optional[str] = None, assume_yes: bool = False,
-             checkpoint_path: Optional[Path] = None, seed: Optional[int] = None) -> "RunContext":
-        """Configuration errors raise here (ProfileError, ValueError), before anything runs."""
+             checkpoint_path: Optional[Path] = None, seed: Optional[int] = None,
+             dry_run: bool = False) -> "RunContext":
+        """Configuration errors raise here (ProfileError, ValueError), before anything runs.
+        ``dry_run``: tools are previewed, never run, and the corpus is read but not written."""
         from ragix_core.llm.roles import Roles
         from ragix_core.memory.experience import HybridExperienceCorpus
         from ragix_core.memory.recall import SessionRecall
@@ -93,12 +97,14 @@ class RunContext:
             corpus = None
         elif corpus is None:
             corpus = HybridExperienceCorpus.from_config(rc.experience, cwd)
-        recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold) if corpus is not None else None
+        recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold,
+                               writes=not dry_run) if corpus is not None else None
+        previews: Optional[List[Any]] = [] if dry_run else None
 
         roles = Roles(config.llm, bus=bus, session_id=sid, client_factory=client_factory,
                       include_prompts=rc.traces.include_prompts, seed=seed)
         toolbox = ToolBox(cwd, profile=profile.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes,
-                          limits=Limits(timeout=rc.graph.timeout_per_step))
+                          limits=Limits(timeout=rc.graph.timeout_per_step), previews=previews)
         mcp = None
         if config.mcp.servers:
             from ragix_core.runtime.mcp_servers import open_servers
@@ -107,11 +113,11 @@ class RunContext:
             closers.append(mcp.close)
         # REFLECT's look-around is diagnosis, not an answer's command: its events say so.
         reflect_box = ToolBox(cwd, profile=profile.reflect_tool_profile, events=bus.tagged(purpose=DIAGNOSIS),
-                              session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout))
+                              session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout), previews=previews)
         return cls(cwd=cwd, config=config, profile=profile, engine=engine, session_id=sid, bus=bus, roles=roles,
                    toolbox=toolbox, reflect_box=reflect_box, corpus=corpus, recall=recall,
                    trace_path=writer.path if writer is not None else None, checkpoint_path=checkpoint_path,
-                   mcp=mcp, events=collected, _closers=closers)
+                   mcp=mcp, events=collected, previews=previews, _closers=closers)
 
     # -- what engines ask of the run -------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import List, Optional
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "first_pipe", "first_stage", "check_text",
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "first_pipe", "first_stage", "check_text",
            "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
@@ -126,6 +126,14 @@ def first_stage(command: str, program: str) -> Optional[List[str]]:
     if not stages or not stages[0] or os.path.basename(str(stages[0][0])) != program:
         return None
     return stages[0]
+
+
+def programs(command: str) -> List[str]:
+    """The program of each stage of ``command``, as the executor splits it ([] if it would refuse it)."""
+    try:
+        return [os.path.basename(str(stage[0])) for stage in split_pipeline(command) if stage]
+    except Refusal:
+        return []
 
 
 def split_pipeline(command: str) -> List[List[str]]:

@@ -102,6 +102,32 @@ class Sandbox:
                 raw.returncode = 1
         return raw
 
+    def confinement(self, argv: List[str], *, cwd: str, writable: bool, network: bool,
+                    extra_ro: Iterable[str] = ()) -> Dict[str, object]:
+        """What ``run`` would start for ``argv`` and what it could touch, without starting it (dry run):
+        ``argv`` the exact command line (bwrap's included), ``reads``/``writes``/``hidden`` paths."""
+        nested = _git_entries(self.root) if writable else {}
+        protected = self._existing_protected(nested)
+        hidden = [os.path.join(self.root, h) for h in HIDDEN_DIRS]
+        extra = [p for p in extra_ro if os.path.exists(p)]
+        out: Dict[str, object] = {"layer": self.kind, "network": network, "hidden": hidden,
+                                  "read_only_inside": protected if writable else []}
+        if self.kind == "bwrap":
+            assert self.bwrap is not None
+            out["argv"] = bwrap_prefix(self.bwrap, self.root, cwd, writable=writable, network=network,
+                                       protected=protected, extra_ro=extra_ro, hidden=hidden) + list(argv)
+            out["reads"] = [p for p in _ll.system_read_exec() if os.path.exists(p)] + extra + [self.root]
+            out["writes"] = ([self.root] if writable else []) + ["/tmp (empty, discarded after the run)"]
+        elif self.kind == "landlock":
+            out["argv"] = list(argv)
+            out["reads"] = [p for p in _ll.system_read_exec() if os.path.exists(p)] + extra + [self.root]
+            out["writes"] = ["/dev/null"] + ([self.root] if writable else [])
+        else:
+            out["argv"] = list(argv)
+            out["reads"] = ["(no OS sandbox: any file this user may read; layer 1 checked the paths it names)"]
+            out["writes"] = [self.root] if writable else []
+        return out
+
     def _top_protected(self) -> List[str]:
         return [os.path.join(self.root, p) for p in PROTECTED_WRITE_PATHS]
 

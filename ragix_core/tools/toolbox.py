@@ -1,6 +1,7 @@
 """ToolBox: the one entry point engines use to run tools.
 
-``ToolBox.run(ToolCall) -> ToolResult`` never raises. Every call goes through
+``ToolBox.run(ToolCall) -> ToolResult`` never raises (but in a dry run, where the
+first call raises ``DryRunStop``: tools/preview.py). Every call goes through
 the same path: profile check, layer-1 validation (refusal with a reason),
 approval for writes, then each process under the OS layer with limits, and one
 TOOL_CALL event per process started (and one per refusal).
@@ -66,6 +67,7 @@ class ToolBox:
         sandbox: str = "auto",
         approver: Optional[Approver] = None,
         validate: bool = True,
+        previews: Optional[List[Any]] = None,
     ) -> None:
         self.profile = get_profile(profile)
         self.guard = PathGuard(os.fspath(root))
@@ -77,6 +79,9 @@ class ToolBox:
         self.limits = (limits or Limits()).validate()
         self.sandbox = Sandbox(self.root, sandbox)
         self.approver = approver or _ask_terminal
+        # A list: a dry run (tools/preview.py). The first call adds what it would do to the list and
+        # raises DryRunStop; nothing starts.
+        self.previews = previews
         # validate=False disables layer 1 (tests and benchmarks prove layer 2 alone); never in production,
         # and never with nothing else confining the commands.
         if not validate and not self.sandbox.confining:
@@ -145,6 +150,12 @@ class ToolBox:
             except (ValueError, TypeError) as exc:
                 return self._refused(str(call.get("tool")), f"malformed tool call: {exc}", repr(call)[:500])
         tool = getattr(call, "tool", None)
+        if self.previews is not None:
+            from ragix_core.tools.preview import DryRunStop, preview_call
+
+            preview = preview_call(self, call)
+            self.previews.append(preview)
+            raise DryRunStop(preview)
         try:
             if not isinstance(call, ToolCall) or not isinstance(tool, str):
                 raise Refusal("expected a ToolCall(tool: str, args: dict)")

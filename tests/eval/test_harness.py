@@ -188,3 +188,17 @@ def test_traces_of_two_strategies_are_both_kept(tmp_path):
                           corpus_factory=Corpus)[0].trace_path for s in ("graph_v30", "s0")]
     assert len(set(kept)) == 2
     assert [json.loads(Path(p).read_text())["strategy"] for p in kept] == ["graph_v30", "s0"]
+
+
+def test_ctrl_c_in_a_run_stops_the_whole_eval(tmp_path):
+    """An engine ends a run on Ctrl-C itself (stop_reason user_abort); the eval must stop, not go on."""
+    calls = []
+
+    def runner(goal, **kw):
+        calls.append(goal)
+        return make_result("partial", stop_reason="user_abort")
+
+    with pytest.raises(KeyboardInterrupt):
+        run_scenarios([Scenario(id="a", input="first"), Scenario(id="b", input="second")], runner,
+                      EvalOptions(cwd=tmp_path), corpus_factory=Corpus)
+    assert calls == ["first"]

@@ -391,9 +391,10 @@ def test_checkpoint_after_each_node_and_resume(tmp_path: Path):
         return ok_step(step, st)
 
     graph, _ = build(TaskComplexity.MODERATE, [make_plan(("a", "ls"), ("b", "wc"))], flaky, checkpoint=ck)
-    with pytest.raises(KeyboardInterrupt):
-        graph.run(state())
-    saved, next_node, iterations, trace = load_checkpoint(ck)
+    aborted = graph.run(state())  # Ctrl-C ends the run as user_abort (issue 40), with what was found
+    assert aborted.stop_reason == "user_abort" and "out1" in aborted.final_answer
+    assert graph.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "RESPOND"]
+    saved, next_node, iterations, trace = load_checkpoint(ck)  # the last checkpoint is before the interrupt
     assert next_node == "EXECUTE" and saved.current_step_index == 1
     assert saved.plan.steps[0].result.stdout == "out1"  # ToolResult survived the round trip
 
@@ -402,6 +403,16 @@ def test_checkpoint_after_each_node_and_resume(tmp_path: Path):
     assert final.stop_reason == "success"
     assert "out1" in final.final_answer and "out2" in final.final_answer
     assert graph2.trace == ["CLASSIFY", "PLAN", "EXECUTE", "EXECUTE", "RESPOND"]
+
+
+def test_a_checkpoint_that_cannot_be_written_costs_the_resume_not_the_run(tmp_path: Path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    graph, _ = build(TaskComplexity.MODERATE, [make_plan(("a", "ls"))], ok_step, checkpoint=blocker / "ck.json")
+    final = graph.run(state())
+    assert final.stop_reason == "success" and "out1" in final.final_answer
+    assert str(blocker / "ck.json") in final.meta["checkpoint_error"]
+    assert "cannot be resumed" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("content,match", [

@@ -2,7 +2,9 @@
 "Partial Results" report of spec 001 Phase 5.
 
 These are deterministic on purpose: they are what the user gets when the
-model has already failed, so they must not depend on it.
+model has already failed (or the user stopped the run), so they must not depend
+on it. Every engine's interrupted run uses them (runtime/run.py), hence their
+place below the engines.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ def compose_from_steps(state: ReasoningState) -> str:
 
 def recommendation(state: ReasoningState) -> str:
     errors = [a.error.lower() for a in state.reflection_attempts] + [(state.last_error or "").lower()]
+    if state.stop_reason == "user_abort":
+        if state.meta.get("resumable"):
+            return (f"You stopped the run. `ragix run --resume {state.session_id}` continues it from its last "
+                    "checkpoint.")
+        return "You stopped the run. Run the goal again to start over."
     if state.stop_reason == "llm_timeout":
         return ("The model did not answer in time. Raise llm.default.timeout in ragix.yaml, use a smaller model, "
                 "or run when the machine is less busy.")
