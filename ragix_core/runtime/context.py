@@ -92,7 +92,7 @@ class RunContext:
         if not (profile.memory and rc.experience.enabled):
             corpus = None
         elif corpus is None:
-            corpus = HybridExperienceCorpus.from_config(rc.experience, cwd)
+            corpus = HybridExperienceCorpus.from_config(rc.experience, cwd, memory=config.memory)
         recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold) if corpus is not None else None
 
         roles = Roles(config.llm, bus=bus, session_id=sid, client_factory=client_factory,

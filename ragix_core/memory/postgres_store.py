@@ -1,0 +1,396 @@
+"""The experience corpus in PostgreSQL (``store.CorpusStore``): a team's machines share one corpus.
+
+Why this shape:
+- One table for every corpus (``corpus`` column), the stored record as the exact
+  JSON text the local store would write (``encoding.encode_record``: bounded,
+  valid UTF-8), and beside it what search filters on (ts, outcome, recovery) and
+  a ``tsvector`` under a GIN index.
+- The tsvector is built here, from the same tokens the SQLite index uses
+  (``rerank.tokens``: letters and digits, lower case, diacritics removed), and
+  handed to the server as a tsvector literal: the server's parser and its
+  locale never decide what a word is, so both stores match the same words.
+- Candidates come from the server (``@@`` through GIN, ``ts_rank`` order for
+  the rarest words, newest matches for the rest, as index.py does with FTS5);
+  document frequencies from a terms table kept in the same transactions as the
+  events; the final ranking is ``hits.rank_pool``, shared with the local store.
+- Writers of one corpus serialise on its row in ``ragix_corpora`` (the count of
+  events is kept there), as local writers do on the file's flock: no deadlock
+  on the terms table, and counts that match the events at every commit.
+- One connection pool per process (psycopg_pool), made on first use and made
+  again after a fork; connections are checked when taken, so a server restart
+  costs the next call a reconnect, not an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import Counter
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from ragix_core.core.types import ReasoningEvent
+from ragix_core.memory.encoding import encode_record
+from ragix_core.memory.errors import CorpusError, CorpusReadError, CorpusWriteError
+from ragix_core.memory.hits import Candidate, ScoredEvent, rank_pool
+from ragix_core.memory.records import indexed_fields, record_facts
+from ragix_core.memory.rerank import fold, inverse_df, tokens
+from ragix_core.memory.store import DAY, Now, TextSearch, as_record, check_max_age, epoch
+
+__all__ = ["PostgresCorpus", "tsvector_literal", "tsquery_literal", "describe_dsn", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = "1"
+MAX_LEXEME_CHARS = 64  # fts_query keeps query words to 64 characters: a longer word can never match one
+_MAX_POSITIONS = 255  # per lexeme (PostgreSQL keeps at most 256)
+_MAX_POSITION = 16383  # PostgreSQL's largest word position
+_COPY_ROWS = 200  # from this many events on, append_many sends them with COPY
+_PAGE = 5000  # rows per round trip when streaming records or rebuilding
+_SCHEMA_LOCK = 0x7261676978  # advisory lock: two processes creating the schema at once would collide
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS ragix_corpus_meta (key text PRIMARY KEY, value text NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ragix_corpora (name text PRIMARY KEY, n_docs bigint NOT NULL DEFAULT 0)",
+    """CREATE TABLE IF NOT EXISTS ragix_corpus_events (
+         id bigserial PRIMARY KEY, corpus text NOT NULL, ts double precision, outcome text,
+         event_type text NOT NULL DEFAULT '', recovery boolean NOT NULL DEFAULT false,
+         record text NOT NULL, tsv tsvector NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS ragix_corpus_events_tsv ON ragix_corpus_events USING gin (tsv)",
+    "CREATE INDEX IF NOT EXISTS ragix_corpus_events_corpus_id ON ragix_corpus_events (corpus, id)",
+    "CREATE INDEX IF NOT EXISTS ragix_corpus_events_corpus_ts ON ragix_corpus_events (corpus, ts)",
+    """CREATE TABLE IF NOT EXISTS ragix_corpus_terms (
+         corpus text NOT NULL, term text NOT NULL, df bigint NOT NULL, PRIMARY KEY (corpus, term))""",
+)
+_COLUMNS = "corpus, ts, outcome, event_type, recovery, record, tsv"
+
+Row = Tuple[str, Optional[float], Optional[str], str, bool, str, str]
+
+
+def _quote(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector_literal(fields: Sequence[str]) -> Tuple[str, List[str]]:
+    """(tsvector input text, its distinct lexemes) for the searched fields of one record."""
+    positions: Dict[str, List[int]] = {}
+    for pos, word in enumerate(tokens(" ".join(fields)), 1):
+        if len(word) > MAX_LEXEME_CHARS:
+            continue
+        seen = positions.setdefault(word, [])
+        if len(seen) < _MAX_POSITIONS and (not seen or seen[-1] < _MAX_POSITION):
+            seen.append(min(pos, _MAX_POSITION))
+    text = " ".join(f"{_quote(w)}:{','.join(map(str, p))}" for w, p in positions.items())
+    return text, list(positions)
+
+
+def tsquery_literal(words: Sequence[str]) -> str:
+    """``'a' | 'b'``: each word a quoted lexeme, so no text can act as a tsquery operator."""
+    return " | ".join(_quote(w) for w in words)
+
+
+def describe_dsn(dsn: str) -> str:
+    """``postgresql://user@host:port/dbname`` without the password (for messages and ``location``)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(dsn)
+    except Exception as exc:  # psycopg.ProgrammingError; the message says what is wrong with the string
+        raise ValueError(f"memory.postgres.dsn is not a valid PostgreSQL connection string: {exc}") from None
+    user = parts.get("user") or os.environ.get("PGUSER", "")
+    host = parts.get("host") or os.environ.get("PGHOST", "localhost")
+    port = parts.get("port") or os.environ.get("PGPORT", "5432")
+    db = parts.get("dbname") or os.environ.get("PGDATABASE", user)
+    return f"postgresql://{user + '@' if user else ''}{host}:{port}/{db}"
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class PostgresCorpus(TextSearch):
+    backend = "postgres"
+
+    def __init__(self, dsn: str, corpus: str = "global", name: Optional[str] = None, max_age_days: int = 90,
+                 pool_size: int = 4, connect_timeout: float = 10.0) -> None:
+        check_max_age(max_age_days)
+        if not dsn or not isinstance(dsn, str):
+            raise ValueError("memory.postgres.dsn is empty: set it in your own ragix.yaml")
+        if not corpus:
+            raise ValueError("a PostgreSQL corpus needs a name")
+        try:
+            self._address = describe_dsn(dsn)
+        except ImportError:
+            raise CorpusError("the postgres corpus backend needs psycopg: pip install 'ragix[postgres]'") from None
+        self.dsn = dsn
+        self.corpus = corpus
+        self.name = name or corpus
+        self.max_age_days = max_age_days
+        self.pool_size = pool_size
+        self.connect_timeout = connect_timeout
+        self._pool: Any = None
+        self._pid = 0
+        self._lock = threading.Lock()
+        self._forked_pools: List[Any] = []  # a parent's pool: never closed from a child (shared sockets)
+
+    @property
+    def location(self) -> str:
+        return f"{self._address}#{self.corpus}"
+
+    # --- connections ----------------------------------------------------------
+
+    def _connect_args(self) -> Dict[str, Any]:
+        return {"connect_timeout": max(2, int(self.connect_timeout)), "autocommit": True}
+
+    def _get_pool(self) -> Any:
+        if self._pool is not None and self._pid == os.getpid():
+            return self._pool
+        with self._lock:
+            if self._pool is not None and self._pid != os.getpid():
+                self._forked_pools.append(self._pool)
+                self._pool = None
+            if self._pool is None:
+                from psycopg_pool import ConnectionPool
+
+                self._ensure_schema()
+                pool = ConnectionPool(self.dsn, min_size=1, max_size=self.pool_size, kwargs=self._connect_args(),
+                                      check=ConnectionPool.check_connection, open=False,
+                                      name=f"ragix-corpus-{self.corpus}")
+                pool.open(wait=True, timeout=self.connect_timeout)
+                self._pool, self._pid = pool, os.getpid()
+        return self._pool
+
+    def _ensure_schema(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.dsn, **self._connect_args()) as conn:
+            encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            if encoding != "UTF8":
+                raise CorpusError(f"{self.location}: the database's encoding is {encoding}; the corpus needs a "
+                                  f"UTF8 database (createdb -E UTF8)")
+            # DDL only when something is missing: even CREATE INDEX IF NOT EXISTS locks the table against
+            # writers, and a process opening its pool must never wait on (or deadlock with) one writing.
+            if not self._schema_complete(conn):
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                    if not self._schema_complete(conn):
+                        for statement in _SCHEMA:
+                            conn.execute(statement)
+                        conn.execute("INSERT INTO ragix_corpus_meta VALUES ('schema', %s) ON CONFLICT DO NOTHING",
+                                     (SCHEMA_VERSION,))
+            found = conn.execute("SELECT value FROM ragix_corpus_meta WHERE key = 'schema'").fetchone()
+            if found is None or found[0] != SCHEMA_VERSION:
+                raise CorpusError(f"{self.location}: the corpus tables have schema {found and found[0]}, this "
+                                  f"ragix reads schema {SCHEMA_VERSION}")
+            conn.execute("INSERT INTO ragix_corpora(name) VALUES (%s) ON CONFLICT DO NOTHING", (self.corpus,))
+
+    @staticmethod
+    def _schema_complete(conn: Any) -> bool:
+        names = ["ragix_corpus_meta", "ragix_corpora", "ragix_corpus_events", "ragix_corpus_terms",
+                 "ragix_corpus_events_tsv", "ragix_corpus_events_corpus_id", "ragix_corpus_events_corpus_ts"]
+        row = conn.execute("SELECT bool_and(to_regclass(n) IS NOT NULL) FROM unnest(%s::text[]) AS n", (names,))
+        return bool(row.fetchone()[0])
+
+    def _run(self, write: bool, fn: Callable[[Any], Any]) -> Any:
+        """``fn(connection)``; driver and pool failures become a CorpusError naming the database and why."""
+        import psycopg
+
+        error = CorpusWriteError if write else CorpusReadError
+        try:
+            with self._get_pool().connection() as conn:
+                return fn(conn)
+        except CorpusError:
+            raise
+        except psycopg.Error as exc:
+            raise error(self.location, _why(exc)) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None and self._pid == os.getpid():
+                self._pool.close()
+            self._pool = None
+
+    # --- writing --------------------------------------------------------------
+
+    def _row(self, record: Dict[str, Any]) -> Tuple[Row, List[str]]:
+        line = encode_record(record)  # bounded, valid UTF-8, the same text the local store writes
+        text = line[:-1].decode("utf-8")
+        stored = json.loads(text)  # index what is stored (cleaned, maybe truncated), as the local index does
+        ts, outcome, event_type, recovery = record_facts(stored)
+        tsv, words = tsvector_literal(indexed_fields(stored))
+        return (self.corpus, ts, outcome, event_type, recovery, text, tsv), words
+
+    def append(self, event: Union[ReasoningEvent, Dict[str, Any]]) -> None:
+        self.append_many([event])
+
+    def append_many(self, events: Iterable[Union[ReasoningEvent, Dict[str, Any]]]) -> int:
+        """All-or-nothing in one transaction; returns how many events were written."""
+        rows: List[Row] = []
+        df: Counter = Counter()
+        for event in events:
+            row, words = self._row(as_record(event))
+            rows.append(row)
+            df.update(words)
+        if not rows:
+            return 0
+
+        def write(conn: Any) -> None:
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("UPDATE ragix_corpora SET n_docs = n_docs + %s WHERE name = %s", (len(rows), self.corpus))
+                if len(rows) >= _COPY_ROWS:
+                    with cur.copy(f"COPY ragix_corpus_events ({_COLUMNS}) FROM STDIN") as copy:
+                        for row in rows:
+                            copy.write_row(row)
+                else:
+                    cur.executemany(f"INSERT INTO ragix_corpus_events ({_COLUMNS}) "
+                                    "VALUES (%s, %s, %s, %s, %s, %s, %s::tsvector)", rows)
+                terms = sorted(df)
+                cur.execute("INSERT INTO ragix_corpus_terms (corpus, term, df) "
+                            "SELECT %s, t, d FROM unnest(%s::text[], %s::bigint[]) AS u(t, d) ORDER BY t "
+                            "ON CONFLICT (corpus, term) DO UPDATE SET df = ragix_corpus_terms.df + excluded.df",
+                            (self.corpus, terms, [df[t] for t in terms]))
+
+        self._run(True, write)
+        return len(rows)
+
+    # --- searching ------------------------------------------------------------
+
+    def search_events(self, query: str, top_k: int = 5, now: Now = None) -> List[ScoredEvent]:
+        """Best ``top_k`` live events for ``query``: BM25 × recency × outcome (spec 001 Phase 4)."""
+        from ragix_core.memory.fts_query import query_terms
+
+        terms = query_terms(query)
+        if top_k <= 0 or not terms:
+            return []
+        now_ts = epoch(now)
+        cutoff = now_ts - self.max_age_days * DAY
+        pool, df, n_docs = self._run(False, lambda conn: self._candidates(conn, terms, cutoff, max(64, top_k * 8)))
+        return rank_pool(pool, terms, df, n_docs, now_ts, self.max_age_days, self.name, top_k)
+
+    def _candidates(self, conn: Any, terms: List[str], cutoff: float,
+                    size: int) -> Tuple[List[Tuple[Candidate, Dict[str, Any]]], Dict[str, int], int]:
+        from ragix_core.memory.index import affordable_terms, needs_top_up, top_up
+
+        folded = list(dict.fromkeys(fold(t) for t in terms))
+        df = dict(conn.execute("SELECT term, df FROM ragix_corpus_terms WHERE corpus = %s AND term = ANY(%s)",
+                               (self.corpus, folded)).fetchall())
+        row = conn.execute("SELECT n_docs FROM ragix_corpora WHERE name = %s", (self.corpus,)).fetchone()
+        n_docs = int(row[0]) if row else 0
+        # Stage 1: rank the matches of the rarest words, as many words as the budget allows. ts_rank knows
+        # no document frequencies, so each word's rank is weighted by its BM25 idf: a rare word counts more.
+        affordable = [t for t in affordable_terms(folded, df) if df.get(t, 0)]
+        ids: List[int] = []
+        if affordable:
+            n = max(n_docs, 1)
+            weighted = " + ".join(["%s * ts_rank(tsv, %s::tsquery)"] * len(affordable))
+            weights: List[Any] = []
+            for t in affordable:
+                weights += [inverse_df(df[t], n), _quote(t)]
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM ragix_corpus_events WHERE corpus = %s AND tsv @@ %s::tsquery AND ts >= %s "
+                f"ORDER BY {weighted} DESC, id DESC LIMIT %s",
+                (self.corpus, tsquery_literal(affordable), cutoff, *weights, size))]
+        # Stage 2: top up with the newest matches of all the words.
+        if needs_top_up(ids, size, folded, affordable, df):
+            top_up(ids, (r[0] for r in conn.execute(
+                "SELECT id FROM ragix_corpus_events WHERE corpus = %s AND tsv @@ %s::tsquery AND ts >= %s "
+                "ORDER BY id DESC LIMIT %s", (self.corpus, tsquery_literal(folded), cutoff, size * 2))), size)
+        if not ids:
+            return [], df, n_docs
+        # In id order, as the local index returns its pool: equal scores then tie the same way.
+        rows = conn.execute("SELECT id, ts, outcome, recovery, record FROM ragix_corpus_events "
+                            "WHERE id = ANY(%s) ORDER BY id", (ids,)).fetchall()
+        pool = [((rid, rid, ts, outcome, bool(recovery)), json.loads(record))
+                for rid, ts, outcome, recovery, record in rows]
+        return pool, df, n_docs
+
+    # --- maintenance ----------------------------------------------------------
+
+    def prune(self, now: Now = None) -> int:
+        """Delete events older than ``max_age_days`` (undated ones are kept); returns how many."""
+        cutoff = epoch(now) - self.max_age_days * DAY
+
+        def go(conn: Any) -> int:
+            with conn.transaction():
+                conn.execute("SELECT 1 FROM ragix_corpora WHERE name = %s FOR UPDATE", (self.corpus,))
+                removed = conn.execute(
+                    """WITH gone AS (DELETE FROM ragix_corpus_events WHERE corpus = %(c)s AND ts < %(cut)s
+                                     RETURNING tsv),
+                            lex AS (SELECT u.lexeme AS term, count(*) AS n FROM gone, unnest(gone.tsv) AS u
+                                    GROUP BY u.lexeme),
+                            upd AS (UPDATE ragix_corpus_terms t SET df = t.df - lex.n FROM lex
+                                    WHERE t.corpus = %(c)s AND t.term = lex.term RETURNING 1)
+                       SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM upd)""",
+                    {"c": self.corpus, "cut": cutoff}).fetchone()[0]
+                conn.execute("DELETE FROM ragix_corpus_terms WHERE corpus = %s AND df <= 0", (self.corpus,))
+                conn.execute("UPDATE ragix_corpora SET n_docs = n_docs - %s WHERE name = %s", (removed, self.corpus))
+                return int(removed)
+
+        return self._run(True, go)
+
+    def count_expired(self, now: Now = None) -> int:
+        cutoff = epoch(now) - self.max_age_days * DAY
+        return self._run(False, lambda conn: conn.execute(
+            "SELECT count(*) FROM ragix_corpus_events WHERE corpus = %s AND ts < %s",
+            (self.corpus, cutoff)).fetchone()[0])
+
+    def rebuild(self) -> int:
+        """Recompute every event's searched data, the term frequencies and the count from the stored records."""
+
+        def go(conn: Any) -> int:
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("SELECT 1 FROM ragix_corpora WHERE name = %s FOR UPDATE", (self.corpus,))
+                last = 0
+                while True:
+                    page = cur.execute("SELECT id, record FROM ragix_corpus_events WHERE corpus = %s AND id > %s "
+                                       "ORDER BY id LIMIT %s", (self.corpus, last, _PAGE)).fetchall()
+                    if not page:
+                        break
+                    updates = []
+                    for rid, text in page:
+                        stored = json.loads(text)
+                        ts, outcome, event_type, recovery = record_facts(stored)
+                        updates.append((ts, outcome, event_type, recovery,
+                                        tsvector_literal(indexed_fields(stored))[0], rid))
+                    cur.executemany("UPDATE ragix_corpus_events SET ts = %s, outcome = %s, event_type = %s, "
+                                    "recovery = %s, tsv = %s::tsvector WHERE id = %s", updates)
+                    last = page[-1][0]
+                cur.execute("DELETE FROM ragix_corpus_terms WHERE corpus = %s", (self.corpus,))
+                cur.execute("INSERT INTO ragix_corpus_terms (corpus, term, df) SELECT %s, word, ndoc FROM "
+                            "ts_stat(format('SELECT tsv FROM ragix_corpus_events WHERE corpus = %%L', %s::text))",
+                            (self.corpus, self.corpus))
+                count = cur.execute("SELECT count(*) FROM ragix_corpus_events WHERE corpus = %s",
+                                    (self.corpus,)).fetchone()[0]
+                cur.execute("UPDATE ragix_corpora SET n_docs = %s WHERE name = %s", (count, self.corpus))
+                return int(count)
+
+        return self._run(True, go)
+
+    def stats(self, now: Now = None) -> Dict[str, Any]:
+        from ragix_core.memory.records import format_timestamp
+
+        cutoff = epoch(now) - self.max_age_days * DAY
+
+        def go(conn: Any) -> Tuple[Any, ...]:
+            return conn.execute(
+                "SELECT count(*), min(ts), max(ts), count(*) FILTER (WHERE ts IS NULL), "
+                "count(*) FILTER (WHERE ts < %s), pg_total_relation_size('ragix_corpus_events') "
+                "FROM ragix_corpus_events WHERE corpus = %s", (cutoff, self.corpus)).fetchone()
+
+        events, oldest, newest, undated, expired, table_bytes = self._run(False, go)
+        return {"name": self.name, "backend": self.backend, "location": self.location, "events": int(events),
+                "undated": int(undated), "oldest": format_timestamp(oldest), "newest": format_timestamp(newest),
+                "max_age_days": self.max_age_days, "expired": int(expired), "table_bytes": int(table_bytes)}
+
+    def records(self) -> Iterator[Dict[str, Any]]:
+        """Every stored event in append (id) order, one page per round trip."""
+        last = 0
+        while True:
+            after = last
+            page = self._run(False, lambda conn: conn.execute(
+                "SELECT id, record FROM ragix_corpus_events WHERE corpus = %s AND id > %s ORDER BY id LIMIT %s",
+                (self.corpus, after, _PAGE)).fetchall())
+            if not page:
+                return
+            for _rid, text in page:
+                yield json.loads(text)
+            last = page[-1][0]
