@@ -164,6 +164,45 @@ class ExperienceCorpus(TextSearch):
             "index": {k: idx[k] for k in ("path", "db_bytes", "indexed_bytes", "stale", "rebuilds")},
         }
 
+    def load(self, records: Iterable[Dict[str, Any]]) -> int:
+        """Fill an empty corpus from a stream: written beside the log, renamed into place under its lock."""
+        import os
+
+        from ragix_core.memory.encoding import encode_record
+        from ragix_core.memory.jsonl_log import CHUNK_BYTES
+
+        if self._log.size():
+            raise CorpusWriteError(self.events_path, "it already holds events; a load only fills an empty corpus")
+        tmp = self.events_path.with_name(f".{self.events_path.name}.load-{os.getpid()}")
+        count = 0
+        try:
+            self.events_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as out:
+                chunk: List[bytes] = []
+                size = 0
+                for record in records:
+                    line = encode_record(as_record(record))
+                    chunk.append(line)
+                    size += len(line)
+                    count += 1
+                    if size >= CHUNK_BYTES:
+                        out.write(b"".join(chunk))
+                        chunk, size = [], 0
+                out.write(b"".join(chunk))
+                out.flush()
+                os.fsync(out.fileno())
+            with self._log.locked() as fd:
+                if os.fstat(fd).st_size:
+                    raise CorpusWriteError(self.events_path, "events were appended while loading; nothing loaded")
+                os.replace(tmp, self.events_path)
+        except OSError as exc:
+            raise CorpusWriteError(self.events_path, exc) from None
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        self.index.rebuild()
+        return count
+
     def records(self) -> Iterator[Dict[str, Any]]:
         """Every valid record of the log in append order (corrupt lines are skipped, as searching does)."""
         return iter(self._log)

@@ -9,10 +9,13 @@ Why this shape:
   (``rerank.tokens``: letters and digits, lower case, diacritics removed), and
   handed to the server as a tsvector literal: the server's parser and its
   locale never decide what a word is, so both stores match the same words.
-- Candidates come from the server (``@@`` through GIN, ``ts_rank`` order for
-  the rarest words, newest matches for the rest, as index.py does with FTS5);
-  document frequencies from a terms table kept in the same transactions as the
-  events; the final ranking is ``hits.rank_pool``, shared with the local store.
+- Candidates come from the server as index.py takes them from FTS5: the
+  matches of the rarest words (``@@`` through GIN) ranked by FTS5's own BM25
+  formula (word counts in a jsonb column, the length in words a column, the
+  average length kept beside the count of events), topped up with
+  the newest matches of the other words. Document frequencies come from a terms
+  table kept in the same transactions as the events. The final ranking is
+  ``hits.rank_pool``, shared with the local store: same pool, same hits.
 - Writers of one corpus serialise on its row in ``ragix_corpora`` (the count of
   events is kept there), as local writers do on the file's flock: no deadlock
   on the terms table, and counts that match the events at every commit.
@@ -24,6 +27,7 @@ Why this shape:
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 from collections import Counter
@@ -34,52 +38,66 @@ from ragix_core.memory.encoding import encode_record
 from ragix_core.memory.errors import CorpusError, CorpusReadError, CorpusWriteError
 from ragix_core.memory.hits import Candidate, ScoredEvent, rank_pool
 from ragix_core.memory.records import indexed_fields, record_facts
-from ragix_core.memory.rerank import fold, inverse_df, tokens
+from ragix_core.memory.rerank import fold, tokens
 from ragix_core.memory.store import DAY, Now, TextSearch, as_record, check_max_age, epoch
 
 __all__ = ["PostgresCorpus", "tsvector_literal", "tsquery_literal", "describe_dsn", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = "1"
 MAX_LEXEME_CHARS = 64  # fts_query keeps query words to 64 characters: a longer word can never match one
-_MAX_POSITIONS = 255  # per lexeme (PostgreSQL keeps at most 256)
-_MAX_POSITION = 16383  # PostgreSQL's largest word position
 _COPY_ROWS = 200  # from this many events on, append_many sends them with COPY
 _PAGE = 5000  # rows per round trip when streaming records or rebuilding
 _SCHEMA_LOCK = 0x7261676978  # advisory lock: two processes creating the schema at once would collide
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS ragix_corpus_meta (key text PRIMARY KEY, value text NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS ragix_corpora (name text PRIMARY KEY, n_docs bigint NOT NULL DEFAULT 0)",
+    """CREATE TABLE IF NOT EXISTS ragix_corpora (
+         name text PRIMARY KEY, n_docs bigint NOT NULL DEFAULT 0, n_words bigint NOT NULL DEFAULT 0)""",
     """CREATE TABLE IF NOT EXISTS ragix_corpus_events (
          id bigserial PRIMARY KEY, corpus text NOT NULL, ts double precision, outcome text,
          event_type text NOT NULL DEFAULT '', recovery boolean NOT NULL DEFAULT false,
-         record text NOT NULL, tsv tsvector NOT NULL)""",
+         dl integer NOT NULL, tf jsonb NOT NULL, record text NOT NULL, tsv tsvector NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS ragix_corpus_events_tsv ON ragix_corpus_events USING gin (tsv)",
     "CREATE INDEX IF NOT EXISTS ragix_corpus_events_corpus_id ON ragix_corpus_events (corpus, id)",
     "CREATE INDEX IF NOT EXISTS ragix_corpus_events_corpus_ts ON ragix_corpus_events (corpus, ts)",
     """CREATE TABLE IF NOT EXISTS ragix_corpus_terms (
          corpus text NOT NULL, term text NOT NULL, df bigint NOT NULL, PRIMARY KEY (corpus, term))""",
 )
-_COLUMNS = "corpus, ts, outcome, event_type, recovery, record, tsv"
+_COLUMNS = "corpus, ts, outcome, event_type, recovery, dl, tf, record, tsv"
 
-Row = Tuple[str, Optional[float], Optional[str], str, bool, str, str]
+Row = Tuple[str, Optional[float], Optional[str], str, bool, int, str, str, str]
 
 
 def _quote(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def tsvector_literal(fields: Sequence[str]) -> Tuple[str, List[str]]:
-    """(tsvector input text, its distinct lexemes) for the searched fields of one record."""
-    positions: Dict[str, List[int]] = {}
-    for pos, word in enumerate(tokens(" ".join(fields)), 1):
-        if len(word) > MAX_LEXEME_CHARS:
-            continue
-        seen = positions.setdefault(word, [])
-        if len(seen) < _MAX_POSITIONS and (not seen or seen[-1] < _MAX_POSITION):
-            seen.append(min(pos, _MAX_POSITION))
-    text = " ".join(f"{_quote(w)}:{','.join(map(str, p))}" for w, p in positions.items())
-    return text, list(positions)
+def tsvector_literal(fields: Sequence[str]) -> Tuple[str, Dict[str, int], int]:
+    """(tsvector input text, each lexeme's count, the number of words) for one record's searched fields.
+
+    The tsvector has no positions (it only says which words a record has: GIN matches on it);
+    the counts go to a jsonb column, where ranking reads a word's count in about a microsecond
+    (taking them from tsvector positions with unnest() costs ~40x more per row).
+    """
+    counts: Counter = Counter(tokens(" ".join(fields)))
+    kept = {w: n for w, n in counts.items() if len(w) <= MAX_LEXEME_CHARS}
+    return " ".join(_quote(w) for w in kept), kept, sum(counts.values())
+
+
+def fts5_idf(df: int, n_docs: int) -> float:
+    """SQLite FTS5's bm25() idf (fts5_aux.c): log((N - n + 0.5) / (n + 0.5)), at least 1e-6."""
+    idf = math.log((n_docs - df + 0.5) / (df + 0.5)) if n_docs > 0 else 0.0
+    return idf if idf > 0 else 1e-6
+
+
+def stage1_sql(n_terms: int) -> str:
+    """FTS5's bm25() (k1 = 1.2, b = 0.75) over the tsquery's words, best first; ties in row order."""
+    counts = ", ".join(f"coalesce((e.tf ->> %(t{i})s)::float8, 0) AS f{i}" for i in range(n_terms))
+    score = " + ".join(f"%(idf{i})s * f.f{i} * 2.2 / (f.f{i} + n.k)" for i in range(n_terms))
+    return (f"SELECT e.id FROM ragix_corpus_events e, LATERAL (SELECT {counts}) AS f, "
+            "LATERAL (SELECT 1.2 * (0.25 + 0.75 * e.dl::float8 / %(avgdl)s) AS k) AS n "
+            "WHERE e.corpus = %(corpus)s AND e.tsv @@ %(q)s::tsquery AND e.ts >= %(cutoff)s "
+            f"ORDER BY {score} DESC, e.id LIMIT %(size)s")
 
 
 def tsquery_literal(words: Sequence[str]) -> str:
@@ -211,13 +229,14 @@ class PostgresCorpus(TextSearch):
 
     # --- writing --------------------------------------------------------------
 
-    def _row(self, record: Dict[str, Any]) -> Tuple[Row, List[str]]:
+    def _row(self, record: Dict[str, Any]) -> Tuple[Row, List[str], int]:
         line = encode_record(record)  # bounded, valid UTF-8, the same text the local store writes
         text = line[:-1].decode("utf-8")
         stored = json.loads(text)  # index what is stored (cleaned, maybe truncated), as the local index does
         ts, outcome, event_type, recovery = record_facts(stored)
-        tsv, words = tsvector_literal(indexed_fields(stored))
-        return (self.corpus, ts, outcome, event_type, recovery, text, tsv), words
+        tsv, counts, dl = tsvector_literal(indexed_fields(stored))
+        return (self.corpus, ts, outcome, event_type, recovery, dl, json.dumps(counts, ensure_ascii=False), text,
+                tsv), list(counts), dl
 
     def append(self, event: Union[ReasoningEvent, Dict[str, Any]]) -> None:
         self.append_many([event])
@@ -226,31 +245,69 @@ class PostgresCorpus(TextSearch):
         """All-or-nothing in one transaction; returns how many events were written."""
         rows: List[Row] = []
         df: Counter = Counter()
+        n_words = 0
         for event in events:
-            row, words = self._row(as_record(event))
+            row, words, dl = self._row(as_record(event))
             rows.append(row)
             df.update(words)
+            n_words += dl
         if not rows:
             return 0
 
         def write(conn: Any) -> None:
             with conn.transaction(), conn.cursor() as cur:
-                cur.execute("UPDATE ragix_corpora SET n_docs = n_docs + %s WHERE name = %s", (len(rows), self.corpus))
+                cur.execute("UPDATE ragix_corpora SET n_docs = n_docs + %s, n_words = n_words + %s WHERE name = %s",
+                            (len(rows), n_words, self.corpus))
                 if len(rows) >= _COPY_ROWS:
                     with cur.copy(f"COPY ragix_corpus_events ({_COLUMNS}) FROM STDIN") as copy:
                         for row in rows:
                             copy.write_row(row)
                 else:
                     cur.executemany(f"INSERT INTO ragix_corpus_events ({_COLUMNS}) "
-                                    "VALUES (%s, %s, %s, %s, %s, %s, %s::tsvector)", rows)
-                terms = sorted(df)
-                cur.execute("INSERT INTO ragix_corpus_terms (corpus, term, df) "
-                            "SELECT %s, t, d FROM unnest(%s::text[], %s::bigint[]) AS u(t, d) ORDER BY t "
-                            "ON CONFLICT (corpus, term) DO UPDATE SET df = ragix_corpus_terms.df + excluded.df",
-                            (self.corpus, terms, [df[t] for t in terms]))
+                                    "VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s::tsvector)", rows)
+                self._add_terms(cur, df)
 
         self._run(True, write)
         return len(rows)
+
+    def load(self, records: Iterable[Dict[str, Any]]) -> int:
+        """Fill an empty corpus from a stream in ONE transaction (COPY): all of it or, on any failure, none."""
+
+        def go(conn: Any) -> int:
+            count = n_words = 0
+            df: Counter = Counter()
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("SELECT 1 FROM ragix_corpora WHERE name = %s FOR UPDATE", (self.corpus,))
+                held = cur.execute("SELECT count(*) FROM ragix_corpus_events WHERE corpus = %s",
+                                   (self.corpus,)).fetchone()[0]
+                if held:
+                    raise CorpusWriteError(self.location, f"it already holds {held} events; a load only fills "
+                                                          "an empty corpus")
+                with cur.copy(f"COPY ragix_corpus_events ({_COLUMNS}) FROM STDIN") as copy:
+                    for record in records:
+                        row, words, dl = self._row(as_record(record))
+                        copy.write_row(row)
+                        df.update(words)
+                        count += 1
+                        n_words += dl
+                self._add_terms(cur, df)
+                cur.execute("UPDATE ragix_corpora SET n_docs = %s, n_words = %s WHERE name = %s",
+                            (count, n_words, self.corpus))
+            # Now, not when autovacuum gets to it: fresh planner statistics (else the planner guesses how
+            # many rows a word matches from an empty table), and the GIN index's pending list merged into
+            # the index (else every search scans the up to 4 MB of entries the COPY left there).
+            conn.execute("ANALYZE ragix_corpus_events")
+            conn.execute("SELECT gin_clean_pending_list('ragix_corpus_events_tsv'::regclass)")
+            return count
+
+        return self._run(True, go)
+
+    def _add_terms(self, cur: Any, df: Counter) -> None:
+        terms = sorted(df)
+        cur.execute("INSERT INTO ragix_corpus_terms (corpus, term, df) "
+                    "SELECT %s, t, d FROM unnest(%s::text[], %s::bigint[]) AS u(t, d) ORDER BY t "
+                    "ON CONFLICT (corpus, term) DO UPDATE SET df = ragix_corpus_terms.df + excluded.df",
+                    (self.corpus, terms, [df[t] for t in terms]))
 
     # --- searching ------------------------------------------------------------
 
@@ -273,22 +330,17 @@ class PostgresCorpus(TextSearch):
         folded = list(dict.fromkeys(fold(t) for t in terms))
         df = dict(conn.execute("SELECT term, df FROM ragix_corpus_terms WHERE corpus = %s AND term = ANY(%s)",
                                (self.corpus, folded)).fetchall())
-        row = conn.execute("SELECT n_docs FROM ragix_corpora WHERE name = %s", (self.corpus,)).fetchone()
-        n_docs = int(row[0]) if row else 0
-        # Stage 1: rank the matches of the rarest words, as many words as the budget allows. ts_rank knows
-        # no document frequencies, so each word's rank is weighted by its BM25 idf: a rare word counts more.
+        row = conn.execute("SELECT n_docs, n_words FROM ragix_corpora WHERE name = %s", (self.corpus,)).fetchone()
+        n_docs, n_words = (int(row[0]), int(row[1])) if row else (0, 0)
+        # Stage 1: the matches of the rarest words, as many words as the budget allows, in FTS5's bm25() order.
         affordable = [t for t in affordable_terms(folded, df) if df.get(t, 0)]
         ids: List[int] = []
         if affordable:
-            n = max(n_docs, 1)
-            weighted = " + ".join(["%s * ts_rank(tsv, %s::tsquery)"] * len(affordable))
-            weights: List[Any] = []
-            for t in affordable:
-                weights += [inverse_df(df[t], n), _quote(t)]
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM ragix_corpus_events WHERE corpus = %s AND tsv @@ %s::tsquery AND ts >= %s "
-                f"ORDER BY {weighted} DESC, id DESC LIMIT %s",
-                (self.corpus, tsquery_literal(affordable), cutoff, *weights, size))]
+            params: Dict[str, Any] = {"corpus": self.corpus, "q": tsquery_literal(affordable), "cutoff": cutoff,
+                                      "size": size, "avgdl": max(n_words / max(n_docs, 1), 1e-9)}
+            for i, t in enumerate(affordable):
+                params[f"t{i}"], params[f"idf{i}"] = t, fts5_idf(df[t], n_docs)
+            ids = [r[0] for r in conn.execute(stage1_sql(len(affordable)), params)]
         # Stage 2: top up with the newest matches of all the words.
         if needs_top_up(ids, size, folded, affordable, df):
             top_up(ids, (r[0] for r in conn.execute(
@@ -312,17 +364,19 @@ class PostgresCorpus(TextSearch):
         def go(conn: Any) -> int:
             with conn.transaction():
                 conn.execute("SELECT 1 FROM ragix_corpora WHERE name = %s FOR UPDATE", (self.corpus,))
-                removed = conn.execute(
+                removed, words = conn.execute(
                     """WITH gone AS (DELETE FROM ragix_corpus_events WHERE corpus = %(c)s AND ts < %(cut)s
-                                     RETURNING tsv),
+                                     RETURNING tsv, dl),
                             lex AS (SELECT u.lexeme AS term, count(*) AS n FROM gone, unnest(gone.tsv) AS u
                                     GROUP BY u.lexeme),
                             upd AS (UPDATE ragix_corpus_terms t SET df = t.df - lex.n FROM lex
                                     WHERE t.corpus = %(c)s AND t.term = lex.term RETURNING 1)
-                       SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM upd)""",
-                    {"c": self.corpus, "cut": cutoff}).fetchone()[0]
+                       SELECT (SELECT count(*) FROM gone), (SELECT coalesce(sum(dl), 0) FROM gone),
+                              (SELECT count(*) FROM upd)""",
+                    {"c": self.corpus, "cut": cutoff}).fetchone()[:2]
                 conn.execute("DELETE FROM ragix_corpus_terms WHERE corpus = %s AND df <= 0", (self.corpus,))
-                conn.execute("UPDATE ragix_corpora SET n_docs = n_docs - %s WHERE name = %s", (removed, self.corpus))
+                conn.execute("UPDATE ragix_corpora SET n_docs = n_docs - %s, n_words = n_words - %s WHERE name = %s",
+                             (removed, words, self.corpus))
                 return int(removed)
 
         return self._run(True, go)
@@ -349,18 +403,21 @@ class PostgresCorpus(TextSearch):
                     for rid, text in page:
                         stored = json.loads(text)
                         ts, outcome, event_type, recovery = record_facts(stored)
-                        updates.append((ts, outcome, event_type, recovery,
-                                        tsvector_literal(indexed_fields(stored))[0], rid))
+                        tsv, counts, dl = tsvector_literal(indexed_fields(stored))
+                        updates.append((ts, outcome, event_type, recovery, dl, json.dumps(counts, ensure_ascii=False),
+                                        tsv, rid))
                     cur.executemany("UPDATE ragix_corpus_events SET ts = %s, outcome = %s, event_type = %s, "
-                                    "recovery = %s, tsv = %s::tsvector WHERE id = %s", updates)
+                                    "recovery = %s, dl = %s, tf = %s::jsonb, tsv = %s::tsvector WHERE id = %s",
+                                    updates)
                     last = page[-1][0]
                 cur.execute("DELETE FROM ragix_corpus_terms WHERE corpus = %s", (self.corpus,))
                 cur.execute("INSERT INTO ragix_corpus_terms (corpus, term, df) SELECT %s, word, ndoc FROM "
                             "ts_stat(format('SELECT tsv FROM ragix_corpus_events WHERE corpus = %%L', %s::text))",
                             (self.corpus, self.corpus))
-                count = cur.execute("SELECT count(*) FROM ragix_corpus_events WHERE corpus = %s",
-                                    (self.corpus,)).fetchone()[0]
-                cur.execute("UPDATE ragix_corpora SET n_docs = %s WHERE name = %s", (count, self.corpus))
+                count, words = cur.execute("SELECT count(*), coalesce(sum(dl), 0) FROM ragix_corpus_events "
+                                           "WHERE corpus = %s", (self.corpus,)).fetchone()
+                cur.execute("UPDATE ragix_corpora SET n_docs = %s, n_words = %s WHERE name = %s",
+                            (count, words, self.corpus))
                 return int(count)
 
         return self._run(True, go)

@@ -67,6 +67,10 @@ class CorpusStore(Protocol):
     def records(self) -> Iterator[Dict[str, Any]]:
         """Every stored event (expired ones too), in append order, streamed."""
 
+    def load(self, records: Iterable[Dict[str, Any]]) -> int:
+        """Fill an EMPTY store from a stream, all-or-nothing (migration, bulk import); returns how many.
+        Refused with ``CorpusWriteError`` when the store already holds events."""
+
     def close(self) -> None:
         """Release files, connections and pools (the store may be used again: they reopen)."""
 

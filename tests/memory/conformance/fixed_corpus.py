@@ -17,7 +17,7 @@ _STEMS = ("compile rust crate linker cargo python import module permission denie
           "signal zombie orphan cgroup namespace seccomp apparmor selinux bwrap sandbox quota inode symlink").split()
 
 
-def events(n: int = 200, seed: int = 39) -> List[Dict[str, Any]]:
+def events(n: int = 200, seed: int = 39, now: datetime = NOW) -> List[Dict[str, Any]]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -27,7 +27,7 @@ def events(n: int = 200, seed: int = 39) -> List[Dict[str, Any]]:
         if rng.random() < 0.2:
             meta["recovered"] = True
         out.append({
-            "timestamp": (NOW - timedelta(hours=7 * i + 1)).isoformat(),  # distinct, all within 90 days
+            "timestamp": (now - timedelta(hours=7 * i + 1)).isoformat(),  # distinct, all within 90 days
             "session_id": f"s{i % 17}",
             "event_type": "reflection" if rng.random() < 0.1 else "execution",
             "step_num": i,
