@@ -182,6 +182,8 @@ class PostgresCorpus(TextSearch):
 
         with psycopg.connect(self.dsn, **self._connect_args()) as conn:
             encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            if isinstance(encoding, bytes):  # psycopg returns bytes from a SQL_ASCII database
+                encoding = encoding.decode("ascii", "replace")
             if encoding != "UTF8":
                 raise CorpusError(f"{self.location}: the database's encoding is {encoding}; the corpus needs a "
                                   f"UTF8 database (createdb -E UTF8)")
