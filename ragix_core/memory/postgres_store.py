@@ -76,8 +76,8 @@ def tsvector_literal(fields: Sequence[str]) -> Tuple[str, Dict[str, int], int]:
     """(tsvector input text, each lexeme's count, the number of words) for one record's searched fields.
 
     The tsvector has no positions (it only says which words a record has: GIN matches on it);
-    the counts go to a jsonb column, where ranking reads a word's count in about a microsecond
-    (taking them from tsvector positions with unnest() costs ~40x more per row).
+    the counts go to a jsonb column, which ranking reads faster than unnest() over tsvector
+    positions (docs/DECISIONS.md).
     """
     counts: Counter = Counter(tokens(" ".join(fields)))
     kept = {w: n for w, n in counts.items() if len(w) <= MAX_LEXEME_CHARS}
