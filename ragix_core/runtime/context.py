@@ -93,6 +93,7 @@ class RunContext:
             corpus = None
         elif corpus is None:
             corpus = HybridExperienceCorpus.from_config(rc.experience, cwd, memory=config.memory)
+            closers.append(corpus.close)  # opened here, closed here: a database store holds a connection pool
         recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold) if corpus is not None else None
 
         roles = Roles(config.llm, bus=bus, session_id=sid, client_factory=client_factory,
