@@ -129,6 +129,8 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     args.dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parents[1]).stdout.strip()  # the code that runs
     cluster = None
     dsn = args.dsn
     if dsn is None:
@@ -147,11 +149,9 @@ def main() -> None:
     finally:
         if cluster is not None:
             cluster.stop()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).resolve().parents[1]).stdout.strip()
     print(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)), "commit": commit,
                       "postgres": "throwaway cluster, default settings" if cluster else "--dsn",
-                      "cpus": os.cpu_count(), "run_minutes": round((time.time() - started) / 60, 1),
+                      "cpus": os.cpu_count(), "load_average_at_end": os.getloadavg()[0], "run_minutes": round((time.time() - started) / 60, 1),
                       "results": results}, indent=2))
 
 
