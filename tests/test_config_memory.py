@@ -97,4 +97,5 @@ def test_an_unreachable_database_is_reported_not_raised(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count(f"postgresql://u@127.0.0.1:{port}/x#global") == 1 and "Connection refused" in err
     assert "Traceback" not in err and len(hybrid.errors) == 2  # the write, then the search
+    assert "not retried for 30 s" in hybrid.errors[1]  # the search did not wait on the database again
     hybrid.close()

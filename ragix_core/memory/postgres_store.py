@@ -30,6 +30,7 @@ import json
 import math
 import os
 import threading
+import time
 from collections import Counter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -47,6 +48,7 @@ SCHEMA_VERSION = "1"
 MAX_LEXEME_CHARS = 64  # fts_query keeps query words to 64 characters: a longer word can never match one
 _COPY_ROWS = 200  # from this many events on, append_many sends them with COPY
 _PAGE = 5000  # rows per round trip when streaming records or rebuilding
+RETRY_AFTER = 30.0  # seconds before a database that could not be reached is tried again
 _SCHEMA_LOCK = 0x7261676978  # advisory lock: two processes creating the schema at once would collide
 
 _SCHEMA = (
@@ -149,6 +151,8 @@ class PostgresCorpus(TextSearch):
         self._pid = 0
         self._lock = threading.Lock()
         self._forked_pools: List[Any] = []  # a parent's pool: never closed from a child (shared sockets)
+        self._down_until = 0.0
+        self._down_why = ""
 
     @property
     def location(self) -> str:
@@ -167,15 +171,30 @@ class PostgresCorpus(TextSearch):
                 self._forked_pools.append(self._pool)
                 self._pool = None
             if self._pool is None:
-                from psycopg_pool import ConnectionPool
-
-                self._ensure_schema()
-                pool = ConnectionPool(self.dsn, min_size=1, max_size=self.pool_size, kwargs=self._connect_args(),
-                                      check=ConnectionPool.check_connection, open=False,
-                                      name=f"ragix-corpus-{self.corpus}")
-                pool.open(wait=True, timeout=self.connect_timeout)
-                self._pool, self._pid = pool, os.getpid()
+                self._pool, self._pid = self._open_pool(), os.getpid()
         return self._pool
+
+    def _open_pool(self) -> Any:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        # A database that just failed is not tried again for RETRY_AFTER seconds: a run searches at every
+        # REFLECT, and each try could wait connect_timeout on an unreachable host.
+        if time.monotonic() < self._down_until:
+            raise CorpusReadError(self.location, f"{self._down_why} (not retried for {RETRY_AFTER:.0f} s)")
+        pool = None
+        try:
+            self._ensure_schema()
+            pool = ConnectionPool(self.dsn, min_size=1, max_size=self.pool_size, kwargs=self._connect_args(),
+                                  check=ConnectionPool.check_connection, open=False,
+                                  name=f"ragix-corpus-{self.corpus}")
+            pool.open(wait=True, timeout=self.connect_timeout)
+            return pool
+        except psycopg.OperationalError as exc:
+            if pool is not None:
+                pool.close()  # else its workers keep trying to connect in the background
+            self._down_until, self._down_why = time.monotonic() + RETRY_AFTER, _why(exc)
+            raise
 
     def _ensure_schema(self) -> None:
         import psycopg
