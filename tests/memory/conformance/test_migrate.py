@@ -56,6 +56,8 @@ def test_migrate_to_postgres_and_back_keeps_counts_and_search(tmp_path, monkeypa
     stats = json.loads(runner.invoke(app, ["corpus", "stats", "--json", "--project", str(project)]).output)
     assert [(c["name"], c["backend"], c["events"]) for c in stats["corpora"]] == [
         ("project", "local", 0), ("global", "postgres", len(events))]
+    table = runner.invoke(app, ["corpus", "stats", "--project", str(project)])
+    assert table.exit_code == 0 and "postgres" in table.output and "table bytes (all corpora)" in table.output
 
     back = tmp_path / "back"
     _home(home, postgres_backend.dsn, global_root=back)
