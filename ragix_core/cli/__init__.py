@@ -20,6 +20,7 @@ app = typer.Typer(
 
 # Command modules register on `app` when imported.
 from ragix_core.cli import corpus_cmd, run_cmd, trace_cmd  # noqa: E402,F401
+from ragix_core.cli import corpus_migrate_cmd  # noqa: E402,F401
 from ragix_core.cli import exec_cmd  # noqa: E402,F401
 from ragix_core.cli import doctor_cmd  # noqa: E402,F401
 from ragix_core.cli import eval_cmd  # noqa: E402,F401

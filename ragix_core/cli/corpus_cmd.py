@@ -57,7 +57,8 @@ def _hybrid(project: Optional[Path], create: bool = False) -> Any:
         raise ValueError(f"project directory not found: {project_dir}")
     cfg = load_config(cwd=project_dir)
     # Reading commands must not leave .ragix/ directories behind in whatever directory they ran.
-    return HybridExperienceCorpus.from_config(cfg.reasoning.experience, project_dir, create=create)
+    return HybridExperienceCorpus.from_config(cfg.reasoning.experience, project_dir, create=create,
+                                              memory=cfg.memory)
 
 
 def _print_json(data: Any) -> None:
@@ -117,15 +118,20 @@ def stats(as_json: bool = JsonOpt, project: Optional[Path] = ProjectOpt) -> None
         table = Table(title=f"{s['name']} experience", show_header=False)
         table.add_column("key", style="bold")
         table.add_column("value", overflow="fold")
-        rows = [
-            ("events", s["events"]), ("bytes", s["bytes"]),
-            ("skipped lines", s["skipped_lines"] + int(s["partial_tail"])),
+        rows = [("backend", s["backend"]), ("events", s["events"])]
+        if s["backend"] == "local":
+            rows += [("bytes", s["bytes"]), ("skipped lines", s["skipped_lines"] + int(s["partial_tail"]))]
+        else:
+            rows.append(("table bytes (all corpora)", s.get("table_bytes", 0)))
+        rows += [
             ("expired (prunable)", s["expired"]), ("undated", s["undated"]),
             ("oldest", s["oldest"] or "-"), ("newest", s["newest"] or "-"),
-            ("max age", f"{s['max_age_days']} days"), ("file", s["path"]),
-            ("index", f"{s['index']['path']} ({s['index']['db_bytes']} bytes{', stale' if s['index']['stale'] else ''})"),
+            ("max age", f"{s['max_age_days']} days"), ("location", s["location"]),
         ]
-        if s["quarantine_bytes"]:
+        if "index" in s:
+            rows.append(("index", f"{s['index']['path']} ({s['index']['db_bytes']} bytes"
+                                  f"{', stale' if s['index']['stale'] else ''})"))
+        if s.get("quarantine_bytes"):
             rows.append(("quarantined bytes", s["quarantine_bytes"]))
         for key, value in rows:
             table.add_row(key, str(value))
@@ -144,7 +150,7 @@ def prune(
         out = []
         for c in _hybrid(project).corpora():
             n = c.count_expired() if dry_run else c.prune()
-            out.append({"name": c.name, "path": str(c.events_path), "removed": n, "max_age_days": c.max_age_days})
+            out.append({"name": c.name, "path": c.location, "removed": n, "max_age_days": c.max_age_days})
         return out
 
     data = _run(go)
@@ -158,8 +164,8 @@ def prune(
 
 @corpus_app.command("rebuild")
 def rebuild(as_json: bool = JsonOpt, project: Optional[Path] = ProjectOpt) -> None:
-    """Rebuild the search indexes from the JSONL files (they are derived data)."""
-    data = _run(lambda: [{"name": c.name, "path": str(c.events_path), "events": c.rebuild()}
+    """Rebuild the search indexes from the stored events (they are derived data)."""
+    data = _run(lambda: [{"name": c.name, "path": c.location, "events": c.rebuild()}
                          for c in _hybrid(project).corpora()])
     if as_json:
         _print_json({"corpora": data})

@@ -10,7 +10,10 @@ where the set is closed, the allowed values — never a silently ignored setting
 
 A ``./ragix.yaml`` comes with the project: unless the user trusted it (`ragix
 trust DIR`, see ragix_core/trust.py), it may only tighten the user's own config,
-and what it tried to set otherwise is named on stderr.
+and what it tried to set otherwise is named on stderr. The ``memory`` section
+(where the experience corpus is stored, a database DSN) is the user's alone: it
+always comes from $RAGIX_HOME/ragix.yaml, and a project file that sets it, even
+a trusted one, is refused for that key with a message on stderr.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ragix_core.llm.config import LLMConfig
 from ragix_core.config.reasoning import ReasoningConfig
 from ragix_core.config.chat import ChatSection
 from ragix_core.config.mcp import McpSection
+from ragix_core.config.memory import MemorySection
 from ragix_core.config.research import ResearchSection
 from ragix_core.config.spec002_file import fold_spec002_shape
 
@@ -49,6 +53,7 @@ class RagixConfig(BaseModel):
     chat: ChatSection = Field(default_factory=ChatSection)
     research: ResearchSection = Field(default_factory=ResearchSection)  # spec 004, `ragix research`
     mcp: McpSection = Field(default_factory=McpSection)  # MCP servers whose tools runs may call (spec 002 §8)
+    memory: MemorySection = Field(default_factory=MemorySection)  # corpus backend: user config only
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 
@@ -134,11 +139,27 @@ def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = 
     if found is None:
         return RagixConfig()
     data = _read_yaml(found)
-    cfg = parse_config(data, str(found))
     home_file = ragix_home() / CONFIG_FILENAME
-    if path is None and not (home_file.is_file() and os.path.samefile(found, home_file)):
-        cfg = _untrusted_project(found, data, home_file) or cfg
+    if path is not None or (home_file.is_file() and os.path.samefile(found, home_file)):
+        return parse_config(data, str(found))
+    if isinstance(data, dict) and "memory" in data:
+        sys.stderr.write(f"ragix: {found} sets {MEMORY_REFUSED}; refused, using yours.\n")
+        data = {k: v for k, v in data.items() if k != "memory"}
+    cfg = parse_config(data, str(found))
+    cfg = _untrusted_project(found, data, home_file) or cfg
+    cfg.memory = _user_memory(home_file)
     return cfg
+
+
+MEMORY_REFUSED = ("memory (the corpus backend and its DSN come from your own config only, "
+                  "$RAGIX_HOME/ragix.yaml)")
+
+
+def _user_memory(home_file: Path) -> MemorySection:
+    """The ``memory`` section of the user's own file (a project file never sets it: see the docstring)."""
+    if not home_file.is_file():
+        return MemorySection()
+    return parse_config(_read_yaml(home_file), str(home_file)).memory
 
 
 def _untrusted_project(found: Path, data: Any, home_file: Path) -> Optional[RagixConfig]:

@@ -64,7 +64,7 @@ def corpus_search(launch: Launch, query: str, top_k: int) -> CorpusReport:
     if not (launch.profile.memory and section.enabled):
         raise ToolInputError(f"the experience corpus is off (profile {launch.profile.name!r} or "
                              "reasoning.experience.enabled)")
-    hybrid = HybridExperienceCorpus.from_config(section, launch.root, create=False)
+    hybrid = HybridExperienceCorpus.from_config(section, launch.root, create=False, memory=launch.config.memory)
     keys = ("timestamp", "session_id", "event_type", "outcome_status", "goal", "step_description", "tool_input",
             "error", "llm_critique")
     hits = [CorpusHit(source=h.source, score=round(h.score, 4), event={k: h.event.get(k) for k in keys})

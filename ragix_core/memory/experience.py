@@ -18,16 +18,15 @@ sqlite3 and the config layer are imported only when used.
 from __future__ import annotations
 
 import sys
-import time
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union
 
-from ragix_core.core.text import bounded
 from ragix_core.memory.errors import CorpusError, CorpusWriteError
+from ragix_core.memory.hits import ScoredEvent, format_block, rank_pool
 from ragix_core.memory.jsonl_log import JsonlLog
 from ragix_core.memory.records import parse_timestamp
+from ragix_core.memory.store import DAY, CorpusStore, Now, TextSearch, as_record, check_max_age, epoch
 
 from ragix_core.core.types import ReasoningEvent
 
@@ -37,72 +36,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragix_core.core.types import ReasoningState
     from ragix_core.memory.index import ExperienceIndex
 
-__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError", "Experience", "Pattern"]
-
-_DAY = 86400.0
-_MAX_SHOWN_CHARS = 2000  # per error/critique line in the LLM context block
-Now = Union[None, float, datetime]
+__all__ = ["ExperienceCorpus", "HybridExperienceCorpus", "ScoredEvent", "CorpusWriteError", "format_block",
+           "Experience", "Pattern"]
 
 
-def _epoch(now: Now) -> float:
-    if now is None:
-        return time.time()
-    if isinstance(now, datetime):
-        return (now if now.tzinfo else now.replace(tzinfo=timezone.utc)).timestamp()
-    return float(now)
+class ExperienceCorpus(TextSearch):
+    """The local store (``store.CorpusStore``): a JSONL log and its derived SQLite FTS5 index."""
 
+    backend = "local"
 
-def _as_record(event: Union[ReasoningEvent, Dict[str, Any]]) -> Dict[str, Any]:
-    if isinstance(event, dict):
-        return event
-    to_dict = getattr(event, "to_dict", None)
-    if callable(to_dict):
-        return to_dict()
-    raise TypeError(f"expected a ReasoningEvent or a dict, got {type(event).__name__}")
-
-
-def _shown(text: Any) -> str:
-    return bounded(text, _MAX_SHOWN_CHARS, marker=False)
-
-
-@dataclass
-class ScoredEvent:
-    """One search hit: the stored record, its final score and where it came from."""
-
-    score: float
-    event: Dict[str, Any]
-    source: str
-    offset: int = 0
-    bm25: float = 0.0
-    recency: float = 0.0
-    coverage: float = 0.0  # share of the query's terms in the event (reasoning.experience.similarity_threshold)
-    extra: Dict[str, Any] = field(default_factory=dict)
-
-    def reasoning_event(self) -> ReasoningEvent:
-        """The hit as a ``ReasoningEvent`` (raises ``TypeDecodeError`` for foreign records)."""
-        return ReasoningEvent.from_dict(self.event)
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"score": self.score, "source": self.source, "offset": self.offset,
-                "bm25": self.bm25, "recency": self.recency, "coverage": self.coverage, "event": self.event}
-
-
-def format_block(events: Iterable[Dict[str, Any]]) -> str:
-    """Spec 000 §5.2's context block: ``[i] ts — goal=…`` with indented error / critique."""
-    lines: List[str] = []
-    for i, ev in enumerate(events, 1):
-        lines.append(f"[{i}] {ev.get('timestamp')} — goal={ev.get('goal')}")
-        if ev.get("error"):
-            lines.append(f"    error: {_shown(ev['error'])}")
-        if ev.get("llm_critique"):
-            lines.append(f"    critique: {_shown(ev['llm_critique'])}")
-    return "\n".join(lines)
-
-
-class ExperienceCorpus:
     def __init__(self, root: Path, max_age_days: int = 90, name: Optional[str] = None, *, create: bool = True):
-        if isinstance(max_age_days, bool) or not isinstance(max_age_days, int) or max_age_days < 1:
-            raise ValueError(f"max_age_days must be a whole number of days >= 1, got {max_age_days!r}")
+        check_max_age(max_age_days)
         self.root = Path(root).expanduser()
         self.events_path = self.root / "experience" / "events.jsonl"
         self.max_age = timedelta(days=max_age_days)
@@ -115,6 +59,10 @@ class ExperienceCorpus:
                 pass  # read-only place: searching still works, append reports the cause
         self._log = JsonlLog(self.events_path)
         self._index: Optional["ExperienceIndex"] = None
+
+    @property
+    def location(self) -> str:
+        return str(self.events_path)
 
     @property
     def log(self) -> JsonlLog:
@@ -132,11 +80,11 @@ class ExperienceCorpus:
 
     def append(self, event: ReasoningEvent) -> None:
         """Append one event (raises ``CorpusWriteError`` with the path and cause on failure)."""
-        self._log.append(_as_record(event))
+        self._log.append(as_record(event))
 
     def append_many(self, events: Iterable[Union[ReasoningEvent, Dict[str, Any]]]) -> int:
         """Bulk append under one lock, all-or-nothing; returns how many events were written."""
-        records = [_as_record(e) for e in events]
+        records = [as_record(e) for e in events]
         self._log.append_many(records)
         return len(records)
 
@@ -145,14 +93,12 @@ class ExperienceCorpus:
     def search_events(self, query: str, top_k: int = 5, now: Now = None) -> List[ScoredEvent]:
         """Best ``top_k`` live events for ``query``: BM25 × recency × outcome (spec 001 Phase 4)."""
         from ragix_core.memory.fts_query import query_terms
-        from ragix_core.memory.rerank import bm25_pool, coverage
-        from ragix_core.memory.scoring import combined_score, recency
 
         if top_k <= 0 or not self.events_path.exists():
             return []  # nothing written yet: do not create an index for an empty corpus
         terms = query_terms(query)
-        now_ts = _epoch(now)
-        cutoff = now_ts - self.max_age_days * _DAY
+        now_ts = epoch(now)
+        cutoff = now_ts - self.max_age_days * DAY
         for attempt in range(2):
             cands, df, n_docs = self.index.candidates(terms, cutoff, max(64, top_k * 8))
             records = self._log.read_many([c[1] for c in cands])
@@ -161,23 +107,7 @@ class ExperienceCorpus:
                 continue
             break
         pool = [(c, r) for c, r in zip(cands, records) if r is not None]
-        if not pool:
-            return []
-        bm25 = bm25_pool([r for _, r in pool], terms, df, n_docs)
-        best = max(bm25)
-        hits: List[ScoredEvent] = []
-        for (cid, offset, ts, outcome, recovery), record, raw in zip([c for c, _ in pool], [r for _, r in pool], bm25):
-            if raw <= 0:
-                continue  # matched a word the query's tokenizer would not (diacritics edge cases)
-            score = combined_score(raw / best, len(terms), ts, now_ts, self.max_age_days, outcome, recovery)
-            hits.append(ScoredEvent(score, record, self.name, offset, raw, recency(ts, now_ts, self.max_age_days),
-                                    coverage(record, terms)))
-        hits.sort(key=lambda h: (h.score, h.event.get("timestamp") or ""), reverse=True)
-        return hits[:top_k]
-
-    def search(self, query: str, top_k: int = 5, now: Now = None) -> str:
-        """Text block for LLM context (spec 000 §5.2 format); empty string when nothing matches."""
-        return format_block(h.event for h in self.search_events(query, top_k=top_k, now=now))
+        return rank_pool(pool, terms, df, n_docs, now_ts, self.max_age_days, self.name, top_k)
 
     # --- maintenance --------------------------------------------------------
 
@@ -188,7 +118,7 @@ class ExperienceCorpus:
         but deleting them would be silent data loss. Corrupt lines go to the
         quarantine file next to the log.
         """
-        cutoff = _epoch(now) - self.max_age_days * _DAY
+        cutoff = epoch(now) - self.max_age_days * DAY
 
         def keep(record: Dict[str, Any]) -> bool:
             ts = parse_timestamp(record.get("timestamp"))
@@ -204,7 +134,7 @@ class ExperienceCorpus:
         """How many events ``prune`` would remove now (dry run)."""
         if not self.events_path.exists():
             return 0
-        return self.index.count_older_than(_epoch(now) - self.max_age_days * _DAY)
+        return self.index.count_older_than(epoch(now) - self.max_age_days * DAY)
 
     def rebuild(self) -> int:
         """Rebuild the search index from the JSONL; returns the number of indexed events."""
@@ -224,6 +154,8 @@ class ExperienceCorpus:
                    "stale": False, "rebuilds": 0}
         return {
             "name": self.name,
+            "backend": self.backend,
+            "location": self.location,
             "path": str(self.events_path),
             "events": idx["events"],
             "bytes": self._log.size(),
@@ -238,12 +170,57 @@ class ExperienceCorpus:
             "index": {k: idx[k] for k in ("path", "db_bytes", "indexed_bytes", "stale", "rebuilds")},
         }
 
+    def load(self, records: Iterable[Dict[str, Any]]) -> int:
+        """Fill an empty corpus from a stream: written beside the log, renamed into place under its lock."""
+        import os
+
+        from ragix_core.memory.encoding import encode_record
+        from ragix_core.memory.jsonl_log import CHUNK_BYTES
+
+        if self._log.size():
+            raise CorpusWriteError(self.events_path, "it already holds events; a load only fills an empty corpus")
+        tmp = self.events_path.with_name(f".{self.events_path.name}.load-{os.getpid()}")
+        count = 0
+        try:
+            self.events_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as out:
+                chunk: List[bytes] = []
+                size = 0
+                for record in records:
+                    line = encode_record(as_record(record))
+                    chunk.append(line)
+                    size += len(line)
+                    count += 1
+                    if size >= CHUNK_BYTES:
+                        out.write(b"".join(chunk))
+                        chunk, size = [], 0
+                out.write(b"".join(chunk))
+                out.flush()
+                os.fsync(out.fileno())
+            with self._log.locked() as fd:
+                if os.fstat(fd).st_size:
+                    raise CorpusWriteError(self.events_path, "events were appended while loading; nothing loaded")
+                os.replace(tmp, self.events_path)
+        except OSError as exc:
+            raise CorpusWriteError(self.events_path, exc) from None
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        self.index.rebuild()
+        return count
+
+    def records(self) -> Iterator[Dict[str, Any]]:
+        """Every valid record of the log in append order (corrupt lines are skipped, as searching does)."""
+        return iter(self._log)
+
     def close(self) -> None:
         if self._index is not None:
             self._index.close()
 
 
 class HybridExperienceCorpus:
+    """A project store and a global store (any ``store.CorpusStore``), searched and written together."""
+
     def __init__(self, global_root: Path, project_root: Optional[Path] = None,
                  global_max_age_days: int = 90,
                  project_max_age_days: int = 30, *, create: bool = True):
@@ -251,25 +228,31 @@ class HybridExperienceCorpus:
         (``HybridExperienceCorpus("experiences/")``): then both are that one corpus."""
         if project_root is None:
             project_root = global_root
-        self.global_corpus = ExperienceCorpus(global_root, global_max_age_days, "global", create=create)
-        self.project_corpus = ExperienceCorpus(project_root, project_max_age_days, "project", create=create)
-        # Same directory for both (e.g. run from $HOME): one file, written once.
-        self._same = _same_path(self.global_corpus.events_path, self.project_corpus.events_path)
+        self._attach(ExperienceCorpus(project_root, project_max_age_days, "project", create=create),
+                     ExperienceCorpus(global_root, global_max_age_days, "global", create=create))
+
+    def _attach(self, project: CorpusStore, global_: CorpusStore) -> None:
+        self.project_corpus = project
+        self.global_corpus = global_
+        # Same place for both (e.g. run from $HOME): one store, written once.
+        self._same = _same_store(project, global_)
         self.errors: List[str] = []  # every failure met, in order
         self._reported: set = set()
 
     @classmethod
-    def from_config(cls, section: Any, project_dir: Path, *, create: bool = True) -> "HybridExperienceCorpus":
-        """Build from ``reasoning.experience`` (ExperienceSection); "~/.ragix" means ``ragix_home()``."""
-        from ragix_core.core.home import ragix_home
+    def of(cls, project: CorpusStore, global_: CorpusStore) -> "HybridExperienceCorpus":
+        """Over stores already opened (local, PostgreSQL or one of each)."""
+        hybrid = cls.__new__(cls)
+        hybrid._attach(project, global_)
+        return hybrid
 
-        g = str(getattr(section, "global_root", "~/.ragix"))
-        global_root = ragix_home() if g.rstrip("/") in ("~/.ragix", "") else Path(g).expanduser()
-        p = Path(str(getattr(section, "project_root", ".ragix"))).expanduser()
-        project_root = p if p.is_absolute() else Path(project_dir) / p
-        return cls(global_root, project_root,
-                   global_max_age_days=int(getattr(section, "global_max_age_days", 90)),
-                   project_max_age_days=int(getattr(section, "project_max_age_days", 30)), create=create)
+    @classmethod
+    def from_config(cls, section: Any, project_dir: Path, *, create: bool = True,
+                    memory: Any = None) -> "HybridExperienceCorpus":
+        """Build from ``reasoning.experience`` and the user's ``memory`` section (None: both stores local)."""
+        from ragix_core.memory.backends import open_stores
+
+        return cls.of(*open_stores(section, memory, Path(project_dir), create=create))
 
     def _report(self, exc: CorpusError) -> None:
         # A broken corpus must not stop a run: say it once per file, keep going.
@@ -295,7 +278,7 @@ class HybridExperienceCorpus:
                 ok = False
         return ok
 
-    def _safe_search(self, corpus: ExperienceCorpus, query: str, top_k: int, now: Now) -> List[ScoredEvent]:
+    def _safe_search(self, corpus: CorpusStore, query: str, top_k: int, now: Now) -> List[ScoredEvent]:
         try:
             return corpus.search_events(query, top_k=top_k, now=now)
         except CorpusError as exc:
@@ -346,9 +329,9 @@ class HybridExperienceCorpus:
         and how often each succeeded, most successful first (reads the live events of both corpora)."""
         def live() -> Iterable[Dict[str, Any]]:
             for corpus in self.corpora():
-                cutoff = _epoch(now) - corpus.max_age_days * _DAY
+                cutoff = epoch(now) - corpus.max_age_days * DAY
                 try:
-                    for record in corpus.log:
+                    for record in corpus.records():
                         ts = parse_timestamp(record.get("timestamp"))
                         if ts is not None and ts >= cutoff:
                             yield record
@@ -357,12 +340,18 @@ class HybridExperienceCorpus:
 
         return patterns(live(), category)
 
-    def corpora(self) -> List[ExperienceCorpus]:
+    def corpora(self) -> List[CorpusStore]:
         return [self.project_corpus] if self._same else [self.project_corpus, self.global_corpus]
 
     def close(self) -> None:
         for corpus in self.corpora():
             corpus.close()
+
+
+def _same_store(a: CorpusStore, b: CorpusStore) -> bool:
+    if isinstance(a, ExperienceCorpus) and isinstance(b, ExperienceCorpus):
+        return _same_path(a.events_path, b.events_path)
+    return a.backend == b.backend and a.location == b.location
 
 
 def _same_path(a: Path, b: Path) -> bool:

@@ -25,27 +25,25 @@ import hashlib
 from collections import Counter
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .errors import CorpusReadError
 from .jsonl_log import LogReader
-from .records import TEXT_FIELDS, is_recovery, parse_timestamp, text_field
+from .hits import Candidate
+from .records import MAX_FIELD_CHARS, indexed_fields, record_facts
 from .rerank import fold as _fold
 from .rerank import tokens
 
-__all__ = ["ExperienceIndex", "Candidate", "MATCH_BUDGET", "SCHEMA_VERSION"]
+__all__ = ["ExperienceIndex", "Candidate", "MATCH_BUDGET", "affordable_terms", "needs_top_up", "top_up", "MAX_FIELD_CHARS", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = "2"
 BATCH = 5000
 MATCH_BUDGET = 3_000  # matched rows we accept to BM25-rank inside SQLite per query (~1.3 µs each)
-MAX_FIELD_CHARS = 16_384  # indexed prefix of each text field (display reads the JSONL)
 _FP_HEAD = 4096
 _FP_TAIL = 64
 _REBUILD_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _DEGRADE_CODES = {8, 10, 13, 14}  # READONLY, IOERR, FULL, CANTOPEN
 
-# (id, byte offset, epoch ts, outcome_status, recovery)
-Candidate = Tuple[int, int, Optional[float], Optional[str], bool]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -58,6 +56,36 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 CREATE TABLE IF NOT EXISTS terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 """
 
+
+
+def affordable_terms(folded: Sequence[str], df: Dict[str, int], budget: Optional[int] = None) -> List[str]:
+    """The rarest query words whose matches together fit ``budget`` rows (default MATCH_BUDGET)."""
+    budget = MATCH_BUDGET if budget is None else budget
+    affordable: List[str] = []
+    estimate = 0
+    for term in sorted(folded, key=lambda t: df.get(t, 0)):
+        if estimate + df.get(term, 0) > budget:
+            break
+        affordable.append(term)
+        estimate += df.get(term, 0)
+    return affordable
+
+
+def needs_top_up(ids: Sequence[int], pool: int, folded: Sequence[str], affordable: Sequence[str],
+                 df: Dict[str, int]) -> bool:
+    """Stage 2 is needed: the pool is not full and some word left out of stage 1 matches something."""
+    return len(ids) < pool and any(df.get(t, 0) for t in folded if t not in affordable)
+
+
+def top_up(ids: List[int], newest: Iterable[int], pool: int) -> None:
+    """Append to ``ids`` the ``newest`` matches it lacks, until it holds ``pool``."""
+    seen = set(ids)
+    for rid in newest:
+        if rid not in seen:
+            ids.append(rid)
+            seen.add(rid)
+            if len(ids) >= pool:
+                break
 
 
 def _code(exc: BaseException) -> Optional[int]:
@@ -247,11 +275,9 @@ class ExperienceIndex:
             docs, texts = [], []
             df: Counter = Counter()
             for i, (offset, rec) in enumerate(batch):
-                ts = parse_timestamp(rec.get("timestamp", rec.get("ts")))
-                outcome = rec.get("outcome_status")
-                docs.append((next_id + i, ts, outcome if isinstance(outcome, str) else None,
-                             str(rec.get("event_type") or rec.get("kind") or ""), int(is_recovery(rec)), offset))
-                fields = [text_field(rec, f)[:MAX_FIELD_CHARS] for f in TEXT_FIELDS]
+                ts, outcome, event_type, recovery = record_facts(rec)
+                docs.append((next_id + i, ts, outcome, event_type, int(recovery), offset))
+                fields = indexed_fields(rec)
                 texts.append((next_id + i, *fields))
                 df.update(set(tokens(" ".join(fields))))
             db.executemany("INSERT INTO docs(id, ts, outcome, event_type, recovery, offset) VALUES(?,?,?,?,?,?)", docs)
@@ -325,30 +351,17 @@ class ExperienceIndex:
         # Ids are dense from 1 (rows are only ever appended, or all reset): max(id) is the count.
         n_docs = db.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0]
         # Stage 1: BM25-rank the matches of the rarest words, as many words as the budget allows.
-        affordable: List[str] = []
-        estimate = 0
-        for term in sorted(folded, key=lambda t: df.get(t, 0)):
-            if estimate + df.get(term, 0) > MATCH_BUDGET:
-                break
-            affordable.append(term)
-            estimate += df.get(term, 0)
+        affordable = affordable_terms(folded, df)
         ids: List[int] = []
-        if estimate:
+        if sum(df.get(t, 0) for t in affordable):
             ids = [r[0] for r in db.execute(
                 "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?",
                 (match_expression(affordable), lo, pool))]
         # Stage 2: top up with the newest matches of all the words (cheap: no ranking, rowid order).
-        if len(ids) < pool and any(df.get(t, 0) for t in folded if t not in affordable):
-            seen = set(ids)
-            for (rid,) in db.execute(
+        if needs_top_up(ids, pool, folded, affordable, df):
+            top_up(ids, (r[0] for r in db.execute(
                 "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?",
-                (match_expression(folded), lo, pool * 2),
-            ):
-                if rid not in seen:
-                    ids.append(rid)
-                    seen.add(rid)
-                    if len(ids) >= pool:
-                        break
+                (match_expression(folded), lo, pool * 2))), pool)
         if not ids:
             return [], df, n_docs
         rows = db.execute(

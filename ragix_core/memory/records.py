@@ -7,12 +7,14 @@ so every accessor tolerates missing or mistyped fields instead of raising.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["TEXT_FIELDS", "parse_timestamp", "text_field", "is_recovery", "format_timestamp"]
+__all__ = ["TEXT_FIELDS", "MAX_FIELD_CHARS", "parse_timestamp", "text_field", "indexed_fields", "is_recovery",
+           "record_facts", "format_timestamp"]
 
 # The fields searched with BM25, in FTS column order (spec 000 §5.2's blob).
 TEXT_FIELDS = ("goal", "step_description", "error", "llm_critique")
+MAX_FIELD_CHARS = 16_384  # indexed prefix of each text field (display reads the stored record)
 
 
 def parse_timestamp(value: Any) -> Optional[float]:
@@ -44,6 +46,20 @@ def text_field(record: Dict[str, Any], name: str) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
+
+
+def indexed_fields(record: Dict[str, Any]) -> List[str]:
+    """The searched fields of ``record`` as every store indexes them (TEXT_FIELDS order, each cut)."""
+    return [text_field(record, f)[:MAX_FIELD_CHARS] for f in TEXT_FIELDS]
+
+
+def record_facts(record: Dict[str, Any]) -> Tuple[Optional[float], Optional[str], str, bool]:
+    """``(epoch ts, outcome_status, event_type, recovery)``: what stores keep beside the text to filter and rank."""
+    outcome = record.get("outcome_status")
+    return (parse_timestamp(record.get("timestamp", record.get("ts"))),
+            outcome if isinstance(outcome, str) else None,
+            str(record.get("event_type") or record.get("kind") or ""),
+            is_recovery(record))
 
 
 def is_recovery(record: Dict[str, Any]) -> bool:

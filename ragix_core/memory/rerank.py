@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 
 from .records import TEXT_FIELDS, text_field
 
-__all__ = ["fold", "tokens", "bm25_pool", "coverage", "K1", "B"]
+__all__ = ["fold", "tokens", "inverse_df", "bm25_pool", "coverage", "K1", "B"]
 
 K1 = 1.2
 B = 0.75
@@ -46,6 +46,11 @@ def coverage(record: Mapping[str, Any], terms: Sequence[str]) -> float:
     return len(folded & words) / len(folded)
 
 
+def inverse_df(df: int, n_docs: int) -> float:
+    """BM25's idf of a word found in ``df`` of ``n_docs`` documents (always > 0)."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
 def bm25_pool(records: Sequence[Mapping[str, Any]], terms: Sequence[str], df: Mapping[str, int],
               n_docs: int) -> List[float]:
     """BM25 of each record for ``terms`` (higher is better); ``df`` is keyed by folded term."""
@@ -61,7 +66,7 @@ def bm25_pool(records: Sequence[Mapping[str, Any]], terms: Sequence[str], df: Ma
         lengths.append(len(words))
     avgdl = (sum(lengths) / len(lengths)) if lengths else 1.0
     n = max(n_docs, 1)
-    idf: Dict[str, float] = {t: math.log(1.0 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5)) for t in folded}
+    idf: Dict[str, float] = {t: inverse_df(df.get(t, 0), n) for t in folded}
     scores = []
     for bag, dl in zip(bags, lengths):
         s = 0.0

@@ -96,7 +96,8 @@ class RunContext:
         if not (profile.memory and rc.experience.enabled):
             corpus = None
         elif corpus is None:
-            corpus = HybridExperienceCorpus.from_config(rc.experience, cwd)
+            corpus = HybridExperienceCorpus.from_config(rc.experience, cwd, memory=config.memory)
+            closers.append(corpus.close)  # opened here, closed here: a database store holds a connection pool
         recall = SessionRecall(corpus, sid, min_score=rc.experience.similarity_threshold,
                                writes=not dry_run) if corpus is not None else None
         previews: Optional[List[Any]] = [] if dry_run else None

@@ -161,7 +161,8 @@ def corpus_search(request: Request, q: str = Query(..., min_length=1, max_length
         raise HTTPException(400, f"unknown root {name!r}; allowed: {', '.join(settings.roots)}")
     cwd = settings.roots[name]
     config = settings.config or load_config(cwd=cwd)
-    corpus = HybridExperienceCorpus.from_config(config.reasoning.experience, cwd, create=False)
+    corpus = HybridExperienceCorpus.from_config(config.reasoning.experience, cwd, create=False,
+                                                memory=config.memory)
     try:
         return [hit.to_dict() for c in corpus.corpora() for hit in c.search_events(q, top_k=top_k)]
     except CorpusError as exc:
