@@ -95,3 +95,15 @@ def test_a_bad_bind_or_root_is_a_usage_error(project, tmp_path):
         done = subprocess.run(RAGIX + ["mcp", "serve", "--root", str(project), *args], env=server_env(tmp_path),
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr, args
+
+
+def test_the_bind_rule_loopback_without_a_token_any_address_with_one():
+    from ragix_core.mcp_server.http import parse_bind
+
+    assert parse_bind("127.0.0.1:8765", None) == ("127.0.0.1", 8765)
+    assert parse_bind("[::1]:8765", None) == ("::1", 8765)
+    assert parse_bind("localhost:1", None) == ("localhost", 1)
+    for address in ("0.0.0.0:8765", "192.0.2.7:8765", "example.com:80"):
+        with pytest.raises(ValueError, match="needs a token"):
+            parse_bind(address, None)
+        assert parse_bind(address, TOKEN)[1] in (8765, 80)  # with a token any address may be bound
