@@ -9,7 +9,8 @@ Written by hand on JSON-RPC over stdio (not with the SDK) so that it can break t
     hang      never answers a tool call
     die       exits in the middle of a tool call
     inject    lists tools whose descriptions and names try to instruct or widen
-    probe     reports what it can see: its environment, files outside the project, the network
+    probe     reports what it can see: its environment, files outside the project, the host's
+              network (a port the test listens on, on the host's loopback: PROBE_PORT)
 
 Each start writes "hostile server started" on stderr, so a test can count how often ragix started it.
 """
@@ -60,8 +61,10 @@ def probe() -> str:
         seen["wrote_project"] = True
     except OSError:
         seen["wrote_project"] = False
+    # The host's network, reached on loopback only: the test listens on PROBE_PORT of the host's
+    # 127.0.0.1, which a server in its own network namespace cannot reach (its loopback is another).
     try:
-        socket.create_connection(("1.1.1.1", 53), timeout=2).close()
+        socket.create_connection(("127.0.0.1", int(os.environ.get("PROBE_PORT", "9"))), timeout=2).close()
         seen["network"] = True
     except OSError:
         seen["network"] = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -108,11 +109,27 @@ def test_descriptions_that_instruct_widen_nothing(project):
     assert not any("/etc/shadow" in str(c.get("command")) and not c["refused"] for c in calls)
 
 
-def test_the_server_runs_confined_as_commands_do(project):
-    res, model, _ = run(project, "probe", env={"ONLY_THIS": "1"})
+@pytest.fixture()
+def host_port():
+    """A port listening on the host's loopback, for the probe to try."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        yield listener.getsockname()[1]
+
+
+def test_the_server_runs_confined_as_commands_do(project, host_port):
+    res, model, _ = run(project, "probe", env={"ONLY_THIS": "1", "PROBE_PORT": str(host_port)})
     seen = json.loads(res.state.executed_steps[0].result.stdout)
     assert "ONLY_THIS" in seen["env"] and not {"HOME", "PATH", "RAGIX_HOME"} & set(seen["env"])
     assert seen["etc_passwd"] is False  # /etc is not mounted
     assert seen["read_outside"] is None  # the project's parent is not mounted
     assert seen["wrote_project"] is False and not (project / "written-by-server.txt").exists()
-    assert seen["network"] is False  # network: false (the default)
+    assert seen["network"] is False  # network: false (the default): the host's loopback is out of reach
+
+
+def test_network_true_gives_the_server_the_hosts_network(project, host_port):
+    res, model, _ = run(project, "probe", env={"PROBE_PORT": str(host_port)}, network=True)
+    seen = json.loads(res.state.executed_steps[0].result.stdout)
+    assert seen["network"] is True
+    assert seen["etc_passwd"] is False and seen["wrote_project"] is False  # the rest of the sandbox stands
