@@ -112,3 +112,25 @@ def test_the_bind_rule_loopback_without_a_token_any_address_with_one():
         with pytest.raises(ValueError, match="needs a token"):
             parse_bind(address, None)
         assert parse_bind(address, TOKEN)[1] in (8765, 80)  # with a token any address may be bound
+
+
+def test_a_url_server_in_ragix_yaml_is_a_run_s_tool_here_ragix_s_own_server(project, tmp_path):
+    """Both ways at once: a run whose `mcp:` names a Streamable HTTP server by URL, and that server is
+    `ragix mcp serve --http` (loopback, no token) in a subprocess; the plan calls its `defs` tool."""
+    from ragix_core.config import parse_config
+    from ragix_core.runtime.run import run_goal
+    from tests.mcp.routed_model import RoutedModel, plan_of
+
+    with http_server(project, tmp_path, token="") as url:
+        cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
+                            "mcp": {"servers": {"ragix": {"url": url, "tools": ["defs", "callers"]}}}})
+        model = RoutedModel(plan_of({"description": "the definitions", "tool": "mcp.ragix.defs",
+                                     "args": {"paths": ["app.py"]}}), answer="app.py defines main and helper.")
+        res = run_goal("Which functions does app.py define, and where?", cwd=project, config=cfg,
+                       client_factory=lambda s: model)
+    step = res.state.executed_steps[0]
+    assert step.tool_call.tool == "mcp.ragix.defs" and step.result.ok
+    assert "def main()" in step.result.stdout and "def helper()" in step.result.stdout
+    shown = model.planner_prompts()[0]
+    assert "mcp.ragix.defs" in shown and "mcp.ragix.callers" in shown and "mcp.ragix.exec" not in shown
+    assert res.state.stop_reason == "success", (res.state.stop_reason, res.state.last_error)
