@@ -140,6 +140,7 @@ def test_ragix_run_on_the_command_line_plans_with_the_confined_git_server(repo, 
     goal = "Which commits are in the repository, and what is changed but not committed?"
     routed = RoutedModel(plan_of(
         {"description": "the commits", "tool": "mcp.git.git_log", "args": {"repo_path": str(repo), "max_count": 5}},
+        {"description": "the status", "tool": "mcp.git.git_status", "args": {"repo_path": str(repo)}},
         {"description": "the change", "tool": "mcp.git.git_diff_unstaged", "args": {"repo_path": str(repo)}},
     ), answer="Two commits (first: add notes; second: extend notes); notes.txt has +three, not committed.")
 
@@ -161,10 +162,11 @@ def test_ragix_run_on_the_command_line_plans_with_the_confined_git_server(repo, 
     assert state["stop_reason"] == "success"
     steps = {s["tool_call"]["tool"]: s["result"] for s in state["executed_steps"]}
     assert "second: extend notes" in steps["mcp.git.git_log"]["stdout"]
+    assert "modified:   notes.txt" in steps["mcp.git.git_status"]["stdout"]
     assert "+three" in steps["mcp.git.git_diff_unstaged"]["stdout"]
     assert "mcp.git.git_log" in routed.planner_prompts()[0]
     # the run's trace holds each call as a TOOL_CALL event, made under bubblewrap like a command
     events = [json.loads(line) for line in Path(state["trace_path"]).read_text().splitlines()]
     calls = [e["data"] for e in events if e["kind"] == "tool_call" and e["data"]["tool"].startswith("mcp.git.")]
-    assert [c["tool"] for c in calls] == ["mcp.git.git_log", "mcp.git.git_diff_unstaged"], calls
+    assert [c["tool"] for c in calls] == ["mcp.git.git_log", "mcp.git.git_status", "mcp.git.git_diff_unstaged"]
     assert all(c["sandbox"] == "bwrap" and c["profile"] == "dev" and not c["refused"] for c in calls)
