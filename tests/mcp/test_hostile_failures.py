@@ -42,7 +42,7 @@ def _calls(res) -> list:
 
 @pytest.mark.parametrize("mode, kind", FAILURES)
 def test_a_server_failure_is_a_failed_step_reflect_sees_and_the_replan_routes_around(project, capfd, mode, kind):
-    res, model, seconds = run(project, mode, plans=[plan_of(ECHO), plan_of(READ)])
+    res, model, _ = run(project, mode, plans=[plan_of(ECHO), plan_of(READ)])
     trace, steps = res.node_trace, res.state.executed_steps
     assert trace[trace.index("EXECUTE") + 1] == "REFLECT", trace  # not a stop: REFLECT is next
     failed = steps[0]
@@ -57,7 +57,6 @@ def test_a_server_failure_is_a_failed_step_reflect_sees_and_the_replan_routes_ar
     assert steps[1].tool_call.args["command"] == "cat notes.txt" and steps[1].result.stdout == "the notes\n"
     assert res.state.stop_reason == "success", (res.state.stop_reason, res.state.last_error)
     assert _starts(capfd) == 1 and not server_processes(mode)
-    assert seconds < 30  # a hang costs one timeout (4s), not one per call
 
 
 @pytest.mark.parametrize("mode, kind", FAILURES)

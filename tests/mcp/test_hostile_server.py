@@ -35,11 +35,11 @@ def project(tmp_path, home) -> Path:
     return root
 
 
-def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, goal=GOAL, command=None):
+def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, goal=GOAL, command=None, timeout=4):
     """One run of ``goal`` with the hostile server in ``mode``; the planner plans ``steps`` (or
     ``plans``, one per PLAN), the worker writes ``command``."""
     cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
-                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": 4,
+                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": timeout,
                                                         "mounts": [str(HOSTILE.parent)], "env": env or {},
                                                         "network": network}}}})
     model = RoutedModel(plans or plan_of(*(steps or [{"description": "echo", "tool": "mcp.hostile.echo",
@@ -71,7 +71,7 @@ def test_a_server_that_answers_its_handshake_with_garbage_ends_the_run_before_an
 
 
 def test_a_huge_result_is_cut_at_the_boxes_output_limit(project):
-    res, model, _ = run(project, "huge")
+    res, model, _ = run(project, "huge", timeout=60)  # 5 MB through the SDK: no timeout on a loaded machine
     step = res.state.executed_steps[0]
     assert step.result.ok and step.result.truncated
     assert len(step.result.stdout.encode()) == 64 * 1024  # Limits.output_bytes, not 5 MB
