@@ -40,6 +40,17 @@ def _point_home_at(tmp_path, url: str) -> None:
     home.write_text(yaml.safe_dump(config))
 
 
+async def _settled(requests: List[Any]) -> int:
+    """The number of requests once it has not changed for a second (ten seconds at most)."""
+    count, still = len(requests), 0.0
+    for _ in range(100):
+        await anyio.sleep(0.1)
+        count, still = len(requests), (still + 0.1 if len(requests) == count else 0.0)
+        if still >= 1.0:
+            break
+    return count
+
+
 async def cancel_each(server: Any, held: HeldModel, requests: List[Any]) -> List[Dict[str, Any]]:
     """Start each engine, cancel it while its first model call is held, let the model answer, and
     count the model requests begun after the cancel; then check the server still serves."""
@@ -56,10 +67,9 @@ async def cancel_each(server: Any, held: HeldModel, requests: List[Any]) -> List
                 tg.cancel_scope.cancel()
             # An engine may ask its model several things at once (contractive's peers): calls begun
             # before the cancel reach the held model now; only the calls after it are counted.
-            await anyio.sleep(0.5)
-            at_cancel = len(requests)
+            at_cancel = await _settled(requests)
             held.release.set()
-            await anyio.sleep(1.5)  # time for the run's next model call, if it were still going
+            await anyio.sleep(2)  # time for the run's next model call, if it were still going
             out.append({"engine": name, "entered": held.entered.is_set(), "after": len(requests) - at_cancel})
         after = await client.call_tool("defs", {"paths": ["app.py"]})
         out.append({"serving": not after.is_error and "def main()" in after.structured_content["result"]["stdout"]})
