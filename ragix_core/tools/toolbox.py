@@ -88,6 +88,7 @@ class ToolBox:
                                    any_command=self.profile.any_command)
         self.executors: Dict[str, Executor] = {}
         self.remote_offers: List[Any] = []  # tools of MCP servers (mcp_tools.ToolOffer), as the planner sees them
+        self.remote_sets: List[Any] = []  # the McpToolSets behind them: which servers are still available
         if self.profile.starts_processes:
             self.executors["shell"] = self._run_shell
             for tool in self.profile.tools:
@@ -119,6 +120,7 @@ class ToolBox:
         for name, executor in toolset.executors().items():
             self.register(name, executor)
         self.remote_offers += toolset.offers()
+        self.remote_sets.append(toolset)
 
     def publish_tool_call(self, **data: Any) -> None:
         """One TOOL_CALL event with this box's profile and sandbox (for executors that are not processes)."""
