@@ -43,3 +43,22 @@ def test_the_summary_and_its_table_show_the_decline_rates():
     assert full["false_decline_rate"]["n"] == "1/1" and full["citations_repaired"] == 2
     table = bench.markdown(report)
     assert "| false declines (gold doc retrieved) | – | – | 1.0 (1/1)" in table
+
+
+def test_only_and_systems_choose_the_questions_and_systems_a_run_reruns():
+    every = list(QUESTIONS.values())
+    assert [q.id for q in bench.only_of(every, every, ["answered", "gold-missed"])] == ["gold-missed", "answered"]
+    assert bench.only_of(every, every, None) == every
+    import pytest
+
+    with pytest.raises(SystemExit, match="no question 'nope'"):
+        bench.only_of(every, every, ["nope"])
+    args = bench.parse_args(["--only", "a,b", "--only", "c", "--systems", "bm25_oneshot,full_loop"])
+    assert args.only == ["a", "b", "c"] and args.systems == ["bm25_oneshot", "full_loop"]
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--systems", "full_loop,magic"])
+    report = {"systems": {"full_loop": bench.summarize([record("answered", answer="glass", verdict="correct",
+                                                               declined=False, context_docs=["d.md"])],
+                                                       "full_loop", QUESTIONS)}}
+    table = bench.markdown(report)
+    assert table.splitlines()[0] == "| metric | full_loop |" and "no_retrieval" not in table
