@@ -62,3 +62,24 @@ def test_only_and_systems_choose_the_questions_and_systems_a_run_reruns():
                                                        "full_loop", QUESTIONS)}}
     table = bench.markdown(report)
     assert table.splitlines()[0] == "| metric | full_loop |" and "no_retrieval" not in table
+
+
+def test_a_composed_report_takes_the_other_systems_from_the_earlier_run_on_the_questions_both_ran():
+    from benchmarks import research_compose
+
+    def report(commit, ids, systems, model="m"):
+        recs = [record(i, system=s, answer="64", verdict="correct", context_docs=["a.md"]) for i in ids for s in systems]
+        return {"date": "d", "commit": commit, "command": f"run {commit}", "docset": {"name": "set"}, "model": model,
+                "questions_run": ids, "records": recs}
+
+    new = report("new1", ["gold-retrieved", "answered"], ["full_loop"])
+    earlier = report("old1", ["gold-retrieved", "gold-missed"], ["bm25_oneshot", "full_loop", "oracle"])
+    out = research_compose.compose(new, earlier, QUESTIONS)
+    assert out["questions_run"] == ["gold-retrieved"] and list(out["systems"]) == ["bm25_oneshot", "full_loop", "oracle"]
+    assert {(r["system"], r["id"]) for r in out["records"]} == {("full_loop", "gold-retrieved"),
+                                                                  ("bm25_oneshot", "gold-retrieved"), ("oracle", "gold-retrieved")}
+    assert out["composed_from"]["earlier"] == {"commit": "old1", "command": "run old1", "systems": ["bm25_oneshot", "oracle"]}
+    import pytest
+
+    with pytest.raises(ValueError, match="different models"):
+        research_compose.compose(new, report("old2", ["answered"], ["oracle"], model="other"), QUESTIONS)
