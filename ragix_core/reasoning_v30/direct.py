@@ -112,7 +112,7 @@ class DirectAnswers:
         result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": [outcome.winner], "meta": meta}
         # A caveat is said beside the answer (meta "caveat": the CLI prints it under the answer, --json and
         # the page show it), not inside it: a reader or a script taking the answer's number must not take a
-        # rival command's number or a digit of a command line for it (measured at 54895a2: 2 of 11
+        # rival command's number or a digit of a command line for it (measured at 54895a2: 2 of 12
         # AgentBench answers right as written were read as wrong with the caveat inside them).
         if outcome.disputed:
             # Commands that found different things: the caveat says so and the run does not claim success.
