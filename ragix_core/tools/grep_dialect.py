@@ -6,7 +6,7 @@ digits"; grep then finds nothing, and a pipe after it sums or counts nothing. Me
 of the main path's wrong answers on AgentBench OS and NL2Bash came from such patterns (`[0-9]+`,
 `[+-]?\\d+`, `[a-zA-Z0-9]+`). When such a search printed nothing, ragix runs it once more with -E (and
 `\\d` as `[0-9]`, which -E does not know either) and says so to the writer. A pattern that already names
-its syntax (-E, -P, -F or -G) or escapes the characters (`\+`) is searched as written.
+its syntax (-E, -P, -F or -G) or escapes the characters (`\\+`) is searched as written.
 This module only rewrites the text: the result goes through the same lexer and validation as any command.
 """
 
