@@ -115,7 +115,7 @@ def _summaries(docs: dict, root: Path, tier: int, top_k: int, model: Optional[st
         client = build_client(settings)
     except (ConfigError, LLMError, ValueError) as exc:
         _fail(f"cannot set up the model for tier {tier}: {exc}")
-    result = summarize(docs, client, tier, top_k)
+    result = summarize(docs, client, tier, top_k, progress=lambda what: typer.echo(f"tier {tier}: {what}", err=True))
     if result.summaries and all(s.error for s in result.summaries):
         typer.echo(f"warning: every model call failed ({result.summaries[0].error}); the report has no summaries",
                    err=True)

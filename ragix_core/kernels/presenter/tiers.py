@@ -16,7 +16,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from ragix_core import prompts
 from ragix_core.kernels.presenter.claims import CheckedProse, Facts, check_prose
@@ -85,8 +85,10 @@ def _ask(client: LLMClient, system: str, user: str, max_tokens: int, result: Tie
     return Summary(subject, check_prose(reply.text or "", facts), raw=reply.text or "")
 
 
-def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top_k: int = 3) -> TierResult:
-    """Ask ``client`` for the tier's summaries of the kernel documents ``docs`` and check each one."""
+def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top_k: int = 3,
+              progress: Optional[Callable[[str], None]] = None) -> TierResult:
+    """Ask ``client`` for the tier's summaries of the kernel documents ``docs`` and check each one;
+    ``progress`` is told before each model call (a call takes seconds to minutes on a CPU)."""
     if tier not in TIERS[1:]:
         raise ValueError(f"a model tier is 1, 2 or 3, not {tier!r}")
     if top_k < 1:
@@ -94,7 +96,9 @@ def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top
     clusters: List[Cluster] = risk_clusters(docs, top_k if tier == 1 else MAX_CLUSTERS)
     result = TierResult(tier, getattr(client, "model", ""), [])
     system = prompts.section("audit_summary", "system")
-    for cluster in clusters:
+    for i, cluster in enumerate(clusters, 1):
+        if progress:
+            progress(f"summary {i}/{len(clusters)}: directory {cluster.directory}")
         user = prompts.section("audit_summary", "cluster", directory=cluster.directory, facts=cluster.text)
         result.summaries.append(_ask(client, system, user, SUMMARY_TOKENS, result, cluster.directory, cluster.facts))
     if tier == 3:
@@ -104,6 +108,8 @@ def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top
             facts = facts | cluster.facts
         checked = "\n".join(f"{s.subject}: {s.check.text}" for s in result.summaries if s.check and s.check.kept)
         user = prompts.section("audit_summary", "executive", facts="\n".join(lines), summaries=checked or "(none)")
+        if progress:
+            progress("executive summary")
         result.executive = _ask(client, prompts.section("audit_summary", "executive_system"), user,
                                 EXECUTIVE_TOKENS, result, "project", facts)
     return result

@@ -91,6 +91,7 @@ def test_cli_tier_1_writes_the_checked_report(history, monkeypatch):
     # the second directory's facts do not name src/core.py: a summary cites its own cluster's files only
     assert ("tier 1: 2 summaries, 2 numbers cited, 1 sentences kept, 3 dropped (2 unsupported numbers, "
             "1 unknown files), 0 model errors; 2 calls") in result.stdout
+    assert "tier 1: summary 1/2: directory " in result.stderr  # told before each (slow) model call
     md = (history / ".ragix" / "audit" / "report.md").read_text()
     assert "The riskiest file is src/core.py." in md and "999" not in md
     # every number and file in the model-written part checks: re-read from the report itself
