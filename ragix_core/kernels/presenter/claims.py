@@ -146,7 +146,7 @@ def _number_checks(value: Optional[float], written: str, facts: Facts) -> bool:
         return False
     if value in facts.numbers:
         return True
-    places = _decimals(written.rstrip("%").rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    places = _decimals(written)  # the digits as written (a suffix such as % or st is not part of them)
     if places == 0 and abs(value) < 10:
         return False
     quantum = Decimal(1).scaleb(-places)
