@@ -121,7 +121,7 @@ def _word_value(word: str) -> Optional[float]:
 
 def cited_numbers(sentence: str, strip_paths: bool = True) -> List[Tuple[Optional[float], str]]:
     """(value, as written) for every number in ``sentence``; value None for a derived quantity
-    ("twice"). Paths are taken out first: the 2 of ``v2/api.py`` is a name, not a claim."""
+    ("twice"). Paths are taken out first: the 2 of ``v2/FILE.py`` is a name, not a claim."""
     text = _PATH.sub(" ", sentence) if strip_paths else sentence
     out: List[Tuple[Optional[float], str]] = []
     for m in _NUMBER.finditer(text):
