@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 def test_t1_report_of_the_default_model_every_number_checks(history, tmp_path):
     docs = run_all(history, cache_dir=tmp_path / "cache")
-    result = summarize(docs, EmbeddedClient(DEFAULT_MODEL, n_ctx=4096), tier=1, top_k=1)
+    result = summarize(docs, EmbeddedClient(DEFAULT_MODEL, n_ctx=4096), tier=1, top_k=2)
     assert result.totals()["errors"] == 0, [s.error for s in result.summaries]
     assert result.totals()["sentences_kept"] >= 1, [s.raw for s in result.summaries]
     write_tier_report(docs, tmp_path / "out", "Audit", result, with_plots=False)
