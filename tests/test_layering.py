@@ -21,7 +21,7 @@ LAYERS = [
     ("config", {"config", "profiles", "trust"}),
     ("runtime", {"runtime"}),
     ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor",
-                 "chat", "research"}),
+                 "chat", "research", "collective"}),
     ("front", {"eval", "cli", "serve", "mcp_server"}),
 ]
 # Spec module paths that only re-export a lower layer's objects (spec 000 names them).

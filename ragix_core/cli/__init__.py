@@ -32,6 +32,7 @@ from ragix_core.cli import research_cmd  # noqa: E402,F401
 from ragix_core.cli import serve_cmd  # noqa: E402,F401
 from ragix_core.cli import mcp_cmd  # noqa: E402,F401
 from ragix_core.cli import audit_cmd  # noqa: E402,F401
+from ragix_core.cli import ask_cmd  # noqa: E402,F401
 
 
 def main() -> None:

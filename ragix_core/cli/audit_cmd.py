@@ -2,11 +2,14 @@
 
     ragix audit DIR                      report.md, report.html and plots in DIR/.ragix/audit/
     ragix audit DIR --out REPORT_DIR     the same, elsewhere
+    ragix audit DIR --tier 1 [--top-k 3] the report with a model's summaries of the top-K risk directories,
+                                         every number and file name checked (T2: every directory; T3: and
+                                         an executive summary); tier_check.json lists what was dropped
     ragix audit DIR --json               every kernel's document, one JSON object
     ragix audit KERNEL DIR [--json]      one kernel's document (ast_scan, metrics, churn, hotspots, risk,
                                          recommendations)
 
-Exit codes: 0 done, 2 a bad directory, an unknown kernel or a missing audit dependency.
+Exit codes: 0 done, 2 a bad directory, an unknown kernel, a bad configuration or a missing audit dependency.
 """
 
 from __future__ import annotations
@@ -36,6 +39,11 @@ def audit(
     no_cache: bool = typer.Option(False, "--no-cache", help="Compute every kernel afresh."),
     max_files: int = typer.Option(20_000, "--max-files", min=1, help="Source files analysed at most."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Tables only (no matplotlib needed)."),
+    tier: int = typer.Option(0, "--tier", min=0, max=3,
+                             help="0: no model; 1: checked summaries of the top-K risk directories; 2: of all; "
+                                  "3: and an executive summary."),
+    top_k: int = typer.Option(3, "--top-k", min=1, max=50, help="Directories summarized at tier 1."),
+    model: Optional[str] = typer.Option(None, "--model", help="The model for tiers 1-3 (default: the worker role's)."),
 ) -> None:
     from ragix_core.kernels.audit import KernelError, TreeError, TreeLimits, run_all, run_kernel
     from ragix_core.kernels.audit.registry import DEFAULT_CACHE
@@ -60,9 +68,18 @@ def audit(
         return
     from ragix_core.kernels.presenter import write_report
 
-    target = out if out is not None else Path(docs["metrics"]["root"]) / ".ragix" / "audit"
+    root = Path(docs["metrics"]["root"])
+    target = out if out is not None else root / ".ragix" / "audit"
+    title = f"Audit of {root.name}"
+    result = _summaries(docs, root, tier, top_k, model) if tier else None
     try:
-        report = write_report(docs, target, f"Audit of {Path(docs['metrics']['root']).name}", with_plots=not no_plots)
+        if result is None:
+            report = write_report(docs, target, title, with_plots=not no_plots)
+            _forget_stale_check(target)
+        else:
+            from ragix_core.kernels.presenter.tiers import write_tier_report
+
+            report = write_tier_report(docs, target, title, result, with_plots=not no_plots)
     except KernelError as exc:
         _fail(str(exc))
         return
@@ -70,8 +87,46 @@ def audit(
         _fail(f"cannot write the report in {target}: {exc.strerror or exc} (choose another place with --out)")
         return
     seconds = time.monotonic() - started
-    typer.echo(f"wrote {report.directory}/report.md (and report.html, {len(report.files) - 2} plot(s)) "
+    if result is not None:
+        t, u = result.totals(), result.usage
+        typer.echo(f"tier {tier}: {len(result.summaries)} summaries, {t['numbers_checked']} numbers cited, "
+                   f"{t['sentences_kept']} sentences kept, {t['sentences_dropped']} dropped "
+                   f"({t['unsupported_numbers']} unsupported numbers, {t['unknown_paths']} unknown files), "
+                   f"{t['errors']} model errors; {u['calls']} calls, {u['prompt_tokens']} + "
+                   f"{u['completion_tokens']} tokens")
+    typer.echo(f"wrote {report.directory}/report.md (and report.html, {len(report.files) - 2} other file(s)) "
                f"in {seconds:.1f} s: {docs['metrics']['files']} files, "
                f"{len(docs['recommendations']['data']['items'])} recommendations")
     for note in sorted({n for d in docs.values() for n in d["notes"]}):
         typer.echo(f"note: {note}", err=True)
+
+
+def _summaries(docs: dict, root: Path, tier: int, top_k: int, model: Optional[str]):
+    """Tiers 1-3: the worker role's model (ragix.yaml beside the tree, or --model) writes, the checker keeps."""
+    from ragix_core.config import ConfigError, load_config
+    from ragix_core.kernels.presenter.tiers import summarize
+    from ragix_core.llm.base import LLMError
+    from ragix_core.llm.factory import build_client
+
+    try:
+        settings = load_config(cwd=root).llm.for_role("worker")
+        if model:
+            settings = settings.model_copy(update={"model": model})
+        client = build_client(settings)
+    except (ConfigError, LLMError, ValueError) as exc:
+        _fail(f"cannot set up the model for tier {tier}: {exc}")
+    result = summarize(docs, client, tier, top_k, progress=lambda what: typer.echo(f"tier {tier}: {what}", err=True))
+    if result.summaries and all(s.error for s in result.summaries):
+        typer.echo(f"warning: every model call failed ({result.summaries[0].error}); the report has no summaries",
+                   err=True)
+    return result
+
+
+def _forget_stale_check(target: Path) -> None:
+    """A T0 report replaces a T1-T3 one: its check file would describe summaries no longer there."""
+    from ragix_core.kernels.presenter.tiers import CHECK_FILE
+
+    try:
+        (target / CHECK_FILE).unlink()
+    except FileNotFoundError:
+        pass

@@ -83,6 +83,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("chat", "ragix_core.chat.build:build",
                "spec 003 chat agent: orchestrator thinks and calls repl/operator/search, writer answers",
                ("planner", "worker"), classifies=False, needs_project=False),
+    EngineSpec("ensemble", "ragix_core.collective.ensemble:build",
+               "spec 002 §9 ensemble: member engines answer the same goal, a vote merges them and reports agreement",
+               _SHELL_ROLES, classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

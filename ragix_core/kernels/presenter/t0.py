@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence
 
 from ragix_core.kernels.presenter import plots
 from ragix_core.kernels.presenter.document import (Block, Bullets, Figure, Heading, Paragraph, Table, to_html,
@@ -46,7 +46,9 @@ def _functions(docs: Dict[str, Dict[str, Any]]) -> List[List[object]]:
     return [[name, path, line, ccn, length, nloc] for ccn, path, line, name, length, nloc in every[:TOP]]
 
 
-def build_report(docs: Dict[str, Dict[str, Any]], title: str, with_plots: bool = True) -> List[Block]:
+def build_report(docs: Dict[str, Dict[str, Any]], title: str, with_plots: bool = True,
+                 model_blocks: Sequence[Block] = ()) -> List[Block]:
+    """The report's blocks; ``model_blocks`` (tiers T1-T3's checked prose) go after the summary table."""
     risk, hot = docs["risk"]["data"], docs["hotspots"]["data"]
     recs = docs["recommendations"]["data"]
     notes = sorted({n for d in docs.values() for n in d["notes"]})
@@ -56,6 +58,7 @@ def build_report(docs: Dict[str, Dict[str, Any]], title: str, with_plots: bool =
     if notes:
         blocks += [Heading("Limits of this report"), Bullets(notes)]
     blocks += [Heading("Summary"), _summary(docs)]
+    blocks += list(model_blocks)
     blocks += [Heading(f"Riskiest files (top {TOP})"), Table(
         ("file", "risk", "hotspot", "max CCN", "nloc", "untested", "TODO"),
         [[r["path"], r["risk"], r["hotspot"], r["ccn_max"], r["nloc"], "yes" if r["untested"] else "",
@@ -96,7 +99,8 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write_report(docs: Dict[str, Dict[str, Any]], out_dir: Path, title: str, with_plots: bool = True) -> Report:
+def write_report(docs: Dict[str, Dict[str, Any]], out_dir: Path, title: str, with_plots: bool = True,
+                 model_blocks: Sequence[Block] = ()) -> Report:
     """Write report.md, report.html and the plots into ``out_dir`` (created if needed)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: List[Path] = []
@@ -106,7 +110,7 @@ def write_report(docs: Dict[str, Dict[str, Any]], out_dir: Path, title: str, wit
         if docs["hotspots"]["data"]["files"]:
             plots.churn_complexity_scatter(docs["hotspots"]["data"]["files"], out_dir / _SCATTER)
             written.append(out_dir / _SCATTER)
-    blocks = build_report(docs, title, with_plots)
+    blocks = build_report(docs, title, with_plots, model_blocks)
     _write(out_dir / "report.md", to_markdown(blocks))
     _write(out_dir / "report.html", to_html(blocks, title))
     return Report(out_dir, [out_dir / "report.md", out_dir / "report.html"] + written)

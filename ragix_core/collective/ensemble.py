@@ -1,0 +1,88 @@
+"""The ensemble (spec 002 §9, pattern 1): several engines answer one goal, a vote merges the answers.
+
+Registered as the strategy ``ensemble``, so `ragix eval SET -s ensemble -s graph_v30 -s s0` compares it with
+its members in one run, on the same goals. Members come from ``meta["ensemble"]["members"]`` (names of the
+registry; an engine may appear more than once: with a temperature above 0 and a run seed, each run draws other
+samples), else ``DEFAULT_MEMBERS``. They run one after another in the run's context, so their model calls
+and tokens are the ensemble's cost (on one local model, running them at once would only queue the calls).
+
+The vote: answers of members that ended ``success`` are grouped when their normalised tokens overlap by
+``SIMILARITY`` or more (token Jaccard, ``ragix_core.sampling``); the largest group wins, ties to the earliest
+member. ``agreement`` = winners / members (all members: a member that failed did not agree). The run succeeds
+when a group holds a strict majority of the members; else it ends ``no_agreement`` with the largest group's
+answer. ``meta["ensemble"]`` keeps every member's answer, stop and group.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from ragix_core.core.registry import build_engine, get_engine
+from ragix_core.core.types import ReasoningState
+from ragix_core.sampling import cluster_by_similarity, token_jaccard
+
+__all__ = ["EnsembleEngine", "build", "DEFAULT_MEMBERS", "SIMILARITY", "MAX_MEMBERS"]
+
+DEFAULT_MEMBERS = ("graph_v30", "s0", "s0_json")  # three engines that answer project questions with tools
+SIMILARITY = 0.5
+MAX_MEMBERS = 7
+
+
+def _members(meta: Dict[str, Any]) -> List[str]:
+    members = list((meta.get("ensemble") or {}).get("members") or DEFAULT_MEMBERS)
+    if not 2 <= len(members) <= MAX_MEMBERS:
+        raise ValueError(f"an ensemble needs 2 to {MAX_MEMBERS} members, got {len(members)}")
+    for name in members:
+        if name == "ensemble":
+            raise ValueError("an ensemble cannot be a member of itself")
+        get_engine(name)  # UnknownEngine (a ValueError) names the known ones
+    return members
+
+
+class EnsembleEngine:
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.trace: List[str] = []
+
+    def run(self, state: ReasoningState) -> ReasoningState:
+        try:
+            members = _members(state.meta)
+        except ValueError as exc:
+            state.stop_reason, state.last_error = "bad_ensemble", str(exc)
+            state.final_answer = f"No answer: {exc}"
+            return state
+        results = []
+        for i, name in enumerate(members):
+            self.trace.append(f"MEMBER:{name}")
+            sub = ReasoningState(goal=state.goal, session_id=state.session_id,
+                                 meta={k: v for k, v in state.meta.items() if k != "ensemble"})
+            sub.meta["strategy"] = name
+            sub = build_engine(get_engine(name), self.ctx).run(sub)
+            state.executed_steps.extend(sub.executed_steps)
+            results.append({"member": i, "engine": name, "stop_reason": sub.stop_reason,
+                            "answer": sub.final_answer or "", "error": sub.last_error})
+        self.trace.append("VOTE")
+        answered = [r for r in results if r["stop_reason"] == "success" and r["answer"].strip()]
+        groups = cluster_by_similarity(answered, lambda r: r["answer"], token_jaccard, SIMILARITY)
+        for g, group in enumerate(groups):
+            for r in group.members:
+                r["group"] = g
+        winner = groups[0] if groups else None
+        agreement = winner.size / len(members) if winner else 0.0
+        state.meta["ensemble"] = {"members": results, "groups": len(groups), "agreement": round(agreement, 3),
+                                  "winner": winner.representative["engine"] if winner else None}
+        state.confidence = round(agreement, 3)
+        if winner is None:
+            state.stop_reason = "no_answer"
+            state.final_answer = "No member of the ensemble answered: " + "; ".join(
+                f"{r['engine']} ended {r['stop_reason']}" for r in results)
+            return state
+        state.final_answer = winner.representative["answer"]
+        state.stop_reason = "success" if winner.size * 2 > len(members) else "no_agreement"
+        if state.stop_reason != "success":
+            state.last_error = f"no majority: the largest group has {winner.size} of {len(members)} members"
+        return state
+
+
+def build(ctx: Any) -> EnsembleEngine:
+    return EnsembleEngine(ctx)

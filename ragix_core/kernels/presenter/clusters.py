@@ -1,0 +1,84 @@
+"""Risk clusters: the unit a model summarizes in presenter tiers T1-T2, with the facts it may cite.
+
+A cluster is a directory of the risk kernel's table (its files are the files directly in it), ranked
+by the directory's nloc-weighted risk. Its facts are a few lines written from kernel rows only: the
+directory row, its riskiest files (risk, complexity, size, tests, markers, churn) and the
+recommendations that fired on them. ``Facts`` are collected from exactly the values those lines show,
+so the checker accepts what the model was shown and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional
+
+from ragix_core.kernels.presenter.claims import Facts, facts_from
+
+__all__ = ["Cluster", "risk_clusters", "project_facts", "FILES_PER_CLUSTER", "RECOMMENDATIONS_PER_CLUSTER"]
+
+FILES_PER_CLUSTER = 5  # a small model reads a short list better than a long one
+RECOMMENDATIONS_PER_CLUSTER = 4
+
+
+@dataclass
+class Cluster:
+    directory: str
+    risk: float
+    lines: List[str]  # the facts as the model reads them
+    facts: Facts
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _file_line(row: Dict[str, Any], hot: Optional[Dict[str, Any]]) -> tuple:
+    tests = ("it is a test file" if row["test"] else
+             "no test file names or imports it" if row["untested"] else "a test file names or imports it")
+    shown: Dict[str, Any] = {"path": row["path"], "risk": row["risk"], "ccn_max": row["ccn_max"],
+                             "nloc": row["nloc"], "todo": row["todo_markers"]}
+    text = (f"file {row['path']}: risk {row['risk']}; most complex function at cyclomatic complexity "
+            f"{row['ccn_max']}; {row['nloc']} lines of code; {tests}; {row['todo_markers']} TODO/FIXME markers")
+    if hot:
+        shown.update(commits=hot["commits"], authors=hot["authors"], hotspot=hot["score"])
+        text += f"; changed in {hot['commits']} commits by {hot['authors']} authors (hotspot score {hot['score']})"
+    return text, shown
+
+
+def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) -> List[Cluster]:
+    """The riskiest ``limit`` directories (all when None) as clusters, highest risk first."""
+    risk = docs["risk"]["data"]
+    hot = {h["path"]: h for h in docs["hotspots"]["data"]["files"]}
+    recs = docs["recommendations"]["data"]["items"]
+    by_dir: Dict[str, List[Dict[str, Any]]] = {}
+    for row in risk["files"]:  # already by risk, highest first
+        by_dir.setdefault(os.path.dirname(row["path"]) or ".", []).append(row)
+    out: List[Cluster] = []
+    for d in risk["directories"][:limit]:
+        rows = by_dir.get(d["path"], [])[:FILES_PER_CLUSTER]
+        lines = [f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
+                 f"{d['risk_max']}, {d['files']} files, {d['nloc']} lines of code"]
+        shown: List[Any] = [{k: d[k] for k in ("risk", "risk_max", "files", "nloc")}]
+        for row in rows:
+            text, values = _file_line(row, hot.get(row["path"]))
+            lines.append(text)
+            shown.append(values)
+        paths = {row["path"] for row in rows}
+        for rec in [r for r in recs if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
+            lines.append(f"recommendation: {rec['text']}")
+            shown.append({"text": rec["text"], "evidence": rec["evidence"]})
+        out.append(Cluster(d["path"], d["risk"], lines, facts_from(shown, paths=[d["path"], *paths])))
+    return out
+
+
+def project_facts(docs: Dict[str, Dict[str, Any]]) -> tuple:
+    """The whole project's headline numbers (T3's facts besides the clusters'): lines and Facts."""
+    m, c = docs["metrics"]["data"]["totals"], docs["churn"]["data"]
+    shown: Dict[str, Any] = {k: m[k] for k in ("files", "nloc", "functions", "ccn_mean", "todo")}
+    line = (f"project: {m['files']} source files, {m['nloc']} lines of code, {m['functions']} functions, mean "
+            f"cyclomatic complexity {m['ccn_mean']}, {m['todo']} TODO/FIXME markers")
+    if c["available"]:
+        shown.update(commits=c["totals"]["commits"], authors=c["totals"]["authors"])
+        line += f", {c['totals']['commits']} commits by {c['totals']['authors']} authors"
+    return [line], facts_from(shown)

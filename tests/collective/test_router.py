@@ -1,0 +1,131 @@
+"""The specialist router: each general signal routes, ties go to the model label, a bad label falls back,
+and `ragix ask --route-only` says which route and why. Goals here are not from the benchmark sets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ragix_core.cli import app
+from ragix_core.collective.router import ROUTE_STRATEGY, choose_route, project_names
+from ragix_core.collective.rules import RouteContext, route_by_rules
+from ragix_core.llm.base import LLMUnavailable
+from ragix_core.core.registry import engine_names
+from tests.scripted_llm import ScriptedLLM
+
+PROJECT = RouteContext(frozenset({"src", "billing", "billing.py", "Makefile", "setup.cfg"}), docs_available=False)
+WITH_DOCS = RouteContext(PROJECT.project_names, docs_available=True)
+
+
+@pytest.mark.parametrize("goal, context, route", [
+    ("What does setup.cfg pin?", PROJECT, "graph"),  # a file name
+    ("Which class handles invoice_totals?", PROJECT, "graph"),  # a code identifier
+    ("Open the Makefile and list its targets", PROJECT, "graph"),  # a project name that is not a plain word
+    ("What do the installation manuals say about proxies?", WITH_DOCS, "research"),
+    ("Why is the sky blue?", WITH_DOCS, "research"),  # a question not about the project, documents given
+    ("Tom is taller than Ann and Ann is taller than Lee; who is the shortest?", PROJECT, "tree"),
+    ("Prove with evidence that billing.py never logs card numbers.", PROJECT, "tutor"),
+    ("good evening!", PROJECT, "chat"),
+    ("(3 + 4) * 12", PROJECT, "chat"),
+    ("Which parts of the codebase carry the most technical debt?", PROJECT, "audit"),
+    ("Are the functions in billing.py too complex?", PROJECT, "audit"),  # risk outweighs naming a file
+])
+def test_general_signals_route(goal, context, route):
+    decision = route_by_rules(goal, context)
+    assert decision.route == route, (decision.scores, decision.signals)
+    assert decision.signals  # the reason is never empty when the rules decide
+
+
+def test_plain_words_that_are_project_names_are_not_project_signals():
+    context = RouteContext(frozenset({"docs", "tests", "data"}), docs_available=True)
+    decision = route_by_rules("What do the docs say about data retention?", context)
+    assert decision.route == "research", decision.signals
+    assert not any("names project files" in s for s in decision.signals)
+
+
+def test_a_slashed_unit_is_not_a_path_but_a_project_path_is():
+    assert route_by_rules("Two cars at 50 km/h and 70 km/h meet after how long, 240 km apart?", PROJECT).route == "tree"
+    assert "names project files" in route_by_rules("What is in src/config?", PROJECT).reason
+
+
+def test_documents_without_a_docs_root_are_not_research():
+    decision = route_by_rules("What do the manuals say about backups?", PROJECT)
+    assert decision.route is None and decision.scores["research"] == 0
+    assert "no docs root" in decision.reason
+
+
+def test_when_rules_cannot_tell_the_model_labels_and_research_is_offered_only_with_documents():
+    llm = ScriptedLLM([{"route": "tree"}])
+    routing = choose_route("What port does the daemon use?", PROJECT, llm)
+    assert (routing.route, routing.by, routing.strategy) == ("tree", "model", "contractive")
+    assert "rules could not tell" in routing.reason and "the model labelled it tree" in routing.reason
+    offered = llm.calls[0]["schema"]["properties"]["route"]["enum"]
+    assert "research" not in offered and "audit" in offered
+
+
+@pytest.mark.parametrize("reply", [{"route": "research"}, {"route": "shell"}, {"other": 1},
+                                   LLMUnavailable("no model file")])
+def test_an_unusable_label_falls_back_to_graph_and_says_why(reply):
+    routing = choose_route("What port does the daemon use?", PROJECT, ScriptedLLM([reply]))
+    assert (routing.route, routing.by) == ("graph", "fallback")
+    assert "the default route" in routing.reason
+    assert ("LLMUnavailable" in routing.reason) == isinstance(reply, Exception)
+
+
+def test_rules_decide_without_asking_the_model():
+    llm = ScriptedLLM([])
+    assert choose_route("hi!", PROJECT, llm).by == "rules" and llm.calls == []
+
+
+def test_every_route_is_an_engine_of_the_registry_or_the_audit_kernels():
+    assert ROUTE_STRATEGY["audit"] is None
+    assert all(s in engine_names() for r, s in ROUTE_STRATEGY.items() if r != "audit")
+
+
+def test_an_empty_goal_is_refused():
+    with pytest.raises(ValueError, match="empty"):
+        choose_route("   ", PROJECT)
+
+
+def test_project_names_read_two_levels_and_skip_hidden(tmp_path):
+    (tmp_path / "pkg" / "deep").mkdir(parents=True)
+    (tmp_path / "pkg" / "deep" / "hidden_deeper.py").write_text("")
+    (tmp_path / "pkg" / "engine_core.py").write_text("")
+    (tmp_path / ".secret").mkdir()
+    (tmp_path / ".secret" / "x.py").write_text("")
+    names = project_names(tmp_path)
+    assert {"pkg", "engine_core.py", "engine_core", "deep"} <= names
+    assert ".secret" not in names and "hidden_deeper.py" not in names and "x" not in names
+
+
+def test_ask_route_only_prints_the_route_and_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    (tmp_path / "billing.py").write_text("def total():\n    return 1\n")
+    result = CliRunner().invoke(app, ["ask", "Where is billing.py risky?", "--cwd", str(tmp_path), "--route-only",
+                                      "--json", "--rules-only"])
+    assert result.exit_code == 0, result.output
+    assert "route: audit (the audit kernels) by rules: " in result.stderr
+    assert json.loads(result.stdout)["routing"]["route"] == "audit"
+
+
+def test_ask_routes_an_audit_goal_to_the_kernels_and_answers_from_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    branches = "".join(f"    if x == {i}:\n        return {i}\n" for i in range(17))
+    (tmp_path / "tangle.py").write_text("def tangled(x):\n" + branches + "    return -1\n")
+    result = CliRunner().invoke(app, ["ask", "What should we refactor first in this code?", "--cwd", str(tmp_path),
+                                      "--rules-only"])
+    assert result.exit_code == 0, result.output
+    assert "- tangle.py: risk " in result.stdout
+    assert "[split_function] tangled in tangle.py (line 1) has cyclomatic complexity 18" in result.stdout
+    assert (tmp_path / ".ragix" / "audit" / "report.md").is_file()
+
+
+def test_ask_bad_input_exits_2_with_a_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    for argv, message in ((["ask", "x", "--cwd", str(tmp_path / "nope")], "is not a directory"),
+                          (["ask", "x", "--cwd", str(tmp_path), "--docs", str(tmp_path / "nope")], "--docs"),
+                          (["ask", "  ", "--cwd", str(tmp_path)], "the goal is empty")):
+        result = CliRunner().invoke(app, argv)
+        assert result.exit_code == 2 and message in result.output, (argv, result.output)

@@ -1,0 +1,84 @@
+"""The prose checker of presenter tiers T1-T3, on hostile prose: every way a sentence can smuggle in a
+number or a file no kernel produced is dropped, and faithful sentences are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragix_core.kernels.presenter.claims import (Facts, check_prose, cited_numbers, cited_paths, facts_from,
+                                                 split_sentences)
+
+FACTS = facts_from({"path": "app/core.py", "risk": 62.1, "hotspot": 1.0, "commits": 6, "authors": 2,
+                    "share": 0.4231, "ccn": 17, "nloc": 1234,
+                    "text": "route in app/core.py (line 12) has cyclomatic complexity 17, above 15."},
+                   paths=["app", "v2/api.py", "."])
+
+
+def kept(text: str, facts: Facts = FACTS) -> list:
+    return check_prose(text, facts).kept
+
+
+@pytest.mark.parametrize("sentence", [
+    "app/core.py has risk 62.1 and changed in 6 commits by 2 authors.",
+    "The hotspot score of core.py is 1.0, the highest.",  # a file's name stands for its path
+    "Its hotspot score is 1, so fix it first.",  # 1 and 1.0 are one number
+    "Its share is 0.42 of the top.",  # rounded to the decimals written
+    "Its risk is about 62.",  # 62.1 rounded, from 10 up
+    "route has cyclomatic complexity seventeen, above fifteen.",  # number words; 15 is in a kernel sentence
+    "The directory `app/` holds 1,234 lines of code.",  # a thousands separator
+    "v2/api.py is also listed.",  # the 2 in a path is a name, not a claim
+    "Simplify complexity/churn and/or trim TODO/FIXME/XXX markers in app.",  # slashed words, not paths
+    "**app/core.py** leads with risk **62.1**.",  # Markdown emphasis
+])
+def test_faithful_sentences_are_kept(sentence):
+    assert kept(sentence) == [sentence]
+
+
+@pytest.mark.parametrize("sentence, numbers, paths", [
+    ("app/core.py has risk 71.5.", ["71.5"], []),  # a number no kernel produced
+    ("app/ghost.py is the riskiest file.", [], ["app/ghost.py"]),  # a file no kernel produced
+    ("Look at ghost.py first.", [], ["ghost.py"]),
+    ("The src/auth directory and app/legacy/ are next.", [], ["app/legacy/"]),  # trailing slash: a path
+    ("Together they hold 3,500 lines.", ["3,500"], []),  # a sum
+    ("It changed twice as often as the rest.", ["twice"], []),  # a derived quantity
+    ("Half of its functions are untested.", ["Half"], []),
+    ("Its risk is 0 once tested.", ["0"], []),  # 0.4231 does not round to a bare 0
+    ("Risk fell by -6 points.", ["-6"], []),
+    ("A 10x increase in churn.", ["10"], []),  # a suffix does not hide the digits
+    ("It is the 3rd riskiest.", ["3"], []),
+    ("About 42% of the hotspot is here.", ["42"], []),  # a percentage is its number: 42 is not 0.4231
+    ("Upgrade to 3.1.4 of the parser.", ["3.1.4"], []),  # a version is not a kernel number
+    ("Twenty-three functions exceed it.", ["Twenty-three"], []),
+    ("Its risk is 62.10001.", ["62.10001"], []),  # more decimals than produced is not a rounding
+])
+def test_hostile_sentences_are_dropped_with_what_they_cited(sentence, numbers, paths):
+    result = check_prose(sentence, FACTS)
+    assert result.kept == []
+    assert [(d.sentence, d.numbers, d.paths) for d in result.dropped] == [(sentence, numbers, paths)]
+
+
+def test_only_the_bad_sentence_of_a_paragraph_is_dropped_and_counted():
+    text = ("1. app/core.py has risk 62.1. It has 99 functions.\n"
+            "- Refactor route (complexity 17) first! Then add tests for app/other.py.")
+    result = check_prose(text, FACTS)
+    assert result.kept == ["app/core.py has risk 62.1.", "Refactor route (complexity 17) first!"]
+    assert [d.sentence for d in result.dropped] == ["It has 99 functions.", "Then add tests for app/other.py."]
+    assert result.numbers_checked == 3 and result.paths_checked == 2  # the list marker "1." is no claim
+    assert result.text == "app/core.py has risk 62.1. Refactor route (complexity 17) first!"
+
+
+def test_sentences_split_after_decimals_and_file_names():
+    assert split_sentences("Risk is 62.1. Hotspot 1.0 leads in core.py. Next: app.") == [
+        "Risk is 62.1.", "Hotspot 1.0 leads in core.py.", "Next: app."]
+
+
+def test_facts_read_numbers_from_kernel_sentences_but_not_from_their_paths():
+    facts = facts_from({"text": "x in lib/v3/a.py (line 40) is 120 lines long"})
+    assert facts.numbers == {40.0, 120.0}
+    assert cited_numbers("see lib/v3/a.py") == []
+    assert cited_paths("see lib/v3/a.py and/or that") == ["lib/v3/a.py"]
+
+
+def test_empty_and_number_free_prose():
+    assert check_prose("", FACTS).kept == [] and check_prose("", FACTS).dropped == []
+    assert kept("This directory needs attention.") == ["This directory needs attention."]

@@ -1,0 +1,113 @@
+"""Presenter tiers T1-T3 over real kernel output, with a scripted model: the model is shown only kernel
+rows, its unsupported sentences never reach the report, and `ragix audit DIR --tier N` writes both."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ragix_core.cli import app
+from ragix_core.kernels.audit import run_all
+from ragix_core.kernels.presenter.claims import check_prose
+from ragix_core.kernels.presenter.clusters import risk_clusters
+from ragix_core.kernels.presenter.tiers import CHECK_FILE, summarize, write_tier_report
+from ragix_core.llm.base import LLMTimeout
+from tests.scripted_llm import ScriptedLLM
+
+
+@pytest.fixture()
+def docs(history, tmp_path):
+    return run_all(history, cache_dir=tmp_path / "cache")
+
+
+def test_every_number_a_cluster_shows_the_model_is_a_fact(docs):
+    clusters = risk_clusters(docs)
+    assert [c.directory for c in clusters] == [d["path"] for d in docs["risk"]["data"]["directories"]]
+    src = next(c for c in clusters if c.directory == "src")
+    assert src.lines[1].startswith("file src/core.py: risk ")
+    for cluster in clusters:  # the facts text passes its own check: what the model read, it may cite
+        result = check_prose(cluster.text, cluster.facts)
+        assert result.dropped == [], result.dropped
+        assert result.numbers_checked >= 4
+
+
+def test_t1_keeps_checked_sentences_and_counts_the_dropped(docs, tmp_path):
+    core = next(r for r in docs["risk"]["data"]["files"] if r["path"] == "src/core.py")
+    reply = (f"src/core.py is the riskiest file with risk {core['risk']}. It changed in 3 commits by 2 authors. "
+             "It has 40 functions. Start with src/legacy.py.")
+    llm = ScriptedLLM([reply])
+    result = summarize(docs, llm, tier=1, top_k=1)
+    assert len(llm.calls) == 1 and "FACTS about the directory src:" in llm.calls[0]["messages"][1]["content"]
+    summary = result.summaries[0]
+    assert summary.subject == "src"
+    assert summary.check.kept == [f"src/core.py is the riskiest file with risk {core['risk']}.",
+                                  "It changed in 3 commits by 2 authors."]
+    t = result.totals()
+    assert (t["sentences_dropped"], t["unsupported_numbers"], t["unknown_paths"]) == (2, 1, 1)
+    assert result.usage == {"calls": 1, "prompt_tokens": 10, "completion_tokens": 5}
+
+    report = write_tier_report(docs, tmp_path / "out", "Audit", result, with_plots=False)
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "40 functions" not in md and "legacy" not in md
+    assert "### Directory src\n\nsrc/core.py is the riskiest file" in md
+    assert "2 dropped for citing something no kernel produced (1 numbers, 1 file names" in md
+    check = json.loads((tmp_path / "out" / CHECK_FILE).read_text())
+    assert check["totals"]["sentences_dropped"] == 2 and report.files[-1].name == CHECK_FILE
+    assert check["summaries"][0]["dropped"][0]["unsupported_numbers"] == ["40"]
+
+
+def test_t3_writes_an_executive_summary_checked_against_project_totals(docs):
+    totals = docs["metrics"]["data"]["totals"]
+    clusters = len(docs["risk"]["data"]["directories"])
+    replies = ["A summary with no numbers."] * clusters + [
+        f"The project has {totals['nloc']} lines of code. Risk is concentrated, 80% of it in one place."]
+    result = summarize(docs, ScriptedLLM(replies), tier=3)
+    assert len(result.summaries) == clusters
+    assert result.executive.check.kept == [f"The project has {totals['nloc']} lines of code."]
+    assert result.executive.check.dropped[0].numbers == ["80"]
+
+
+def test_a_failed_model_call_is_named_and_the_others_still_run(docs):
+    result = summarize(docs, ScriptedLLM([LLMTimeout("worker timed out"), "Nothing risky here."]), tier=1, top_k=2)
+    assert result.summaries[0].error == "LLMTimeout: worker timed out"
+    assert result.summaries[1].check.kept == ["Nothing risky here."]
+    assert result.totals()["errors"] == 1
+
+
+def test_a_bad_tier_or_top_k_is_refused(docs):
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        summarize(docs, ScriptedLLM([]), tier=0)
+    with pytest.raises(ValueError, match="top_k"):
+        summarize(docs, ScriptedLLM([]), tier=1, top_k=0)
+
+
+def test_cli_tier_1_writes_the_checked_report(history, monkeypatch):
+    replies = ["The riskiest file is src/core.py. It has 999 lines."] * 3
+    monkeypatch.setattr("ragix_core.llm.factory.build_client", lambda settings: ScriptedLLM(replies))
+    result = CliRunner().invoke(app, ["audit", str(history), "--tier", "1", "--top-k", "2", "--no-plots"])
+    assert result.exit_code == 0, result.output
+    # the second directory's facts do not name src/core.py: a summary cites its own cluster's files only
+    assert ("tier 1: 2 summaries, 2 numbers cited, 1 sentences kept, 3 dropped (2 unsupported numbers, "
+            "1 unknown files), 0 model errors; 2 calls") in result.stdout
+    assert "tier 1: summary 1/2: directory " in result.stderr  # told before each (slow) model call
+    md = (history / ".ragix" / "audit" / "report.md").read_text()
+    assert "The riskiest file is src/core.py." in md and "999" not in md
+    # every number and file in the model-written part checks: re-read from the report itself
+    part = md.split("## Model-written summaries", 1)[1].split("\n## ", 1)[0]
+    prose = [p for p in part.split("\n\n")[2:] if not p.startswith("#")]
+    facts = risk_clusters(run_all(history))[0].facts
+    for clusters in risk_clusters(run_all(history))[1:]:
+        facts = facts | clusters.facts
+    assert len(prose) == 2 and all(check_prose(p, facts).dropped == [] for p in prose)
+    # a later T0 report removes the check file it would no longer describe
+    assert CliRunner().invoke(app, ["audit", str(history), "--no-plots"]).exit_code == 0
+    assert not (history / ".ragix" / "audit" / CHECK_FILE).exists()
+
+
+def test_cli_tier_with_a_bad_configuration_exits_2(history):
+    (history / "ragix.yaml").write_text("llm:\n  default:\n    backend: nosuch\n")
+    result = CliRunner().invoke(app, ["audit", str(history), "--tier", "1", "--no-plots"])
+    assert result.exit_code == 2 and "cannot set up the model for tier 1" in result.output
+    assert "Traceback" not in result.output
