@@ -78,15 +78,19 @@ class HybridExperienceCorpus:
 
     def append(self, event: ReasoningEvent, project: bool = True, global_: bool = True) -> bool:
         """Append to the chosen corpora; returns False (after reporting) if a write failed."""
-        ok = True
         targets = []
         if project:
             targets.append(self.project_corpus)
         if global_ and not (self._same and project):
             targets.append(self.global_corpus)
-        for corpus in targets:
+        return self._write_each(targets, lambda corpus: corpus.append(event))
+
+    def _write_each(self, corpora: List[CorpusStore], write: Any) -> bool:
+        """``write(corpus)`` for each store; a failed write is reported and the others still happen."""
+        ok = True
+        for corpus in corpora:
             try:
-                corpus.append(event)
+                write(corpus)
             except CorpusWriteError as exc:
                 self._report(exc)
                 ok = False
@@ -123,14 +127,7 @@ class HybridExperienceCorpus:
         """Record a finished run: its steps and a closing event with ``success`` as its outcome,
         all-or-nothing per corpus. Returns False (after reporting) if a write failed."""
         events = [e.to_dict() for e in run_events(state, bool(success))]
-        ok = True
-        for corpus in self.corpora():
-            try:
-                corpus.append_many(events)
-            except CorpusWriteError as exc:
-                self._report(exc)
-                ok = False
-        return ok
+        return self._write_each(self.corpora(), lambda corpus: corpus.append_many(events))
 
     def find_similar(self, query: str, k: int = 5, now: Now = None) -> List[Experience]:
         """The ``k`` past runs whose events best match ``query`` (project runs first, then global)."""
