@@ -70,6 +70,8 @@ def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, b
     expect(citation).to_contain_text("official/vantoria.html#")
     citation.click()
     expect(page.locator("#chunk")).to_contain_text("Quellmere")
+    # The chunk viewer is outside the pushed view: a push that follows "finished" cannot swap it away.
+    expect(page.locator("#live #chunk")).to_have_count(0)
     page.screenshot(path=str(shots / "08-research.png"), full_page=True)
     run_id = page.url.rsplit("/", 1)[1]
     items = page.request.get(f"{server.url}/api/runs/{run_id}/items").json()
