@@ -53,6 +53,16 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                             "`ray start --head` there, or correct --address") from None
 
 
+def _same_address(a: str, b: str) -> bool:
+    def norm(address: str) -> str:
+        host, _, port = address.rpartition(":")
+        try:
+            return f"{socket.gethostbyname(host.strip('[]'))}:{port}"
+        except OSError:
+            return address
+    return norm(a) == norm(b)
+
+
 def _with_threads(opts: EvalOptions, threads: int) -> EvalOptions:
     """The embedded model's threads set to the run's CPU reservation, unless the config sets them: by default
     it takes every core, and two runs on one machine would then fight over them."""
@@ -77,10 +87,13 @@ class RayExecutor:
         self._ray = ray = _import_ray()
         self.cpus_per_run = float(cpus_per_run)
         self.corpus_factory = corpus_factory
+        if address:
+            _check_reachable(address)
         self._started = not ray.is_initialized()
+        if not self._started and address and not _same_address(address, ray.get_runtime_context().gcs_address):
+            raise ExecutorError(f"this process is already connected to the Ray cluster at "
+                                f"{ray.get_runtime_context().gcs_address}, not {address}")
         if self._started:
-            if address:
-                _check_reachable(address)
             try:  # no address: RAY_ADDRESS, else the cluster last started on this machine, else a new local one
                 ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
             except Exception as exc:  # Ray reports an unreachable cluster as ConnectionError, RuntimeError, ...
