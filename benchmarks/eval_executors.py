@@ -1,7 +1,7 @@
 """The same scenario runs through the local executor and through Ray (two 1-CPU workers on this machine).
 
     python benchmarks/eval_executors.py                      # file_search.yaml, first 6 scenarios, s0, default model
-    python benchmarks/eval_executors.py --limit 13 --strategy graph_v30 --model smollm2-135m
+    python benchmarks/eval_executors.py --limit 13 --strategy graph_v30 --model smollm2-135m --timeout 900
 
 Prints the wall time of each (the evaluation as `ragix eval` runs it, Ray's start excluded and shown apart), the
 pass/fail of every run side by side, whether they are identical (the model is greedy: temperature 0), and how
@@ -34,6 +34,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=6)
     ap.add_argument("--strategy", default="s0")
     ap.add_argument("--model", default=None, help="default: the configured model")
+    ap.add_argument("--timeout", type=float, default=600.0,
+                    help="seconds per model call: a loaded machine must not turn the comparison into one of timeouts")
     ap.add_argument("--workers", type=int, default=2, help="CPUs of the Ray cluster (one run per CPU)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
@@ -47,7 +49,8 @@ def main() -> int:
 
     commit = provenance.commit()  # before the runs
     # greedy (every role at temperature 0), no traces; the embedded model's threads left to each executor
-    config = parse_config({"llm": {"default": {"temperature": 0.0}}, "reasoning": {"traces": {"enabled": False}}})
+    config = parse_config({"llm": {"default": {"temperature": 0.0, "timeout": args.timeout}},
+                           "reasoning": {"traces": {"enabled": False}}})
 
     def spec() -> SuiteSpec:
         return SuiteSpec(sources=list(args.scenarios), strategies=[args.strategy], limit=args.limit,
@@ -82,12 +85,14 @@ def main() -> int:
         rows.append((a["id"], a["run"], a["passed"], b["passed"], a["stop_reason"], b["stop_reason"],
                      a["wall_time"], b["wall_time"], b["host"]))
     same = all(r[2] == r[3] for r in rows) and len(local["scenarios"]) == len(remote["scenarios"])
+    same_answers = sum(a["final_answer"] == b["final_answer"] for a, b in zip(local["scenarios"], remote["scenarios"]))
     print("\n| run | local | ray | stop (local / ray) | run s (local / ray) |\n| --- | --- | --- | --- | --- |")
     for sid, run, lp, rp, ls, rs, lt, rt, _ in rows:
         print(f"| {sid} #{run} | {'pass' if lp else 'fail'} | {'pass' if rp else 'fail'} | {ls} / {rs} "
               f"| {lt:.1f} / {rt:.1f} |")
     ex = remote["meta"]["executor"]
-    print(f"\nruns: {len(rows)}; identical pass/fail: {'yes' if same else 'NO'}; "
+    print(f"\nruns: {len(rows)}; identical pass/fail: {'yes' if same else 'NO'}; identical final answers: "
+          f"{same_answers}/{len(rows)}; "
           f"pass rate local {local['aggregates']['pass_rate']} / ray {remote['aggregates']['pass_rate']}")
     print(f"wall: local {local_s:.1f} s, ray {ray_s:.1f} s (ratio {ray_s / local_s:.2f}); ray worker processes "
           f"{ex['worker_processes']}, model loads {ex['model_loads']} (local: {local['meta']['executor']['model_loads']})")

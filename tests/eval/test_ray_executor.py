@@ -134,3 +134,24 @@ def test_an_address_where_no_cluster_answers_is_an_error_within_seconds():
     assert result.exit_code == 2, result.output
     assert "no Ray cluster answers at 127.0.0.1:" in " ".join(result.output.split())
     assert time.monotonic() - started < 60  # Ray alone would wait for minutes
+
+
+@pytest.mark.slow
+def test_the_command_line_on_ray_with_a_real_model_loads_it_once_per_worker_process(ray_session, tmp_path,
+                                                                                      monkeypatch):
+    pytest.importorskip("xllamacpp")
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(app, [
+        "eval", str(MOCK_REPO.parent.parent / "scenarios" / "file_search.yaml"), "--only", "config-port",
+        "--only", "grep-pattern", "--strategy", "s0", "--model", "smollm2-135m", "--repeat", "2",
+        "--executor", "ray", "--address", ray_session, "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    rows = report["scenarios"]
+    assert len(rows) == 4 and all(r["error"] is None and r["llm_calls"] >= 1 for r in rows), rows
+    executor = report["meta"]["executor"]
+    assert executor["name"] == "ray" and executor["runs"] == len(rows)
+    # 2 CPUs, 1 per run: at most 2 worker processes, each loaded the model for its first run only
+    assert 1 <= executor["worker_processes"] <= 2 and executor["model_loads"] == executor["worker_processes"]
+    assert {r["host"] for r in rows} == set(executor["hosts"]) and report["meta"]["commit"]
