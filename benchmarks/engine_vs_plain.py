@@ -1,13 +1,16 @@
 """The table docs/RESULTS.md opens with: an engine against the plain call, from `ragix eval --json` reports.
 
     python benchmarks/engine_vs_plain.py REPORT.json [REPORT.json ...] [--engine graph_v30] [--plain s0]
+                                         [--within OTHER.json]
 
 Each report must hold both strategies' runs of the same scenarios (one `ragix eval -s ENGINE -s s0` command).
 Per report, one Markdown row: pass (Wilson 95 % interval) for each, the difference, tokens and median wall time
-as ratios of the plain call's, and the runs that ended `success` with a wrong answer. Tokens are counted twice:
+as ratios of the plain call's, the runs that ended `success` with a wrong answer, and how many of the runs that
+ended `success` were right (what a user can trust a `success` for). Tokens are counted twice:
 all prompt and completion tokens sent, and the tokens computed (prompt tokens not served from the backend's
 prefix cache, plus completion): sampled commands resend the same prompt, which the cache serves. Reports that are partial
-(a run still going) are marked. Prints the rows and, with --json, the same figures as JSON.
+(a run still going) are marked; --within keeps the scenarios another report ran too, to compare two commits on the
+same scenarios. Prints the rows and, with --json, the same figures as JSON.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -32,14 +35,25 @@ def figures(runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     m = aggregate([ScenarioResult(**{k: v for k, v in r.items() if k in _FIELDS}) for r in runs])
     n, passed = m["runs"], m["passed"]
     wrong_success = sum(1 for r in runs if r.get("stop_reason") == "success" and not r["passed"])
-    return {"runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": m["pass_rate_ci95"] if n else None,
+    said_success = sum(1 for r in runs if r.get("stop_reason") == "success")
+    return {"said_success": said_success, "right_success": said_success - wrong_success,
+            "runs": n, "passed": passed, "rate": passed / n if n else 0.0, "ci": m["pass_rate_ci95"] if n else None,
             "tokens": m["total_tokens"], "computed": m["computed_tokens"], "median_wall": m["median_wall_time"],
             "wrong_success": wrong_success, "stops": dict(Counter(str(r.get("stop_reason")) for r in runs).most_common())}
 
 
-def compare(report: Dict[str, Any], engine: str, plain: str) -> Dict[str, Any]:
+def both_ran(report: Dict[str, Any], engine: str, plain: str) -> set:
+    """The scenario ids both strategies finished (a partial report holds some of one and not the other)."""
+    by = {s: {r["id"] for r in report["scenarios"] if r["strategy"] == s} for s in (engine, plain)}
+    return by[engine] & by[plain]
+
+
+def compare(report: Dict[str, Any], engine: str, plain: str, within: Optional[set] = None) -> Dict[str, Any]:
+    """The two strategies' figures over the scenarios both ran (and, with ``within``, only those ids)."""
     by = {s: [r for r in report["scenarios"] if r["strategy"] == s] for s in (engine, plain)}
-    ids = {r["id"] for r in by[engine]} & {r["id"] for r in by[plain]}  # a partial report: the runs both have
+    ids = both_ran(report, engine, plain)
+    if within is not None:
+        ids &= within
     out = {s: figures([r for r in runs if r["id"] in ids]) for s, runs in by.items()}
     e, p = out[engine], out[plain]
     out["difference"] = round(e["rate"] - p["rate"], 3)
@@ -61,7 +75,8 @@ def row(name: str, c: Dict[str, Any], engine: str, plain: str) -> str:
     return (f"| {name}{' (partial)' if c['partial'] else ''} | {_rate(e)} | {_rate(p)} | {c['difference']:+.3f} | "
             f"{e['tokens']:,} vs {p['tokens']:,} = {c['tokens_ratio']}× | "
             f"{e['computed']:,} vs {p['computed']:,} = {c['computed_ratio']}× | {wall} | "
-            f"{e['wrong_success']}/{e['runs']} vs {p['wrong_success']}/{p['runs']} |")
+            f"{e['wrong_success']}/{e['runs']} vs {p['wrong_success']}/{p['runs']} | "
+            f"{e['right_success']}/{e['said_success']} vs {p['right_success']}/{p['said_success']} |")
 
 
 def main() -> int:
@@ -70,10 +85,19 @@ def main() -> int:
     ap.add_argument("--engine", default="graph_v30")
     ap.add_argument("--plain", default="s0")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    ap.add_argument("--within", type=Path, metavar="REPORT",
+                    help="only the scenarios both strategies ran in REPORT too (compare two commits on the same ones)")
     args = ap.parse_args()
+    within = None
+    if args.within:
+        try:
+            within = both_ran(json.loads(args.within.read_text()), args.engine, args.plain)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"{args.within}: cannot read the report ({exc})", file=sys.stderr)
+            return 2
     print(f"| set | {args.engine} pass [95 % CI] | {args.plain} pass | difference | tokens sent | tokens computed | "
-          "median wall / run | wrong answers ending `success` |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "median wall / run | wrong answers ending `success` | right when it ended `success` |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     found = {}
     for path in args.reports:
         try:
@@ -81,7 +105,7 @@ def main() -> int:
         except (OSError, ValueError) as exc:
             print(f"{path}: cannot read the report ({exc})", file=sys.stderr)
             return 2
-        c = compare(report, args.engine, args.plain)
+        c = compare(report, args.engine, args.plain, within)
         if not c[args.engine]["runs"]:
             print(f"{path}: no run of both {args.engine} and {args.plain}", file=sys.stderr)
             continue

@@ -2,7 +2,8 @@
 
     python benchmarks/research_bench.py [--per-kind 2] [--planted 3] [--seed 7] [--model NAME_OR_GGUF]
                                         [--json out.json] [--skip-model] [--limit N]
-    python benchmarks/research_bench.py --docset git-doc|sqlite3-doc [--limit N] [--kinds ...] [--json out.json]
+    python benchmarks/research_bench.py --docset git-doc|sqlite3-doc [--limit N] [--kinds ...] [--only ID,...]
+                                        [--json out.json]
 
 With ``--docset NAME`` the questions are a frozen set over a real Debian manual
 (benchmarks/research_docsets/NAME/questions.yaml, see research_docsets.py): the package is fetched into
@@ -355,12 +356,31 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     ap.add_argument("--kinds", default=None,
                     help=f"question kinds to run, comma-separated, in order (generated: {', '.join(KINDS)}; "
                          f"a docset: single, multi, unanswerable); default: all")
+    ap.add_argument("--systems", default=",".join(SYSTEMS),
+                    help=f"systems to run, comma-separated (default: all: {', '.join(SYSTEMS)})")
+    ap.add_argument("--only", action="append", default=None, metavar="ID",
+                    help="run only these question ids (repeatable, or comma-separated), in the set's order")
     ap.add_argument("--max-minutes", type=float, default=None,
                     help="start no new question after this many minutes (the report says how many ran)")
     args = ap.parse_args(argv)
+    args.systems = [x.strip() for x in args.systems.split(",") if x.strip()]
+    if not args.systems or any(x not in SYSTEMS for x in args.systems):
+        ap.error(f"--systems: choose among {', '.join(SYSTEMS)}")
+    args.only = [i.strip() for spec in args.only or [] for i in spec.split(",") if i.strip()] or None
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be 1 or more")
     return args
+
+
+def only_of(chosen: List[Question], every: List[Question], only: Optional[List[str]]) -> List[Question]:
+    """``chosen`` narrowed to the ids of ``--only``; an id the set does not hold stops the run."""
+    if not only:
+        return chosen
+    known = {q.id for q in every}
+    unknown = [i for i in only if i not in known]
+    if unknown:
+        raise SystemExit(f"--only: no question {unknown[0]!r} in this set")
+    return [q for q in chosen if q.id in only]
 
 
 def kinds_of(spec: Optional[str], allowed) -> List[str]:
@@ -371,7 +391,8 @@ def kinds_of(spec: Optional[str], allowed) -> List[str]:
     return kinds
 
 
-def run_systems(chosen: List[Question], client: Any, index: DocumentIndex, s, max_minutes: Optional[float]):
+def run_systems(chosen: List[Question], client: Any, index: DocumentIndex, s, max_minutes: Optional[float],
+                systems=SYSTEMS):
     """Every system on every question, same model; (records, questions that ran)."""
     smap, tf = SourceMap(s), SourceTierFilter(s.source_tiers, s.mode_configs)
     records: List[Dict[str, Any]] = []
@@ -381,7 +402,7 @@ def run_systems(chosen: List[Question], client: Any, index: DocumentIndex, s, ma
         if max_minutes is not None and time.monotonic() - began > max_minutes * 60:
             break
         ran.append(q)
-        for system in SYSTEMS:
+        for system in systems:
             counter = Counting(client)
             t = time.perf_counter()
             if system == "no_retrieval":
@@ -449,14 +470,14 @@ def main_docset(args: argparse.Namespace, report: Dict[str, Any]) -> int:
     print(json.dumps({"docset": report["docset"], "collection": report["collection"]}), flush=True)
     if args.skip_model:
         return finish(report, args)
-    chosen = [q for q in ds.questions if q.kind in kinds][: args.limit]
+    chosen = only_of([q for q in ds.questions if q.kind in kinds], ds.questions, args.only)[: args.limit]
     client = make_model(args)
     report["model"] = getattr(client, "model", "?")
-    records, ran = run_systems(chosen, client, index, s, args.max_minutes)
+    records, ran = run_systems(chosen, client, index, s, args.max_minutes, args.systems)
     by_id = {q.id: q for q in ds.questions}
     report["questions_run"] = [q.id for q in ran]
     report["questions_chosen"] = len(chosen)
-    report["systems"] = {name: summarize(records, name, by_id) for name in SYSTEMS}
+    report["systems"] = {name: summarize(records, name, by_id) for name in args.systems}
     report["records"] = records
     return finish(report, args)
 
@@ -488,12 +509,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     for kind in kinds:
         pool = [q for q in questions if q.kind == kind]
         chosen += rng.sample(pool, min(args.per_kind, len(pool)))
-    chosen = chosen[: args.limit]
+    chosen = only_of(chosen, questions, args.only)[: args.limit]
     by_id = {q.id: q for q in questions}
-    records, ran = run_systems(chosen, client, index, s, args.max_minutes)
+    records, ran = run_systems(chosen, client, index, s, args.max_minutes, args.systems)
     report["questions_run"] = [q.id for q in ran]
     report["questions_chosen"] = len(chosen)
-    report["systems"] = {name: summarize(records, name, by_id) for name in SYSTEMS}
+    report["systems"] = {name: summarize(records, name, by_id) for name in args.systems}
     report.update(planted_critic(ran, questions, client, index, s, args.planted))
     report["records"] = records
     return finish(report, args)
@@ -545,12 +566,13 @@ def markdown(report: Dict[str, Any]) -> str:
             ("Item schema valid", "item_schema_valid"), ("LLM calls", "llm_calls"), ("prompt tokens", "prompt_tokens"),
             ("completion tokens", "completion_tokens"), ("p50 / p95 wall s", None), ("backend errors", "errors")]
     sy = report["systems"]
-    out = ["| metric | " + " | ".join(SYSTEMS) + " |", "| --- |" + " --- |" * len(SYSTEMS)]
+    names = [name for name in SYSTEMS if name in sy]  # a run may choose some systems (--systems)
+    out = ["| metric | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
     for label, key in rows:
-        if key is not None and all(_empty(sy[name].get(key)) for name in SYSTEMS):
+        if key is not None and all(_empty(sy[name].get(key)) for name in names):
             continue  # a metric no question of this run measures (conflicts on a manual): no row of dashes
         cells = []
-        for name in SYSTEMS:
+        for name in names:
             m = sy[name]
             if key is None:
                 cells.append(f"{m['p50_s']} / {m['p95_s']}")

@@ -146,6 +146,8 @@ def run(
         out = Console()
         style = "green" if state.stop_reason == "success" else "yellow"
         out.print(Panel(Markdown(state.final_answer or "(no answer)"), title="answer", border_style=style))
+        if state.meta.get("caveat"):
+            out.print(f"ragix: {state.meta['caveat']}", style="yellow", highlight=False, markup=False)
         u = result.usage
         err.print(f"[dim]stop: {state.stop_reason} · complexity: {state.complexity.value} · steps: "
                   f"{len(state.executed_steps)} · reflections: {state.reflection_count} · llm calls: {u['llm_calls']} "

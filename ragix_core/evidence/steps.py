@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Any, List, NamedTuple, Optional
 
-from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
@@ -176,10 +175,11 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     (tools/grep_key_parts.py, an aside); else None."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     result: ToolResult = toolbox.run_command(command)
-    failure = failure_kind(result)
-    if failure:  # an MCP server that died, hung or answered garbage: the run's named stop, not a step to mend
+    if failure_kind(result):
+        # An MCP server that died, hung or answered garbage: a failed step whose error names the
+        # failure (REFLECT sees it), with nothing to mend: no rewrite of the line makes the server answer.
         step.result, step.status = result, StepStatus.FAILED
-        raise StopRun(failure, result.error or failure)
+        return None
     fix = None
     if result.refused:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command

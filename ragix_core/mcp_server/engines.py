@@ -51,7 +51,8 @@ def run_engine(launch: Launch, goal: str, strategy: Optional[str], bus: EventBus
         from .cancel import RunCancelled
 
         raise RunCancelled("the MCP request was cancelled")
-    return RunReport(answer=s.final_answer or "", stop_reason=s.stop_reason or "unknown", commands=_commands(result),
+    return RunReport(answer=s.final_answer or "", stop_reason=s.stop_reason or "unknown", caveat=s.meta.get("caveat"),
+                     commands=_commands(result),
                      trace_path=str(result.trace_path) if result.trace_path else None, session_id=result.session_id,
                      strategy=result.strategy, usage=result.usage, details=_details(result.strategy, s))
 

@@ -33,6 +33,8 @@ class CommandRecord(BaseModel):
 class RunReport(BaseModel):
     answer: str = Field(description="The final answer (may say why there is none).")
     stop_reason: str = Field(description="success, or the named reason the run stopped.")
+    caveat: Optional[str] = Field(default=None, description="ragix's reservation about the answer: commands that "
+                                  "printed different outputs, or a short answer no second command reproduced.")
     commands: List[CommandRecord] = Field(default_factory=list, description="Commands run, with their outputs.")
     trace_path: Optional[str] = Field(default=None, description="The run's trace file on the server's machine.")
     session_id: Optional[str] = None

@@ -43,7 +43,7 @@ def project_corpus_name(memory: Any, project_dir: Path) -> Optional[str]:
 def migration_pairs(section: Any, memory: Any, project_dir: Path) -> List[Tuple[CorpusStore, CorpusStore]]:
     """(local store, PostgreSQL store) for each corpus the database can hold: the global one, and the
     project one when ``memory.postgres.project_corpus`` names it. Needs ``memory.postgres.dsn``."""
-    from ragix_core.memory.experience import ExperienceCorpus
+    from ragix_core.memory.local_store import ExperienceCorpus
 
     if not memory.postgres.dsn:
         raise ValueError("memory.postgres.dsn is not set in your own ragix.yaml ($RAGIX_HOME/ragix.yaml): "
@@ -62,7 +62,7 @@ def migration_pairs(section: Any, memory: Any, project_dir: Path) -> List[Tuple[
 
 def open_stores(section: Any, memory: Any, project_dir: Path, *, create: bool = True) -> Tuple[CorpusStore, CorpusStore]:
     """(project store, global store) as configured; ``memory`` None means both local."""
-    from ragix_core.memory.experience import ExperienceCorpus
+    from ragix_core.memory.local_store import ExperienceCorpus
 
     project_root, global_root = local_roots(section, project_dir)
     g_age = int(getattr(section, "global_max_age_days", 90))

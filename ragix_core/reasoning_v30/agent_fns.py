@@ -29,7 +29,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.tools.model_commands import describe
 from ragix_core.tools.policy import STRUCTURED_TOOLS
 
-from .remote_steps import is_remote, remote_tools_block
+from .remote_steps import available_offers, is_remote, remote_tools_block
 
 from .absence import all_empty, searches_empty
 from .plans import command_of, project_listing, command_text, compact_steps, with_tool_name
@@ -89,7 +89,6 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.loosened: List[str] = []  # REFLECT's loosened searches that found lines: run by the next plan
         self.tools: List[str] = [t for t in (getattr(toolbox, "allowed_tools", []) or [])
                                  if t not in STRUCTURED_TOOLS and not is_remote(t)]
-        self.remote: List[Any] = list(getattr(toolbox, "remote_offers", []) or [])  # MCP tools (remote_steps.py)
         self.root = Path(getattr(toolbox, "root", "."))
         self.last_complexity: Optional[TaskComplexity] = None
         self.labelled_by_rules = False  # classify_to_try labelled the goal SIMPLE without the model
@@ -108,6 +107,11 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     # -- shared context ----------------------------------------------------------
 
+    @property
+    def remote(self) -> List[Any]:
+        """The MCP tools offered now (remote_steps.py): a server that died or hung is left out."""
+        return available_offers(self.toolbox)
+
     def file_context(self) -> str:
         """A bounded listing of the project, computed once per run. It is read by ragix itself (names
         only, links not followed), not by a tool call: it is context, not a command of the answer."""
@@ -118,7 +122,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
     def model_commands(self) -> str:
         """The commands designed for the model that this run's tool box offers, one line each, for
         the worker's prompt ("" when it offers none): tools/model_commands.py; then the run's MCP tools."""
-        return describe(self.tools) + remote_tools_block(self.remote, "worker_mcp_tools")
+        return describe(self.tools) + remote_tools_block(self.remote, "worker_mcp_tools", self.toolbox)
 
     def experience_context(self, query: str) -> str:
         if self.experience is None or self.top_k <= 0:
@@ -141,7 +145,7 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
             experience_context=self.experience_context(goal) or "(none)",
             reflection_context=bounded("\n\n".join(filter(None, [self.tried, reflection_context.strip()])),
                                        self.max_context_chars) or "(none)",
-            step_rule=step_rule, tools=", ".join(self.tools)) + remote_tools_block(self.remote)
+            step_rule=step_rule, tools=", ".join(self.tools)) + remote_tools_block(self.remote, toolbox=self.toolbox)
         return text, plan_schema(self.tools, 7 if complexity == TaskComplexity.COMPLEX else 4,
                                  remote=[o.name for o in self.remote])
 

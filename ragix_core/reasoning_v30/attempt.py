@@ -17,7 +17,8 @@ What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose onl
 
 A command the model repeats is not run again, and it is not a second vote either: agreement means two
 different commands printed the same thing, since the same pipe repeated repeats its mistake (measured at
-d80e847: most wrong answers ending ``success`` were one wrong pipe the samples wrote again). An ``echo``
+d80e847: most wrong answers ending ``success`` were a count printed by one pipe, never put to a second
+command or "confirmed" by a sample that wrote the same pipe again). An ``echo``
 or ``printf`` states its output instead of finding it and never votes. A command that
 changes the project (cp, mkdir, `> FILE`, allowed with --yes) is its own result when it succeeds, and
 is never sampled alongside others: after a failed write only the retries run, one at a time.
@@ -166,7 +167,7 @@ class AttemptOutcome:
         return 0.5 if self.decided_by == "retry" else 0.6
 
     def summary(self) -> str:
-        """One line for the answer when the winner is weak: "3 commands printed different outputs"."""
+        """One line for the answer's caveat when the winner is weak: "3 commands printed different outputs"."""
         if self.winner is None:
             return f"{len(self.steps)} command{'s' if len(self.steps) != 1 else ''} ran, none found anything"
         if self.disputed:

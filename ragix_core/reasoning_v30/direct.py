@@ -110,17 +110,21 @@ class DirectAnswers:
         # The answer's evidence is the winning command alone; every command that ran is in the trace
         # (its tool events) and in meta["attempt"]["commands"].
         result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": [outcome.winner], "meta": meta}
+        # A caveat is said beside the answer (meta "caveat": the CLI prints it under the answer, --json and
+        # the page show it), not inside it: a reader or a script taking the answer's number must not take a
+        # rival command's number or a digit of a command line for it (measured at 54895a2: 2 of 12
+        # AgentBench answers right as written were read as wrong with the caveat inside them).
         if outcome.disputed:
-            # Commands that found different things: the answer says so and the run does not claim success.
+            # Commands that found different things: the caveat says so and the run does not claim success.
             others = "; ".join(f"`{shown_command(s)}` printed \"{_one_line(step_output(s, limit=200))}\""
                                for s in outcome.rivals())
-            answer = (f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{shown_command(outcome.winner)}`"
-                      f"{'. Other outputs: ' + others if others else ''}.)")
+            meta["caveat"] = (f"{outcome.summary()}: `{shown_command(outcome.winner)}`"
+                              f"{'. Other outputs: ' + others if others else ''}.")
             result["stop_reason"] = DISPUTED
         elif outcome.unconfirmed:
             # One pipe's count or name, which a wrong pipe prints as plausibly: the answer stands, said to
             # rest on one command, and the run does not claim success for it.
-            answer = f"{answer.rstrip()}\n\n(ragix: {outcome.summary()}: `{shown_command(outcome.winner)}`.)"
+            meta["caveat"] = f"{outcome.summary()}: `{shown_command(outcome.winner)}`."
             result["stop_reason"] = UNCONFIRMED
             if marks_unsupported(answer):
                 result["stop_reason"] = UNSUPPORTED

@@ -186,7 +186,9 @@ class ReasoningGraph:
                     self.checkpoint_path = None
 
         publish(EventKind.RUN_END, sid, stop_reason=state.stop_reason, iterations=iterations,
-                answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
+                answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS),
+                **({"caveat": bounded(str(state.meta["caveat"]), RUN_END_ANSWER_CHARS)}
+                   if state.meta.get("caveat") else {}))
         return state
 
     def _abort(self, state: ReasoningState, node: str, iterations: int) -> ReasoningState:

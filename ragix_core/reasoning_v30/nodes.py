@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ragix_core.core.text import bounded
+from ragix_core.tools.mcp_tools import server_failure
 from ragix_core.tools.policy import REFLECT_TOOLS
 
 from .emit import EmitFn, emit_event, utc_now
@@ -49,6 +50,8 @@ __all__ = [
 
 # Stop reasons after which RESPOND writes the "Partial Results" summary (spec 001 Phase 5).
 PARTIAL_REASONS = ("max_reflections", "max_iterations", "max_retries", "no_evidence")
+# Stops of a run that found no answer: after an MCP server failure, the run stops with the failure's name.
+NO_ANSWER_REASONS = PARTIAL_REASONS + ("no_new_plan", "no_plan")
 
 
 def rests_on_no_evidence(state: ReasoningState) -> bool:
@@ -341,7 +344,10 @@ class RespondNode(BaseNode):
     "Partial Results" summary of spec 001 Phase 5. A run that would end in
     success with no successful tool output behind a tool goal ends in
     ``no_evidence`` instead, with that summary: its answer was not read from
-    the project.
+    the project. A run that ends without an answer after an MCP server died,
+    hung or answered garbage in one of its steps (REFLECT had its chance to
+    route around it) stops with that failure's name (``mcp_server_died``, ...);
+    the stop it would have had is kept in ``meta["stop_before_server_failure"]``.
     """
 
     name = "RESPOND"
@@ -354,11 +360,17 @@ class RespondNode(BaseNode):
     def run(self, state: ReasoningState) -> Tuple[ReasoningState, str]:
         if state.stop_reason in (None, "success") and rests_on_no_evidence(state):
             state.stop_reason = "no_evidence"
+        unanswered = state.stop_reason in NO_ANSWER_REASONS
         if state.stop_reason in PARTIAL_REASONS or (state.stop_reason not in (None, "success") and not state.final_answer):
+            unanswered = True
             state.final_answer = partial_results(state)
         elif not state.final_answer:
             state.final_answer = self._compose(state)
         state.stop_reason = state.stop_reason or "success"
+        failure = server_failure([s.result for s in state.executed_steps]) if unanswered else None
+        if failure:
+            state.meta["stop_before_server_failure"] = state.stop_reason
+            state.stop_reason = failure
 
         ev = ReasoningEvent(
             timestamp=utc_now(),

@@ -33,7 +33,10 @@ class PlanSteps:
     def execute_step(self, step: PlanStep, state: ReasoningState) -> PlanStep:
         call = step.tool_call
         if call is not None and is_remote(call.tool):  # an MCP tool: its args are its arguments, not a command
-            return run_remote_step(self.toolbox, step)
+            step = run_remote_step(self.toolbox, step)
+            if step.status == StepStatus.FAILED:
+                self.failed.append(step)  # REFLECT's last failure: a server failure is one to reflect on
+            return step
         if call is None or (call.tool == "none" and not self._starts_with_a_tool(call)):
             step.status = StepStatus.SKIPPED
             return step

@@ -8,6 +8,7 @@ splitting commands exactly as the executor does (``tools/lexer``).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
@@ -16,6 +17,7 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.path_hints import project_files
 from ragix_core.tools.lexer import GlobWord, programs, split_pipeline
+from ragix_core.tools.mcp_tools import PREFIX
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
@@ -113,8 +115,14 @@ def with_tool_name(command: str, tool: str, tools: Sequence[str]) -> str:
 
 
 def command_of(step: PlanStep) -> str:
-    """A step's command line, whitespace-normalised (to compare commands)."""
-    return command_text(step.tool_call.args) if step.tool_call else ""
+    """A step's command line, whitespace-normalised (to compare commands). An MCP tool's step has
+    no command line: it is the line the worker would write for it (``mcp.S.T {JSON}``), so that a
+    failed call is a command the replan may not repeat, and no other call is taken for it."""
+    if step.tool_call is None:
+        return ""
+    if step.tool_call.tool.startswith(PREFIX):
+        return f"{step.tool_call.tool} {json.dumps(step.tool_call.args, ensure_ascii=False, sort_keys=True)}"
+    return command_text(step.tool_call.args)
 
 
 def command_text(args: Dict[str, Any]) -> str:

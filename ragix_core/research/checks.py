@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List
 
 from .draft import Draft, is_not_found
-from .matching import NUMBER, STOP, fold, number_key, stem, support, words
+from .matching import NUMBER, STOP, fold, number_key, support, term_in, words
 from .resolver import Resolver
 
 __all__ = ["CheckReport", "Resolver", "check_draft", "fold", "support", "answer_terms"]
@@ -51,12 +51,6 @@ def answer_terms(answer: str, question: str) -> List[str]:
             if i > 0 and tok[0].isupper() and low not in STOP and low not in asked and low.rstrip("s") not in asked:
                 out.append(tok)
     return list(dict.fromkeys(out))
-
-
-def _term_in(term: str, texts: List[str]) -> bool:
-    if term[0].isdigit():
-        return any(number_key(term) == number_key(n) for x in texts for n in NUMBER.findall(x))
-    return any(re.search(r"\b" + re.escape(stem(fold(term))), fold(x)) for x in texts)
 
 
 @dataclass
@@ -95,6 +89,7 @@ def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> C
     report = CheckReport()
     draft.citations = [resolver.resolve(c, question=question) for c in draft.claims]
     draft.citations += [resolver.resolve(c, side="other", question=question) for c in draft.other_claims]
+    _ground(draft, resolver, question)
     for cit in draft.citations:
         ref = cit.source_ref or "(no source given)"
         if not cit.exists:
@@ -121,9 +116,28 @@ def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> C
         # A monitor-mode answer may state both positions ("64; a forum says 128"): either side's sources count.
         backing = good if mode == "monitor" and side == "main" else own
         texts = [resolver.text_of(c.chunk, c.quote) for c in backing]
-        missing = [t for t in answer_terms(answer, question) if not _term_in(t, texts)]
+        missing = [t for t in answer_terms(answer, question) if not term_in(t, texts)]
         if side == "main":
             report.unsupported_terms += missing
         elif missing:
             report.notes.append("the less credible side's answer states what its sources do not: " + ", ".join(missing))
     return report
+
+
+def _ground(draft: Draft, resolver: Resolver, question: str) -> None:
+    """When the main side's cited chunks do not state all the answer says, move a citation (one whose
+    quote stands in its chunk) to the retrieved chunk that states the missing terms and its claim (``Resolver.ground``)."""
+    if not draft.answer or is_not_found(draft.answer):
+        return
+    terms = answer_terms(draft.answer, question)
+    # Only a quote that stands where it is cited moves so: an invented quote stays unsupported.
+    main = [c for c in draft.citations if c.side == "main" and c.exists and c.support != "none"]
+    for cit in main:
+        backing = [resolver.text_of(c.chunk, c.quote) for c in main]
+        missing = [t for t in terms if not term_in(t, backing)]
+        if not missing:
+            return
+        # The new place must also state what this citation's chunk already backed, so a move never
+        # loses a term another part of the answer relies on.
+        kept = [t for t in terms if t not in missing and term_in(t, [resolver.text_of(cit.chunk, cit.quote)])]
+        resolver.ground(cit, missing + kept, question)

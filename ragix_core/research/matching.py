@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Iterable, List, Set, Tuple
 
 __all__ = ["CLOSE", "CLAIM_CLOSE", "STOP", "fold", "words", "support", "claim_support", "numbers_in",
-           "number_key", "NUMBER", "content_words", "stem"]
+           "number_key", "NUMBER", "content_words", "stem", "term_in", "entry_support"]
 
 CLOSE = 0.8
 CLAIM_CLOSE = 0.6  # a claim is the model's paraphrase: it shares fewer of its words with the source
@@ -162,3 +162,36 @@ def claim_support(claim: str, chunk_text: str, threshold: float) -> Tuple[str, s
         if ratio > best_ratio:
             best_ratio, best_sentence = ratio, sentence.strip()
     return ("close", best_sentence) if best_ratio >= threshold else NONE
+
+
+def term_in(term: str, texts: Iterable[str]) -> bool:
+    """Whether one of ``texts`` states ``term``: the same number ("4,000" is "4000"), or the word
+    at a word's start (plural -s aside)."""
+    if term[:1].isdigit():
+        return any(number_key(term) == number_key(n) for x in texts for n in NUMBER.findall(x))
+    return any(re.search(r"\b" + re.escape(stem(fold(term))), fold(x)) for x in texts)
+
+
+def entry_support(claim: str, terms: List[str], text: str, page: str = "") -> str:
+    """The lines of ``text`` that state every one of ``terms`` and the claim the way a manual's entry
+    does: a line holding a term, with up to LIST_SPAN_LINES - 1 lines before it (an option's name,
+    then its description: "-d / --httpd / The HTTP daemon ... (Default: X)"), read together with the
+    page's title and heading (``page``: the subject a definition list leaves unsaid). The claim's
+    numbers must stand in the lines, and >= CLAIM_CLOSE of its content words in the lines or the
+    page's title. The fewest lines that do, as they stand; "" when none."""
+    claim_words = content_words(claim)
+    if len(claim_words) < MIN_STITCHED_WORDS - 1 or not terms:
+        return ""
+    numbers = numbers_in(claim)
+    page_words = content_words(page)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not any(term_in(t, [line]) for t in terms):
+            continue
+        for lo in range(i, max(-1, i - LIST_SPAN_LINES), -1):
+            window = "\n".join(lines[lo:i + 1]).strip()
+            if not all(term_in(t, [window]) for t in terms) or not _states(numbers, window):
+                continue
+            if len(claim_words & (content_words(window) | page_words)) / len(claim_words) >= CLAIM_CLOSE:
+                return window
+    return ""

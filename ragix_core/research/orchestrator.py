@@ -7,6 +7,8 @@
         SEARCH_REQUIRED -> the gap search: its new_queries run against the index, new chunks
                            appended to the context (bounded), next round
         DRAFT_READY     -> critic.review: checks, then the model; PASS/WARN ends the loop
+    rounds over, still REJECTed -> the first draft that passed every check, if one did (a WARN:
+                           only the model's opinion was against it)
     writer.compose  ->  one NLWeb Item (report, clarification or error), validated
 
 Every agent turn is logged (IterationLogger) and published on the bus (RESEARCH_AGENT,
@@ -44,6 +46,14 @@ AGENT_ROLES = {"analyst": "planner", "critic": "verifier", "writer": "worker", "
 SITE = "ragix research"
 DECLINED_STATUSES = ("NOT_FOUND", "UNVERIFIED")  # ended without an answer the documents back
 _SCORES = {"High": 90, "Medium": 70, "Low": 40}
+
+
+def _kept_verified(draft: Any, review: Dict[str, Any]) -> tuple:
+    """A draft every deterministic check passed, kept when the revisions the model's critic asked
+    for ended rejected: a decline needs evidence against the answer (a check that fails), not the
+    opinion of the model alone. Its doubts stay in the report, as a WARN."""
+    critique = f"Verified against the documents; the critic's doubts were not resolved: {review.get('critique', '')}"
+    return draft, {**review, "status": "WARN", "critique": critique.strip()}
 
 
 def _new_id() -> str:
@@ -191,6 +201,7 @@ class DeepResearchOrchestrator:
         writer = WriterAgent(self._client("writer"), rs.writer_timeout, use_llm=rs.writer_llm)
 
         draft, review = None, None
+        verified = None  # the first draft that passed the deterministic checks, if a revision fails them
         iteration = 0
         searched: set = {query.casefold()}
         exhausted = False  # a gap search found nothing new: the next round must draft
@@ -215,7 +226,11 @@ class DeepResearchOrchestrator:
                                             "answer": draft.answer, "verdict": review["status"]})
             if review["status"] in ("PASS", "WARN"):
                 break
+            if review.get("by") == "model" and verified is None:
+                verified = (draft, review)  # passed every check; only the model's opinion rejected it
         assert draft is not None and review is not None  # the last round's schema allows only DRAFT_READY
+        if review["status"] == "REJECT" and verified is not None:
+            draft, review = _kept_verified(*verified)
         final_report = writer.compose(draft, review, context, mode, query=query)
         self._log_turn(logger, iteration, writer, final_report, status=final_report["status"])
         self.last_run.update(iterations=iteration, draft=draft.to_dict(), review=review,

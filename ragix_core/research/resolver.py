@@ -14,7 +14,13 @@ of the cited document — because a small model often copies the right words und
   question's content words the page's title, section heading and file name hold — the page that is
   *about* the question's subject, not a news or result-code page naming the number in passing.
   Only the main side moves so: in monitor mode the less credible side's sources are the point.
+- **grounding**: the quote stands in the cited chunk, but that chunk does not state what the answer
+  says (the model copied the page's first sentence, and the value stands in another chunk). The
+  citation moves to the place that states every missing answer term and the claim (>= CLAIM_CLOSE
+  of its content words, its numbers, in one sentence; or in a manual's entry of a few lines, read
+  with the page's title: ``matching.entry_support``), by rank; the quote becomes those words.
 """
+
 
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 from .context import Context, normalize_label
 from .draft import Citation, ClaimIn
-from .matching import CLAIM_CLOSE, CLOSE, NUMBER, claim_support, content_words, support
+from .matching import CLAIM_CLOSE, CLOSE, NUMBER, claim_support, content_words, entry_support, support, term_in
 
 __all__ = ["Resolver", "Place", "subject_words", "about", "UNKNOWN_TIER"]
 
@@ -99,6 +105,36 @@ class Resolver:
             _fill(cit, place)
             cit.support, cit.quote = kind, quote
         return cit
+
+    def ground(self, cit: Citation, terms: List[str], question: str = "") -> bool:
+        """Move ``cit`` to the place that states ``terms`` (what the answer says and the cited chunk
+        does not) and the citation's claim; False, unchanged, when no place the run has seen does."""
+        hit = self.index.get(cit.chunk) if self.index is not None and cit.chunk else None
+        if hit is None or not terms:
+            return False
+        cited = self._place_of_hit(hit)
+        subject = subject_words(question)
+        best = None
+        for n, place in enumerate(self._others(cited)):
+            if not all(term_in(t, [place.text]) for t in terms):
+                continue
+            kind, sentence = claim_support(cit.claim, place.text, CLAIM_CLOSE)
+            if kind == "none" or not all(term_in(t, [sentence]) for t in terms):
+                # a manual's definition list states it over lines: an option's name, its description
+                sentence = entry_support(cit.claim, terms, place.text, f"{place.title} {place.heading}")
+            if not sentence or not self._on_disk(place):
+                continue
+            key = (_rank(place, subject), n)
+            if best is None or key < best[0]:
+                best = (key, place, sentence)
+        if best is None:
+            return False
+        _, place, sentence = best
+        cit.cited_chunk = cit.cited_chunk or cit.chunk
+        cit.repair = "the cited quote does not state the answer; this chunk does"
+        _fill(cit, place)
+        cit.support, cit.quote = "close", sentence
+        return True
 
     def text_of(self, chunk: Optional[str], fallback: str = "") -> str:
         """A chunk's text from the index (``fallback`` when the index does not hold it)."""

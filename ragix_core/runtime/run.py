@@ -61,6 +61,7 @@ class RunResult:
             "wall_time": round(self.wall_time, 3),
             "node_trace": self.node_trace,
             "trace_path": str(self.trace_path) if self.trace_path else None,
+            **({"caveat": s.meta["caveat"]} if s.meta.get("caveat") else {}),
             **({"dry_run": s.meta["dry_run"]} if "dry_run" in s.meta else {}),
         }
 

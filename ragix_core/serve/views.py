@@ -50,7 +50,8 @@ def _common(events: List[Event], engine: str) -> Dict[str, Any]:
     end = _ending(events)
     # A trace written before RUN_END carried the answer has none: the page then shows none.
     return {"engine": engine, "goal": start.get("goal"), "stop_reason": end.get("stop_reason"),
-            "answer": end.get("answer"), "usage": _usage(events), "event_count": len(events)}
+            "answer": end.get("answer"), "caveat": end.get("caveat"), "usage": _usage(events),
+            "event_count": len(events)}
 
 
 def graph_view(events: List[Event]) -> Dict[str, Any]:
@@ -209,6 +210,7 @@ def view_of(events: List[Event], engine: Optional[str] = None, result: Optional[
         view = {"graph": graph_view, "contractive": tree_view, "tutor": tutor_view, "chat": chat_view}[kind](events)
     if result:
         view.update(answer=result.get("final_answer") or view.get("answer"),
+                    caveat=result.get("caveat") or view.get("caveat"),
                     stop_reason=result.get("stop_reason") or view["stop_reason"])
     return view
 

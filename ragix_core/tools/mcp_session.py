@@ -9,7 +9,9 @@ it. Every way a server can fail is a ``McpFailure`` with a name the run's stop r
     mcp_bad_reply        the server answered something that is not MCP (a reply, a listing)
     mcp_unavailable      it could not be started or reached at all
 
-After any of them the session is broken: later calls fail at once with the first failure.
+A server that died, hung or could not be opened is then broken for the rest of its run: it is
+closed, never restarted, and later calls fail at once with that first failure. A reply to one call
+that is not MCP breaks only that call: the server is alive, and its other tools may still answer.
 """
 
 from __future__ import annotations
@@ -68,6 +70,21 @@ def _fail(future: Any, exc: BaseException) -> None:
         future.exception()
 
 
+def _server_log() -> Any:
+    """ragix's standard error as a stream a child process can inherit (it must have a descriptor)."""
+    import os
+    import sys
+
+    stream = sys.__stderr__
+    try:
+        if stream is not None and not stream.closed:
+            stream.fileno()
+            return stream
+    except (OSError, ValueError):
+        pass
+    return open(os.devnull, "w")  # noqa: SIM115 - lives as long as the server it is given to
+
+
 class McpSession:
     """``McpSession(server, timeout).open()`` lists the tools; ``call(name, args)`` returns the SDK's
     CallToolResult; ``close()`` ends the server (idempotent). ``server``: whatever ``mcp.Client``
@@ -81,13 +98,16 @@ class McpSession:
         self._queue: Optional["asyncio.Queue[Any]"] = None
         self._ready: "asyncio.Future[List[RemoteTool]] | None" = None
         self._owner: Any = None
+        self._opened = False  # it listed its tools: a bad reply after that is one call's, not the server's
 
     # -- synchronous API -----------------------------------------------------------------------
     def open(self) -> List[RemoteTool]:
         self._thread.start()
         self._owner = asyncio.run_coroutine_threadsafe(self._own(), self._loop)
         ready = asyncio.run_coroutine_threadsafe(self._wait_ready(), self._loop)
-        return self._result(ready, "starting and listing tools")
+        listed = self._result(ready, "starting and listing tools")
+        self._opened = True
+        return listed
 
     def call(self, tool: str, arguments: Dict[str, Any]) -> Any:
         if self.broken is not None:
@@ -117,6 +137,8 @@ class McpSession:
                                                        f"{self.timeout:g}s while {what}")
         except BaseException as exc:  # noqa: BLE001 - every failure becomes a named one
             failure = _classify(exc, f"server {self.name!r} {what}")
+        if failure.kind == "mcp_bad_reply" and self._opened and self._owner is not None and not self._owner.done():
+            raise failure  # one reply was garbage; the open connection still serves the next call
         self.broken = self.broken or failure
         self.close()
         raise failure
@@ -132,13 +154,24 @@ class McpSession:
         await self._queue.put((tool, arguments, reply))
         return await asyncio.wait_for(reply, self.timeout)
 
+    def _transport(self) -> Any:
+        """What ``mcp.Client`` connects to: a stdio server's stderr goes to ragix's own (fd 2) at
+        the time it starts, not to whatever ``sys.stderr`` was when the SDK was imported (a stream
+        a test harness may have closed since: measured, every later start failed on it)."""
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        if not isinstance(self.server, StdioServerParameters):
+            return self.server
+        return stdio_client(self.server, errlog=_server_log())
+
     async def _own(self) -> None:
         from mcp import Client
 
         self._queue = asyncio.Queue()
         self._ready = self._loop.create_future()
         try:
-            async with Client(self.server, read_timeout_seconds=self.timeout, mode="legacy") as client:
+            async with Client(self._transport(), read_timeout_seconds=self.timeout, mode="legacy") as client:
                 listed = await client.list_tools()
                 self._ready.set_result([RemoteTool(t.name, t.description or "", dict(t.input_schema or {}))
                                         for t in listed.tools])

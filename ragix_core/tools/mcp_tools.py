@@ -3,8 +3,11 @@
 A call is checked against the tool's input schema before it is sent (a mismatch is a refusal
 naming the field), its result becomes a ToolResult like a command's (text on stdout, a tool error
 on stderr with returncode 1, output cut at the box's limit), and it is one TOOL_CALL event in the
-trace. A failing server gives a ToolResult whose error starts with the failure's name
-(``mcp_server_died: ...``, see mcp_session.py), which the engines turn into the run's stop reason.
+trace. A failing server gives a failed ToolResult whose error starts with the failure's name
+(``mcp_server_died: ...``, see mcp_session.py): a failed step the engine can reflect on. A server
+that died or hung is unavailable for the rest of the run: a later call to it is refused with that
+failure (no new process), and its tools are no longer offered (``available``). A run that ends
+without an answer after such a failure stops with its name (``server_failure``).
 
 What a server says about itself is data: its descriptions are cut and shown to the model as
 quoted text, and nothing it says changes which tools exist, what the profile allows, or how a
@@ -21,8 +24,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.core.types import ToolCall, ToolResult
 from ragix_core.tools.mcp_session import FAILURE_KINDS, McpFailure, RemoteTool
 from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.toolbox import REFUSED_RC
 
-__all__ = ["McpToolSet", "ToolOffer", "PREFIX", "failure_kind", "DESCRIPTION_CHARS"]
+__all__ = ["McpToolSet", "ToolOffer", "PREFIX", "failure_kind", "server_failure", "DESCRIPTION_CHARS"]
 
 PREFIX = "mcp."
 DESCRIPTION_CHARS = 300  # a tool's description as the model sees it, at most
@@ -45,6 +49,15 @@ def failure_kind(result: ToolResult) -> Optional[str]:
     """The server failure a result reports (mcp_server_died, ...), or None."""
     head = (result.error or "").split(":", 1)[0]
     return head if head in FAILURE_KINDS else None
+
+
+def server_failure(results: Sequence[Optional[ToolResult]]) -> Optional[str]:
+    """The first MCP server failure among ``results`` (a run's step results), or None."""
+    for result in results:
+        kind = failure_kind(result) if result is not None else None
+        if kind:
+            return kind
+    return None
 
 
 def _plain(name: str) -> bool:
@@ -77,6 +90,11 @@ class McpToolSet:
             return f"its input schema is longer than {SCHEMA_CHARS} characters"
         return None
 
+    @property
+    def unavailable(self) -> Optional[McpFailure]:
+        """Why this server may not be called again in this run (it died or hung), or None."""
+        return getattr(self.session, "broken", None)
+
     def offers(self) -> List[ToolOffer]:
         return [ToolOffer(f"{PREFIX}{self.server}.{t.name}", " ".join(t.description.split())[:DESCRIPTION_CHARS],
                           t.input_schema) for t in self.tools.values()]
@@ -96,6 +114,8 @@ class McpToolSet:
         if problem:
             raise Refusal(f"{call.tool}: arguments do not match the tool's input schema: {problem}")
         shown = f"{call.tool} {json.dumps(args, ensure_ascii=False, sort_keys=True)}"
+        if self.unavailable is not None:
+            return self._refused_unavailable(call.tool, shown, self.unavailable)
         start = time.perf_counter()
         try:
             reply = self.session.call(name, args)
@@ -106,6 +126,14 @@ class McpToolSet:
                      reason=result.error, duration=time.perf_counter() - start, truncated=result.truncated,
                      call_tool=call.tool)
         return result
+
+    def _refused_unavailable(self, tool: str, shown: str, failure: McpFailure) -> ToolResult:
+        """A call to a server that already died or hung: refused at once, with that failure's name
+        first (the step fails as the first call did) and no attempt to start the server again."""
+        error = f"{failure.kind}: server {self.server!r} is unavailable for the rest of this run ({failure.message})"
+        self.publish(tool=tool, command=shown, argv=[], returncode=REFUSED_RC, refused=True, reason=error, duration=0.0,
+                     truncated=False, call_tool=tool)
+        return ToolResult(tool=tool, returncode=REFUSED_RC, error=error, refused=True, command=shown)
 
     def _result(self, tool: str, reply: Any, shown: str) -> ToolResult:
         parts: List[str] = []

@@ -11,6 +11,7 @@ import re
 from typing import Optional
 
 __all__ = [
+    "WRITES_NEED_YES",
     "READ_TOOLS",
     "MODEL_COMMANDS",
     "WRITE_TOOLS",
@@ -29,6 +30,11 @@ __all__ = [
     "is_wc_total_line",
     "WC_TOTAL_LINE",
 ]
+
+# Said to the model as much as to the user: measured (AgentBench OS at 7fdd634), "non-interactive runs
+# need --yes" had the 1.5B planner write `mkdir --yes DIR` in 4 of the 5 runs whose mkdir it refused.
+WRITES_NEED_YES = ("this command writes files, and this run may only read: the user allows writes by starting ragix "
+                   "with --yes (no option of the command does)")
 
 # Commands designed for the model (tools/model_commands.py): read-only, run in ragix's own process.
 MODEL_COMMANDS = ("defs", "importers", "callers", "calls", "lines", "tree")

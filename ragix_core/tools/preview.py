@@ -17,11 +17,10 @@ from typing import Any, Dict, List, Optional
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import ToolCall
 from ragix_core.tools import extra_exec
-from ragix_core.tools.policy import MODEL_COMMANDS
+from ragix_core.tools.policy import MODEL_COMMANDS, WRITES_NEED_YES
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.sandbox import interpreter_dirs
 from ragix_core.tools.structured import structured_argv
-from ragix_core.tools.toolbox import WRITES_NEED_YES
 
 __all__ = ["CommandPreview", "DryRunStop", "DRY_RUN", "preview_call", "preview_command"]
 

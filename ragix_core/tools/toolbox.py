@@ -23,7 +23,7 @@ from ragix_core.tools import extra_exec
 from ragix_core.tools.limits import Limits
 from ragix_core.tools.model_commands import run_model_command
 from ragix_core.tools.paths import PathGuard
-from ragix_core.tools.policy import MODEL_COMMANDS
+from ragix_core.tools.policy import MODEL_COMMANDS, WRITES_NEED_YES  # re-exported: callers import it from here
 from ragix_core.tools.pipeline import run_pipeline
 from ragix_core.tools.profiles import get_profile
 from ragix_core.tools.refusal import Refusal
@@ -35,10 +35,6 @@ from ragix_core.tools.writes import check_write_file, write_file
 
 __all__ = ["ToolBox", "REFUSED_RC", "WRITES_NEED_YES"]
 
-# Said to the model as much as to the user: measured (AgentBench OS at 7fdd634), "non-interactive runs
-# need --yes" had the 1.5B planner write `mkdir --yes DIR` in 4 of the 5 runs whose mkdir it refused.
-WRITES_NEED_YES = ("this command writes files, and this run may only read: the user allows writes by starting ragix "
-                   "with --yes (no option of the command does)")
 
 REFUSED_RC = 126  # "found but not executable" — the shell's code for a command that cannot run
 Executor = Callable[[ToolCall], ToolResult]
@@ -92,6 +88,7 @@ class ToolBox:
                                    any_command=self.profile.any_command)
         self.executors: Dict[str, Executor] = {}
         self.remote_offers: List[Any] = []  # tools of MCP servers (mcp_tools.ToolOffer), as the planner sees them
+        self.remote_sets: List[Any] = []  # the McpToolSets behind them: which servers are still available
         if self.profile.starts_processes:
             self.executors["shell"] = self._run_shell
             for tool in self.profile.tools:
@@ -123,6 +120,7 @@ class ToolBox:
         for name, executor in toolset.executors().items():
             self.register(name, executor)
         self.remote_offers += toolset.offers()
+        self.remote_sets.append(toolset)
 
     def publish_tool_call(self, **data: Any) -> None:
         """One TOOL_CALL event with this box's profile and sandbox (for executors that are not processes)."""

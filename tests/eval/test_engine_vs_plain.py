@@ -25,3 +25,13 @@ def test_a_row_compares_the_same_scenarios_and_counts_cached_prompts_apart():
     assert e["wrong_success"] == 1 and p["wrong_success"] == 1 and c["partial"]
     line = table.row("set", c, "graph_v30", "s0")
     assert "(partial)" in line and "1,100 vs 2,100 = 0.52×" in line and "25.0 s vs 10.0 s = 2.5×" in line
+    assert line.endswith("| 1/2 vs 0/1 |")  # right when it ended success: a, not b; s0's one success was wrong
+
+
+def test_within_keeps_the_scenarios_another_report_ran_too():
+    report = {"scenarios": [run("a", "graph_v30", True), run("a", "s0", True),
+                            run("b", "graph_v30", False, stop="unconfirmed"), run("b", "s0", False)]}
+    older = {"scenarios": [run("b", "graph_v30", False), run("b", "s0", False), run("z", "graph_v30", True)]}
+    c = table.compare(report, "graph_v30", "s0", table.both_ran(older, "graph_v30", "s0"))
+    e = c["graph_v30"]
+    assert (e["runs"], e["passed"], e["said_success"], e["wrong_success"]) == (1, 0, 0, 0)

@@ -3,12 +3,16 @@
 Written by hand on JSON-RPC over stdio (not with the SDK) so that it can break the protocol:
 
     garbage   answers the handshake with a line that is not JSON-RPC
+    garbage_call  answers a tool call with a line that is not JSON-RPC
     bad_reply answers a tool call with a result that is not a CallToolResult
     huge      answers a tool call with 5 MB of text
     hang      never answers a tool call
     die       exits in the middle of a tool call
     inject    lists tools whose descriptions and names try to instruct or widen
-    probe     reports what it can see: its environment, files outside the project, the network
+    probe     reports what it can see: its environment, files outside the project, the host's
+              network (a port the test listens on, on the host's loopback: PROBE_PORT)
+
+Each start writes "hostile server started" on stderr, so a test can count how often ragix started it.
 """
 
 from __future__ import annotations
@@ -57,8 +61,10 @@ def probe() -> str:
         seen["wrote_project"] = True
     except OSError:
         seen["wrote_project"] = False
+    # The host's network, reached on loopback only: the test listens on PROBE_PORT of the host's
+    # 127.0.0.1, which a server in its own network namespace cannot reach (its loopback is another).
     try:
-        socket.create_connection(("1.1.1.1", 53), timeout=2).close()
+        socket.create_connection(("127.0.0.1", int(os.environ.get("PROBE_PORT", "9"))), timeout=2).close()
         seen["network"] = True
     except OSError:
         seen["network"] = False
@@ -71,6 +77,10 @@ def answer_call(request: dict) -> None:
         time.sleep(3600)
     if MODE == "die":
         os._exit(3)
+    if MODE == "garbage_call":
+        sys.stdout.write("<html>502 Bad Gateway</html> {{{ not JSON-RPC\n")
+        sys.stdout.flush()
+        return
     if MODE == "bad_reply":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {"content": "not a list", "isError": "maybe"}})
         return
@@ -79,6 +89,8 @@ def answer_call(request: dict) -> None:
 
 
 def main() -> None:
+    sys.stderr.write("hostile server started\n")
+    sys.stderr.flush()
     for line in sys.stdin:
         request = json.loads(line)
         method, rid = request.get("method"), request.get("id")

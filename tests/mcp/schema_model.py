@@ -2,7 +2,8 @@
 
 For a JSON-schema request it writes the smallest value the schema accepts (enums: a value that
 ends a loop when there is one: "answer", "final", ...); for free text, a fenced command that
-counts the fixture's lines and a sentence stating the count. Served by tests/scripted_openai.py,
+counts the fixture's lines and a sentence stating the count (asked for the same answer another
+way, the same count written otherwise). Served by tests/scripted_openai.py,
 so the server under test reaches it through its ordinary ragix.yaml (an openai backend on
 loopback): no hook in ragix, no real model, nothing recorded.
 """
@@ -16,6 +17,8 @@ from tests.scripted_openai import response_schema
 __all__ = ["schema_reply", "FREE_TEXT"]
 
 FREE_TEXT = "This counts them:\n```sh\nwc -l app.py\n```\napp.py has 6 lines."
+# The main path confirms a short output with a second command written another way (prompts/command_followup.md).
+CROSS_CHECK = "Counted another way:\n```sh\ncat app.py | wc -l\n```\napp.py has 6 lines."
 _ENDING = ("answer", "final", "final_answer", "respond", "done", "stop", "ANSWERED", "accept")
 
 
@@ -57,4 +60,7 @@ def schema_reply(request: Dict[str, Any]) -> str:
     import json
 
     schema = response_schema(request)
-    return json.dumps(_fill(schema)) if schema else FREE_TEXT
+    if schema:
+        return json.dumps(_fill(schema))
+    asked = str((request.get("messages") or [{}])[-1].get("content", ""))
+    return CROSS_CHECK if "computes the same answer another way" in asked else FREE_TEXT

@@ -3,17 +3,20 @@ on a fixture repository; the planner is scripted, the tools, the server and the 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ragix_core.config import parse_config
 from ragix_core.core.events import EventKind
 from ragix_core.runtime.run import run_goal
-from tests.mcp.conftest import needs_bwrap
+from tests.mcp.conftest import RAGIX, needs_bwrap, server_env
 from tests.mcp.routed_model import RoutedModel, plan_of
+from tests.scripted_openai import response_schema, scripted_openai_server
 
 GIT_SERVER = str(Path(sys.executable).parent / "mcp-server-git")
 pytestmark = needs_bwrap
@@ -130,3 +133,40 @@ def test_a_worker_line_whose_arguments_are_not_one_json_object_is_refused(repo):
         assert box.run_command(f'mcp.git.git_status {{"repo_path": "{repo}"}}').ok
     finally:
         servers.close()
+
+
+def test_ragix_run_on_the_command_line_plans_with_the_confined_git_server(repo, tmp_path):
+    """`ragix run` in a subprocess, the server in the user's own ragix.yaml: the whole path a user takes."""
+    goal = "Which commits are in the repository, and what is changed but not committed?"
+    routed = RoutedModel(plan_of(
+        {"description": "the commits", "tool": "mcp.git.git_log", "args": {"repo_path": str(repo), "max_count": 5}},
+        {"description": "the status", "tool": "mcp.git.git_status", "args": {"repo_path": str(repo)}},
+        {"description": "the change", "tool": "mcp.git.git_diff_unstaged", "args": {"repo_path": str(repo)}},
+    ), answer="Two commits (first: add notes; second: extend notes); notes.txt has +three, not committed.")
+
+    def reply(request):
+        schema = response_schema(request)
+        return routed.complete(request["messages"], schema=schema or None).text
+
+    with scripted_openai_server(reply) as model:
+        home = tmp_path / "home"
+        home.mkdir(exist_ok=True)
+        (home / "ragix.yaml").write_text(yaml.safe_dump({
+            "llm": {"default": {"backend": "openai", "model": "scripted", "base_url": model.url, "timeout": 30}},
+            "mcp": {"servers": {"git": {"command": [GIT_SERVER, "--repository", str(repo)],
+                                        "tools": ["git_log", "git_status", "git_diff_unstaged"]}}}}))
+        done = subprocess.run(RAGIX + ["run", goal, "--cwd", str(repo), "--json"], env=server_env(tmp_path),
+                              capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    state = json.loads(done.stdout)
+    assert state["stop_reason"] == "success"
+    steps = {s["tool_call"]["tool"]: s["result"] for s in state["executed_steps"]}
+    assert "second: extend notes" in steps["mcp.git.git_log"]["stdout"]
+    assert "modified:   notes.txt" in steps["mcp.git.git_status"]["stdout"]
+    assert "+three" in steps["mcp.git.git_diff_unstaged"]["stdout"]
+    assert "mcp.git.git_log" in routed.planner_prompts()[0]
+    # the run's trace holds each call as a TOOL_CALL event, made under bubblewrap like a command
+    events = [json.loads(line) for line in Path(state["trace_path"]).read_text().splitlines()]
+    calls = [e["data"] for e in events if e["kind"] == "tool_call" and e["data"]["tool"].startswith("mcp.git.")]
+    assert [c["tool"] for c in calls] == ["mcp.git.git_log", "mcp.git.git_status", "mcp.git.git_diff_unstaged"]
+    assert all(c["sandbox"] == "bwrap" and c["profile"] == "dev" and not c["refused"] for c in calls)

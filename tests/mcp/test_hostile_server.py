@@ -1,12 +1,13 @@
-"""A hostile MCP server (hostile_server.py) started by ragix under bubblewrap: garbage, a reply that
-is not MCP, a huge result, a hang, a death, descriptions that try to instruct the model, and a
-probe of what the server can reach. Every failure ends the run with a named stop reason, and
-nothing the server says widens what the run may do."""
+"""A hostile MCP server (hostile_server.py) started by ragix under bubblewrap: garbage at its
+handshake, a huge result, descriptions that try to instruct the model, and a probe of what the
+server can reach. Nothing the server says widens what the run may do. Its failures during a run
+(a death, a hang, garbage replies) are in test_hostile_failures.py."""
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -34,12 +35,14 @@ def project(tmp_path, home) -> Path:
     return root
 
 
-def run(project: Path, mode: str, *steps, env=None, network=False, goal=GOAL, command=None):
+def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, goal=GOAL, command=None, timeout=4):
+    """One run of ``goal`` with the hostile server in ``mode``; the planner plans ``steps`` (or
+    ``plans``, one per PLAN), the worker writes ``command``."""
     cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
-                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": 4,
+                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": timeout,
                                                         "mounts": [str(HOSTILE.parent)], "env": env or {},
                                                         "network": network}}}})
-    model = RoutedModel(plan_of(*(steps or [{"description": "echo", "tool": "mcp.hostile.echo",
+    model = RoutedModel(plans or plan_of(*(steps or [{"description": "echo", "tool": "mcp.hostile.echo",
                                              "args": {"text": "hi"}}])), answer="The echo said hi.",
                        command=command)
     started = time.monotonic()
@@ -47,7 +50,7 @@ def run(project: Path, mode: str, *steps, env=None, network=False, goal=GOAL, co
     return res, model, time.monotonic() - started
 
 
-def _server_processes(mode: str) -> list:
+def server_processes(mode: str) -> list:
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -59,25 +62,16 @@ def _server_processes(mode: str) -> list:
     return found
 
 
-@pytest.mark.parametrize("mode, stop", [("garbage", "mcp_server_timeout"), ("bad_reply", "mcp_bad_reply"),
-                                        ("hang", "mcp_server_timeout"), ("die", "mcp_server_died")])
-def test_a_failing_server_ends_the_run_with_a_named_stop_reason(project, mode, stop):
-    res, model, seconds = run(project, mode)
-    assert res.state.stop_reason == stop, (res.state.stop_reason, res.state.last_error)
-    assert seconds < 30  # the server's timeout (4s) bounds a hang, at start or in a call
-    assert not _server_processes(mode), "the server outlived its run"
-
-
-@pytest.mark.parametrize("mode, stop", [("bad_reply", "mcp_bad_reply"), ("hang", "mcp_server_timeout"),
-                                        ("die", "mcp_server_died")])
-def test_on_the_main_path_too_a_failing_server_is_the_runs_stop_reason(project, mode, stop):
-    res, model, _ = run(project, mode, goal="What does the echo tool say about notes.txt?",
-                        command='mcp.hostile.echo {"text": "notes.txt"}')
-    assert res.node_trace[1] == "DIRECT_EXEC" and res.state.stop_reason == stop, (res.node_trace, res.state.stop_reason)
+def test_a_server_that_answers_its_handshake_with_garbage_ends_the_run_before_any_model_call(project):
+    res, model, seconds = run(project, "garbage")
+    assert res.state.stop_reason == "mcp_server_timeout", (res.state.stop_reason, res.state.last_error)
+    assert not model.prompts and "hostile" in res.state.final_answer
+    assert seconds < 30  # the server's timeout (4s) bounds the handshake
+    assert not server_processes("garbage"), "the server outlived its run"
 
 
 def test_a_huge_result_is_cut_at_the_boxes_output_limit(project):
-    res, model, _ = run(project, "huge")
+    res, model, _ = run(project, "huge", timeout=60)  # 5 MB through the SDK: no timeout on a loaded machine
     step = res.state.executed_steps[0]
     assert step.result.ok and step.result.truncated
     assert len(step.result.stdout.encode()) == 64 * 1024  # Limits.output_bytes, not 5 MB
@@ -105,17 +99,37 @@ def test_descriptions_that_instruct_widen_nothing(project):
     # what the plan did as the server asked was refused, and the profile is what the run started with
     steps = res.state.executed_steps
     assert steps[0].result.ok and steps[0].result.stdout == "hi"
-    assert all(s.result is None or s.result.refused or not s.result.ok for s in steps[1:])
+    assert steps[0].tool_call.tool == "mcp.hostile.echo"
+    others = [s for s in steps if s.tool_call.tool != "mcp.hostile.echo"]
+    assert {s.tool_call.tool for s in others} == {"cat", "mcp.hostile.../../bin/sh"}  # both were tried ...
+    assert all(s.result.refused and not s.result.ok for s in others)  # ... and refused
+
     calls = [e.data for e in res.events if e.kind == EventKind.TOOL_CALL]
     assert {c["profile"] for c in calls} <= {"dev", "reflect"}  # the run's, and REFLECT's read-only one
     assert not any("/etc/shadow" in str(c.get("command")) and not c["refused"] for c in calls)
 
 
-def test_the_server_runs_confined_as_commands_do(project):
-    res, model, _ = run(project, "probe", env={"ONLY_THIS": "1"})
+@pytest.fixture()
+def host_port():
+    """A port listening on the host's loopback, for the probe to try."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        yield listener.getsockname()[1]
+
+
+def test_the_server_runs_confined_as_commands_do(project, host_port):
+    res, model, _ = run(project, "probe", env={"ONLY_THIS": "1", "PROBE_PORT": str(host_port)})
     seen = json.loads(res.state.executed_steps[0].result.stdout)
     assert "ONLY_THIS" in seen["env"] and not {"HOME", "PATH", "RAGIX_HOME"} & set(seen["env"])
     assert seen["etc_passwd"] is False  # /etc is not mounted
     assert seen["read_outside"] is None  # the project's parent is not mounted
     assert seen["wrote_project"] is False and not (project / "written-by-server.txt").exists()
-    assert seen["network"] is False  # network: false (the default)
+    assert seen["network"] is False  # network: false (the default): the host's loopback is out of reach
+
+
+def test_network_true_gives_the_server_the_hosts_network(project, host_port):
+    res, model, _ = run(project, "probe", env={"PROBE_PORT": str(host_port)}, network=True)
+    seen = json.loads(res.state.executed_steps[0].result.stdout)
+    assert seen["network"] is True
+    assert seen["etc_passwd"] is False and seen["wrote_project"] is False  # the rest of the sandbox stands

@@ -73,3 +73,26 @@ def test_only_plain_allowed_tools_are_offered_with_short_descriptions():
     assert list(ts.executors()) == ["mcp.srv.read"]
     assert len(ts.offers()[0].description) == DESCRIPTION_CHARS
     assert len(ts.skipped) == 3
+
+
+def test_a_server_that_died_is_refused_at_once_with_its_failure_and_not_called():
+    session, events = Session(reply=Reply("never")), []
+    session.broken = McpFailure("mcp_server_died", "server 'srv' calling read: connection closed")
+    result = toolset(session, events=events).run("read", ToolCall("mcp.srv.read", {"path": "a"}))
+    assert result.refused and not result.ok and not session.calls
+    assert failure_kind(result) == "mcp_server_died"
+    assert "is unavailable for the rest of this run" in result.error and "connection closed" in result.error
+    assert events[-1]["refused"] is True and events[-1]["reason"] == result.error
+
+
+def test_without_bubblewrap_a_stdio_server_is_not_started(monkeypatch, tmp_path):
+    from ragix_core.config import parse_config
+    from ragix_core.runtime.mcp_servers import open_servers
+    from ragix_core.tools import ToolBox
+    from ragix_core.tools import mcp_launch
+
+    monkeypatch.setattr(mcp_launch, "find_bwrap", lambda: None)
+    cfg = parse_config({"mcp": {"servers": {"s": {"command": ["/bin/cat"]}}}})
+    servers = open_servers(cfg, "dev", tmp_path, ToolBox(tmp_path, profile="dev"))
+    assert servers.failure is not None and servers.failure.kind == "mcp_unavailable"
+    assert "bubblewrap" in servers.failure.message and not servers.toolsets

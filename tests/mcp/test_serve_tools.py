@@ -47,6 +47,23 @@ def test_model_commands_answer_with_structured_content(project):
     assert "app.py" in lines["result"]["stdout"] and "README.md" not in lines["result"]["stdout"]
     tree = call(project, "dev", "tree", {"depth": 1}).structured_content
     assert "README.md" in tree["result"]["stdout"]
+    calls = call(project, "dev", "calls", {"name": "main"}).structured_content
+    assert "helper" in calls["result"]["stdout"]
+    (project / "user.py").write_text("import app\n\napp.main()\n")
+    importers = call(project, "dev", "importers", {"module": "app"}).structured_content
+    assert "user.py" in importers["result"]["stdout"] and "import app" in importers["result"]["stdout"]
+
+
+def test_a_client_cannot_move_the_root_or_change_the_profile(project, tmp_path):
+    """Arguments the schemas do not declare are ignored: the launch's root and profile stand."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "secret.py").write_text("def secret():\n    pass\n")
+    for extra in ({"root": str(tmp_path / "elsewhere")}, {"cwd": str(tmp_path / "elsewhere")}):
+        result = call(project, "dev", "tree", {"depth": 1, **extra})
+        listed = result.structured_content["result"]["stdout"]
+        assert not result.is_error and "app.py" in listed and "secret.py" not in listed, extra
+    safe = call(project, "safe", "exec", {"command": "wc -l app.py", "profile": "sovereign"}).structured_content
+    assert safe["result"]["refused"] and "profile 'safe' runs no tools" in safe["result"]["error"]
 
 
 def test_exec_runs_through_the_confined_tool_box(project):

@@ -108,7 +108,12 @@ def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
                    "docs/install.md has 12 lines.")
     assert len(llm.calls) == 5  # greedy, three cross-check draws, the writer
     assert res.state.stop_reason == "unconfirmed" and res.state.confidence == 0.6
-    assert "12 lines" in res.state.final_answer and "rests on one command" in res.state.final_answer
+    assert "12 lines" in res.state.final_answer and "rests on one command" not in res.state.final_answer
+    # The reservation is said beside the answer, not inside it: a reader taking the answer's number gets 12.
+    assert res.state.meta["caveat"].startswith("no second command printed the same output")
+    assert res.to_dict()["caveat"] == res.state.meta["caveat"]
+    end = [e for e in res.events if e.kind == EventKind.RUN_END][-1]
+    assert end.data["caveat"] == res.state.meta["caveat"] and end.data["answer"] == res.state.final_answer
     assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/install.md"]
 
 
@@ -143,10 +148,11 @@ def test_commands_that_print_different_things_end_disputed_not_success(project):
                fenced("grep -c step docs/install.md"), "The guide has 12 lines."]
     res, llm = run("How long is the guide file?", project, *replies)
     assert res.state.stop_reason == "disputed"
-    assert "3 commands printed 3 different outputs" in res.state.final_answer
+    caveat = res.state.meta["caveat"]
+    assert "3 commands printed 3 different outputs" in caveat and "11" not in res.state.final_answer
     # The rivals are shown beside the basis, as written: the user can judge between them.
     assert 'Other outputs: `wc -l docs/usage.md` printed "2 docs/usage.md"; `grep -c step docs/install.md` printed "11"' \
-        in res.state.final_answer
+        in caveat
     assert res.state.confidence < 0.5
 
 

@@ -43,3 +43,43 @@ def test_the_summary_and_its_table_show_the_decline_rates():
     assert full["false_decline_rate"]["n"] == "1/1" and full["citations_repaired"] == 2
     table = bench.markdown(report)
     assert "| false declines (gold doc retrieved) | – | – | 1.0 (1/1)" in table
+
+
+def test_only_and_systems_choose_the_questions_and_systems_a_run_reruns():
+    every = list(QUESTIONS.values())
+    assert [q.id for q in bench.only_of(every, every, ["answered", "gold-missed"])] == ["gold-missed", "answered"]
+    assert bench.only_of(every, every, None) == every
+    import pytest
+
+    with pytest.raises(SystemExit, match="no question 'nope'"):
+        bench.only_of(every, every, ["nope"])
+    args = bench.parse_args(["--only", "a,b", "--only", "c", "--systems", "bm25_oneshot,full_loop"])
+    assert args.only == ["a", "b", "c"] and args.systems == ["bm25_oneshot", "full_loop"]
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--systems", "full_loop,magic"])
+    report = {"systems": {"full_loop": bench.summarize([record("answered", answer="glass", verdict="correct",
+                                                               declined=False, context_docs=["d.md"])],
+                                                       "full_loop", QUESTIONS)}}
+    table = bench.markdown(report)
+    assert table.splitlines()[0] == "| metric | full_loop |" and "no_retrieval" not in table
+
+
+def test_a_composed_report_takes_the_other_systems_from_the_earlier_run_on_the_questions_both_ran():
+    from benchmarks import research_compose
+
+    def report(commit, ids, systems, model="m"):
+        recs = [record(i, system=s, answer="64", verdict="correct", context_docs=["a.md"]) for i in ids for s in systems]
+        return {"date": "d", "commit": commit, "command": f"run {commit}", "docset": {"name": "set"}, "model": model,
+                "questions_run": ids, "records": recs}
+
+    new = report("new1", ["gold-retrieved", "answered"], ["full_loop"])
+    earlier = report("old1", ["gold-retrieved", "gold-missed"], ["bm25_oneshot", "full_loop", "oracle"])
+    out = research_compose.compose(new, earlier, QUESTIONS)
+    assert out["questions_run"] == ["gold-retrieved"] and list(out["systems"]) == ["bm25_oneshot", "full_loop", "oracle"]
+    assert {(r["system"], r["id"]) for r in out["records"]} == {("full_loop", "gold-retrieved"),
+                                                                  ("bm25_oneshot", "gold-retrieved"), ("oracle", "gold-retrieved")}
+    assert out["composed_from"]["earlier"] == {"commit": "old1", "command": "run old1", "systems": ["bm25_oneshot", "oracle"]}
+    import pytest
+
+    with pytest.raises(ValueError, match="different models"):
+        research_compose.compose(new, report("old2", ["answered"], ["oracle"], model="other"), QUESTIONS)
