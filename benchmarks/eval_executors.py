@@ -1,7 +1,8 @@
 """The same scenario runs through the local executor and through Ray (two 1-CPU workers on this machine).
 
     python benchmarks/eval_executors.py                      # file_search.yaml, first 6 scenarios, s0, default model
-    python benchmarks/eval_executors.py --limit 13 --strategy graph_v30 --model smollm2-135m --timeout 900
+    python benchmarks/eval_executors.py --model smollm2-135m --threads 1      # greedy runs at equal threads
+    python benchmarks/eval_executors.py --limit 13 --strategy graph_v30 --timeout 900
 
 Prints the wall time of each (the evaluation as `ragix eval` runs it, Ray's start excluded and shown apart), the
 pass/fail of every run side by side, whether they are identical (the model is greedy: temperature 0), and how
@@ -36,6 +37,9 @@ def main() -> int:
     ap.add_argument("--model", default=None, help="default: the configured model")
     ap.add_argument("--timeout", type=float, default=600.0,
                     help="seconds per model call: a loaded machine must not turn the comparison into one of timeouts")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="the embedded model's threads in both (default: every core locally, 1 per Ray worker); "
+                         "greedy decoding is only repeatable at equal threads")
     ap.add_argument("--workers", type=int, default=2, help="CPUs of the Ray cluster (one run per CPU)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
@@ -49,7 +53,7 @@ def main() -> int:
 
     commit = provenance.commit()  # before the runs
     # greedy (every role at temperature 0), no traces; the embedded model's threads left to each executor
-    config = parse_config({"llm": {"default": {"temperature": 0.0, "timeout": args.timeout}},
+    config = parse_config({"llm": {"default": {"temperature": 0.0, "timeout": args.timeout, "threads": args.threads}},
                            "reasoning": {"traces": {"enabled": False}}})
 
     def spec() -> SuiteSpec:
