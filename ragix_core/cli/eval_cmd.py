@@ -4,6 +4,7 @@
         --json eval.json --markdown eval.md
     ragix eval bench:gsm:20 bench:agentbench --limit 10
     ragix eval bench:nl2bash:fs_5 --limit 3
+    ragix eval tests/reasoning_v30/scenarios/*.yaml --executor ray --address head.team.example:6379
     ragix eval tests/reasoning_v30/scenarios/learning_transfer.yaml \\
         --warmup tests/reasoning_v30/scenarios/learning_warmup.yaml      # learning curve
 
@@ -78,6 +79,14 @@ def eval_command(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0,
                                                 help="Every role's temperature (with --repeat: runs differ above 0)."),
     strict: bool = typer.Option(False, "--strict", help="A run passes only if it also ended in stop_reason success."),
+    executor_name: str = typer.Option("local", "--executor", help="local: the runs one after another here; "
+                                      "ray: each run a Ray task on a cluster (docs/SCALE.md), not with --warmup, "
+                                      "--corpus keep, --record or --replay."),
+    address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster (host:port of its head) for "
+                                          "--executor ray; default: RAY_ADDRESS, else the cluster last started on "
+                                          "this machine, else a new one on this machine."),
+    cpus_per_run: float = typer.Option(1.0, "--cpus-per-run", help="CPUs a Ray task reserves for one run (also "
+                                       "the embedded model's threads, unless the config sets them)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Let the runs write, as `ragix run --yes` does (each run "
                              "works in a throwaway copy; tasks that ask for a change, like NL2Bash's, need it)."),
 ) -> None:
@@ -88,16 +97,23 @@ def eval_command(
     from ragix_core.config import ConfigError, load_config
     from ragix_core.eval.benchmarks.registry import BenchmarkError
     from ragix_core.eval.engines import EngineUnavailable
+    from ragix_core.eval.executor import EXECUTORS, ExecutorError, make_executor
     from ragix_core.eval.harness import CORPUS_MODES, EvalOptions
     from ragix_core.eval.report import partial_report, rich_table, to_markdown, write_json
     from ragix_core.eval.scenario import ScenarioError
-    from ragix_core.eval.suite import SuiteSpec, run_suite
+    from ragix_core.eval.suite import SuiteSpec, executor_problem, run_suite
     from ragix_core.eval.workspace import WorkspaceError
 
     if corpus not in CORPUS_MODES:
         _fail(f"--corpus must be one of {', '.join(CORPUS_MODES)}, got {corpus!r}")
     if record and replay:
         _fail("--record and --replay exclude each other")
+    if executor_name not in EXECUTORS:
+        _fail(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor_name!r}")
+    if address is not None and executor_name != "ray":
+        _fail("--address names a Ray cluster: it needs --executor ray")
+    if not cpus_per_run > 0:
+        _fail(f"--cpus-per-run must be > 0, got {cpus_per_run}")
     if cwd is not None and not cwd.is_dir():
         _fail(f"--cwd {cwd}: directory not found")
     try:
@@ -117,6 +133,13 @@ def eval_command(
     )
     if cwd is None:
         spec.options.cwd = Path.cwd()  # scenarios with a sibling fixture use it instead
+    problem = executor_problem(spec, executor_name)
+    if problem:
+        _fail(problem)
+    try:  # after every check of the arguments: starting or joining a Ray cluster takes seconds
+        executor = make_executor(executor_name, address=address, cpus_per_run=cpus_per_run)
+    except (ExecutorError, ValueError) as exc:
+        _fail(str(exc))
     console = Console(stderr=True)
     with Progress(TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=True) as progress:
@@ -139,10 +162,13 @@ def eval_command(
                               highlight=False, markup=False)
 
         try:
-            report = run_suite(spec, on_result=on_result, on_total=lambda n: progress.update(task, total=n))
+            report = run_suite(spec, on_result=on_result, on_total=lambda n: progress.update(task, total=n),
+                               executor=executor)
         except (ScenarioError, BenchmarkError, EngineUnavailable, WorkspaceError, ConfigError, ValueError) as exc:
             progress.stop()
             _fail(str(exc))
+        finally:
+            executor.close()
     Console().print(rich_table(report))
     if json_out:
         write_json(report, json_out)

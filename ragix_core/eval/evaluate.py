@@ -66,6 +66,9 @@ class ScenarioResult:
     # the main path's attempt (reasoning_v30/attempt.py): how the winning command was chosen
     # (decided_by, agreed, confirmed, disputed, ...); None for a run that took another route
     attempt: Optional[Dict[str, Any]] = None
+    # where the run ran: the machine (a Ray worker's, with --executor ray) and the ragix commit it ran
+    host: str = ""
+    commit: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)

@@ -14,6 +14,7 @@ the user's own experience.
 
 from __future__ import annotations
 
+import platform
 import shutil
 import tempfile
 import time
@@ -24,9 +25,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.eval.evaluate import ScenarioResult, error_result, evaluate_run
 from ragix_core.eval.scenario import Scenario
 from ragix_core.eval.workspace import WorkspaceError, fingerprint, working_copy
+from ragix_core.core.provenance import this_commit
 from ragix_core.core.registry import DEFAULT_ENGINE
 
-__all__ = ["EvalOptions", "run_scenarios", "default_corpus_factory", "CORPUS_MODES"]
+__all__ = ["EvalOptions", "run_one", "run_scenarios", "default_corpus_factory", "CORPUS_MODES"]
 
 CORPUS_MODES = ("fresh", "keep")
 Runner = Callable[..., Any]
@@ -67,6 +69,14 @@ def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int, st
     dst = opts.trace_dir / f"{strategy}-{scenario.id}-{run}{Path(src).suffix or '.jsonl'}"
     shutil.copyfile(src, dst)
     return str(dst)
+
+
+def run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
+    """Run ``scenario`` once in a working copy of its directory and judge it; never raises for a broken run
+    (only KeyboardInterrupt). The result names the machine and the commit that ran it."""
+    res = _run_one(scenario, run, runner, opts, corpus)
+    res.host, res.commit = platform.node() or "unknown", this_commit()
+    return res
 
 
 def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
@@ -131,7 +141,7 @@ def run_scenarios(
         for i, scenario in enumerate(scenarios):
             for run in range(1, opts.repeat + 1):
                 corpus = shared if shared is not None else corpus_factory(root / f"{i:04d}-{run}")
-                res = _run_one(scenario, run, runner, opts, corpus)
+                res = run_one(scenario, run, runner, opts, corpus)
                 results.append(res)
                 if on_result is not None:
                     on_result(res)

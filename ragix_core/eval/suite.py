@@ -17,14 +17,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ragix_core.eval.benchmarks.registry import BENCH_PREFIX, benchmark_scenarios
 from ragix_core.eval.engines import get_runner, recording_runner, replay_runner
 from ragix_core.eval.evaluate import ScenarioResult
-from ragix_core.eval.harness import EvalOptions, default_corpus_factory, run_scenarios
+from ragix_core.eval.executor import LocalExecutor, RunExecutor, RunJob
+from ragix_core.eval.harness import CORPUS_MODES, EvalOptions, default_corpus_factory, run_scenarios
 from ragix_core.eval.learning import learning_curve
 from ragix_core.eval.metrics import aggregate, pass_frequency
 from ragix_core.eval.report import build_report
 from ragix_core.eval.scenario import Scenario, ScenarioError, load_scenario_file
+from ragix_core.core.provenance import this_commit
 from ragix_core.core.registry import DEFAULT_ENGINE
 
-__all__ = ["SuiteSpec", "load_sources", "run_suite", "fixture_for"]
+__all__ = ["SuiteSpec", "load_sources", "run_suite", "fixture_for", "executor_problem"]
 
 
 def fixture_for(path: Path) -> Optional[Path]:
@@ -70,6 +72,22 @@ class SuiteSpec:
     replay: Optional[Path] = None
 
 
+def executor_problem(spec: SuiteSpec, executor: str) -> Optional[str]:
+    """Why ``spec`` cannot run on ``executor`` (None when it can): only the local executor runs what must run
+    in order or on this machine's files."""
+    if executor == "local":
+        return None
+    if spec.warmup:
+        return f"--warmup runs the warm-up and the kept corpus in order: it needs --executor local, not {executor}"
+    if spec.options.corpus == "keep":
+        return f"--corpus keep shares one corpus between runs in order: it needs --executor local, not {executor}"
+    if spec.replay is not None:
+        return f"--replay runs no model, there is nothing to distribute: use --executor local, not {executor}"
+    if spec.record is not None:
+        return f"--record writes the runs on this machine: use --executor local, not {executor}"
+    return None
+
+
 def _runner_for(spec: SuiteSpec, strategy: Optional[str]) -> Callable[..., Any]:
     if spec.replay is not None:
         return replay_runner(spec.replay)
@@ -80,8 +98,19 @@ def _runner_for(spec: SuiteSpec, strategy: Optional[str]) -> Callable[..., Any]:
 def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]], Callable[..., Any]]] = None,
               corpus_factory: Callable[..., Any] = default_corpus_factory,
               on_result: Optional[Callable[[ScenarioResult], None]] = None,
-              on_total: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
-    """Run everything and return the JSON report (see ``report.build_report``)."""
+              on_total: Optional[Callable[[int], None]] = None,
+              executor: Optional[RunExecutor] = None) -> Dict[str, Any]:
+    """Run everything and return the JSON report (see ``report.build_report``). ``executor`` runs the
+    independent runs (default: one after another, here); runs that share a corpus always run here, in order."""
+    if spec.options.corpus not in CORPUS_MODES:
+        raise ValueError(f"corpus mode must be one of {', '.join(CORPUS_MODES)}, got {spec.options.corpus!r}")
+    if spec.options.repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {spec.options.repeat}")
+    executor = executor or LocalExecutor(corpus_factory)
+    problem = executor_problem(spec, executor.name)
+    if problem:
+        raise ValueError(problem)
+    commit = this_commit()  # before the runs: the tree may change during a long evaluation
     skipped: List[Tuple[str, str]] = []
     scenarios = _select(load_sources(spec.sources, skipped), spec.only, spec.limit)
     warmup = load_sources(spec.warmup) if spec.warmup else []
@@ -109,10 +138,11 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     else:
         # Every run is independent (a fresh corpus each): each scenario is run by every strategy before
         # the next, so a report stopped half-way compares the same scenarios, under the same load.
-        for scenario in scenarios:
-            for strategy in spec.strategies:
-                opts = replace(spec.options, strategy=strategy)
-                runs[strategy] += run_scenarios([scenario], runners[strategy], opts, corpus_factory, on_result)
+        jobs = [RunJob(scenario, run, runners[strategy], replace(spec.options, strategy=strategy))
+                for scenario in scenarios for strategy in spec.strategies
+                for run in range(1, spec.options.repeat + 1)]
+        for job, res in zip(jobs, executor.run(jobs, on_result)):
+            runs[job.opts.strategy].append(res)
     for strategy in spec.strategies:
         rs = runs[strategy]
         name = strategy or DEFAULT_ENGINE
@@ -133,6 +163,8 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
         "sources": ", ".join(spec.sources),
         "replayed_from": str(spec.replay) if spec.replay else None,
         "skipped_benchmark_tasks": len(skipped),
+        "commit": commit,
+        "executor": executor.describe(),
     }
     report = build_report([r for r in results if r.strategy == primary], meta)
     report["scenarios"] = [r.to_dict() for r in results]  # every strategy's rows, each tagged

@@ -7,13 +7,15 @@ modified; the harness reports a mismatch instead of trusting the copy.
 
 from __future__ import annotations
 
+import io
 import shutil
+import tarfile
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Dict, Iterator, Optional, Tuple
 
-__all__ = ["WorkspaceError", "working_copy", "fingerprint"]
+__all__ = ["WorkspaceError", "working_copy", "fingerprint", "pack_directory", "unpack_directory", "MAX_PACKED_BYTES"]
 
 # Never copied: version control, caches, and ragix's own state from earlier runs
 # (a copied .ragix corpus would leak experience between scenarios).
@@ -65,3 +67,42 @@ def working_copy(source: Optional[Path], prefix: str = "ragix-eval-") -> Iterato
         yield work
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+# A directory sent to another machine (a Ray worker) travels through the cluster's object store: an
+# evaluation over a whole checkout with its data would fill it, so the size is bounded and named.
+MAX_PACKED_BYTES = 256 * 1024 * 1024
+
+
+def pack_directory(source: Path, limit: int = MAX_PACKED_BYTES) -> bytes:
+    """``source`` as a gzipped tar, with what ``working_copy`` copies (links kept as links, never followed)."""
+    src = Path(source)
+    if not src.is_dir():
+        raise WorkspaceError(f"{src}: working directory not found (or not a directory)")
+    skipped = set(_SKIPPED)
+
+    def keep(info: tarfile.TarInfo) -> "tarfile.TarInfo | None":
+        return None if skipped.intersection(Path(info.name).parts) else info
+
+    buf = io.BytesIO()
+    try:
+        with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=6) as tar:
+            tar.add(src, arcname=".", recursive=True, filter=keep)
+    except OSError as exc:
+        raise WorkspaceError(f"{src}: cannot pack the working directory: {exc}") from None
+    if buf.tell() > limit:
+        raise WorkspaceError(f"{src}: the working directory packs to {buf.tell() // 2**20} MiB, more than the "
+                             f"{limit // 2**20} MiB sent to remote workers; point --cwd at a smaller directory")
+    return buf.getvalue()
+
+
+def unpack_directory(data: bytes, dest: Path) -> Path:
+    """Recreate a ``pack_directory`` archive in ``dest`` (created); no member may land outside it."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            tar.extractall(dest, filter="tar")  # no absolute or ../ member names; links stay links
+    except (OSError, tarfile.TarError) as exc:
+        raise WorkspaceError(f"cannot unpack a working directory into {dest}: {exc}") from None
+    return dest
