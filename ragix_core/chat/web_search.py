@@ -87,7 +87,7 @@ class TavilyProvider:
                                  f"(got {type(results if isinstance(answer, Mapping) else answer).__name__})")
         hits = []
         for item in results[: min(top_k, self.max_results)]:
-            if not isinstance(item, Mapping) or not isinstance(item.get("content", ""), str):
+            if not isinstance(item, Mapping) or not isinstance(item.get("content") or "", str):
                 raise WebSearchError("tavily answered a result that is not {title, url, content}: "
                                      + one_line(item, 120))
             score = item.get("score")

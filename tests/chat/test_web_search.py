@@ -184,3 +184,22 @@ def test_a_project_config_cannot_turn_it_on_either(home, tmp_path, capsys):
 
 def test_the_key_is_not_in_the_sections_repr():
     assert KEY not in repr(WebSearchSection(api_key=KEY))
+
+
+def test_a_chat_run_searches_the_web_when_the_config_says_so(home, tmp_path):
+    from ragix_core.runtime.run import run_goal
+    from tests.chat.conftest import scripted
+
+    llm = scripted([decision("search", "look it up", query="marathon distance"), decision("answer", "found"),
+                    "A marathon is 42.195 km [1]."])
+    project = tmp_path / "proj"
+    project.mkdir()
+    with tavily_server(lambda r: (200, search_answer(r["body"]["query"], RESULTS[:2]))) as server:
+        config = parse_config({"chat": {"tools": ["search"], "search": {
+            "providers": [], "web": {"api_key": KEY, "base_url": server.url, "max_results": 2}}}})
+        result = run_goal("How long is a marathon?", cwd=project, strategy="chat", config=config,
+                          client_factory=lambda s: llm)
+    assert [r["body"]["query"] for r in server.requests] == ["marathon distance"]
+    (step,) = result.state.executed_steps
+    assert step.tool_call.tool == "search" and step.result.ok and "https://example.org/0" in step.result.stdout
+    assert result.state.final_answer == "A marathon is 42.195 km [1]."
