@@ -126,7 +126,8 @@ def _conversation(messages: List[Any], system_messages: str) -> Tuple[str, List[
     converted = from_langchain_all(kept)  # refuses what a thread cannot hold, naming the type
     if not converted or converted[-1].kind != "human":
         last = type(kept[-1]).__name__ if kept else "nothing"
-        raise MessageConversionError(f"the ragix chat node answers the last HumanMessage; the messages end with {last}")
+        raise MessageConversionError("the ragix chat node answers the last HumanMessage; "
+                                     f"the messages end with {last}")
     history: List[Tuple[str, str]] = []
     humans = [i for i, m in enumerate(converted) if m.kind == "human"]
     for start, end in zip(humans, humans[1:]):
@@ -137,7 +138,8 @@ def _conversation(messages: List[Any], system_messages: str) -> Tuple[str, List[
     return converted[-1].content, history, len(humans)
 
 
-def langchain_node(deps: ChatDeps, *, system_messages: str = "refuse", steps: bool = True) -> Callable[..., Dict[str, Any]]:
+def langchain_node(deps: ChatDeps, *, system_messages: str = "refuse",
+                   steps: bool = True) -> Callable[..., Dict[str, Any]]:
     """A LangGraph node over a state whose ``messages`` are LangChain messages. It answers the last
     HumanMessage in a ragix thread (earlier questions and answers are its history) and returns
     ``{"messages": [...]}``: the reasoning steps (AIMessage, with ``tool_calls`` when a tool was asked
