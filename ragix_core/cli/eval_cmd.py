@@ -4,6 +4,7 @@
         --json eval.json --markdown eval.md
     ragix eval bench:gsm:20 bench:agentbench --limit 10
     ragix eval bench:nl2bash:fs_5 --limit 3
+    ragix eval tests/reasoning_v30/scenarios/*.yaml --jobs 2       # two runs at a time, in worker processes
     ragix eval tests/reasoning_v30/scenarios/*.yaml --executor ray --address head.team.example:6379
     ragix eval tests/reasoning_v30/scenarios/learning_transfer.yaml \\
         --warmup tests/reasoning_v30/scenarios/learning_warmup.yaml      # learning curve
@@ -79,9 +80,13 @@ def eval_command(
     temperature: Optional[float] = typer.Option(None, "--temperature", min=0.0, max=2.0,
                                                 help="Every role's temperature (with --repeat: runs differ above 0)."),
     strict: bool = typer.Option(False, "--strict", help="A run passes only if it also ended in stop_reason success."),
-    executor_name: str = typer.Option("local", "--executor", help="local: the runs one after another here; "
-                                      "ray: each run a Ray task on a cluster (docs/SCALE.md), not with --warmup, "
-                                      "--corpus keep, --record or --replay."),
+    executor_name: str = typer.Option("local", "--executor", help="local: the runs on this machine (one after "
+                                      "another, or --jobs at a time); ray: each run a Ray task on a cluster "
+                                      "(docs/SCALE.md), not with --warmup, --corpus keep, --record or --replay."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="Runs at a time with --executor local, each in a worker "
+                             "process of its own that loads the model once (memory: one model per worker); the "
+                             "model's threads are cores // JOBS. 1 (default): one after another in this process; "
+                             "0: one per core. Above 1, not with --warmup, --corpus keep, --record or --replay."),
     address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster (host:port of its head) for "
                                           "--executor ray; default: RAY_ADDRESS, else a new one of this run's "
                                           "own on this machine, listening on loopback only."),
@@ -98,6 +103,7 @@ def eval_command(
     from ragix_core.eval.benchmarks.registry import BenchmarkError
     from ragix_core.eval.engines import EngineUnavailable
     from ragix_core.eval.executor import EXECUTORS, ExecutorError, make_executor
+    from ragix_core.eval.pool_executor import cores
     from ragix_core.eval.harness import CORPUS_MODES, EvalOptions
     from ragix_core.eval.report import partial_report, rich_table, to_markdown, write_json
     from ragix_core.eval.scenario import ScenarioError
@@ -114,6 +120,10 @@ def eval_command(
         _fail("--address names a Ray cluster: it needs --executor ray")
     if not cpus_per_run > 0:
         _fail(f"--cpus-per-run must be > 0, got {cpus_per_run}")
+    if jobs != 1 and executor_name != "local":
+        _fail("--jobs sets the worker processes of --executor local; on Ray, the cluster's CPUs divided by "
+              "--cpus-per-run decide how many runs run at once")
+    jobs = jobs or cores()
     if cwd is not None and not cwd.is_dir():
         _fail(f"--cwd {cwd}: directory not found")
     try:
@@ -133,11 +143,12 @@ def eval_command(
     )
     if cwd is None:
         spec.options.cwd = Path.cwd()  # scenarios with a sibling fixture use it instead
-    problem = executor_problem(spec, executor_name)
+    asked = f"--executor {executor_name}" if executor_name != "local" else (f"--jobs {jobs}" if jobs > 1 else None)
+    problem = executor_problem(spec, asked)
     if problem:
         _fail(problem)
     try:  # after every check of the arguments: starting or joining a Ray cluster takes seconds
-        executor = make_executor(executor_name, address=address, cpus_per_run=cpus_per_run)
+        executor = make_executor(executor_name, address=address, cpus_per_run=cpus_per_run, jobs=jobs)
     except (ExecutorError, ValueError) as exc:
         _fail(str(exc))
     console = Console(stderr=True)

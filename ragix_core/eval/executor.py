@@ -1,7 +1,8 @@
-"""How an evaluation's independent runs are executed: one small protocol, two implementations.
+"""How an evaluation's independent runs are executed: one small protocol, three implementations.
 
 ``LocalExecutor`` runs them one after another in this process (the default, what ``ragix eval`` always did);
-``RayExecutor`` (ray_executor.py) spreads them over a Ray cluster, one run per task. Both take the same
+``PoolExecutor`` (pool_executor.py, ``--jobs N``) runs N at a time in worker processes on this machine;
+``RayExecutor`` (ray_executor.py) spreads them over a Ray cluster, one run per task. All take the same
 ``RunJob`` list and return one ScenarioResult per job, in job order (so the report lists runs in the same order
 whichever ran them), calling ``on_result`` as each run finishes (in the order they finish). A run that breaks
 becomes a result with ``stop_reason="harness_error"``: no job is ever missing from what ``run`` returns.
@@ -24,7 +25,7 @@ from ragix_core.eval.harness import CorpusFactory, EvalOptions, Runner, default_
 from ragix_core.eval.scenario import Scenario
 
 __all__ = ["RunJob", "RunExecutor", "LocalExecutor", "ExecutorError", "EXECUTORS", "make_executor",
-           "models_loaded_here"]
+           "models_loaded_here", "command_line_of"]
 
 EXECUTORS = ("local", "ray")
 OnResult = Callable[[ScenarioResult], None]
@@ -56,6 +57,14 @@ class RunExecutor(Protocol):
 
     def close(self) -> None:
         """Release what the executor started (a Ray instance it launched); idempotent."""
+
+
+def command_line_of(executor: RunExecutor) -> Optional[str]:
+    """How the command line asks for ``executor`` (None: the default, one run after another here)."""
+    if executor.name == "local":
+        return None
+    jobs = getattr(executor, "jobs", None)
+    return f"--jobs {jobs}" if jobs is not None else f"--executor {executor.name}"
 
 
 def models_loaded_here() -> int:
@@ -102,15 +111,25 @@ class LocalExecutor:
         pass
 
 
-def make_executor(name: str, *, address: Optional[str] = None, cpus_per_run: float = 1.0,
+def make_executor(name: str, *, address: Optional[str] = None, cpus_per_run: float = 1.0, jobs: int = 1,
                   corpus_factory: CorpusFactory = default_corpus_factory) -> RunExecutor:
-    """The executor called ``name`` (one of EXECUTORS); ExecutorError or ValueError says what is wrong."""
+    """The executor called ``name`` (one of EXECUTORS); ``jobs`` > 1 makes the local one a pool of that many
+    worker processes. ExecutorError or ValueError says what is wrong."""
     if name not in EXECUTORS:
         raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, got {name!r}")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {jobs}")
     if name == "local":
         if address is not None:
             raise ValueError("--address names a Ray cluster: it needs --executor ray")
-        return LocalExecutor(corpus_factory)
+        if jobs == 1:
+            return LocalExecutor(corpus_factory)
+        from ragix_core.eval.pool_executor import PoolExecutor
+
+        return PoolExecutor(jobs, corpus_factory)
+    if jobs != 1:
+        raise ValueError("--jobs sets the worker processes of --executor local; on Ray, the cluster's CPUs "
+                         "divided by --cpus-per-run decide how many runs run at once")
     from ragix_core.eval.ray_executor import RayExecutor
 
     return RayExecutor(address=address, cpus_per_run=cpus_per_run, corpus_factory=corpus_factory)

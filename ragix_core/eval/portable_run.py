@@ -4,7 +4,8 @@ On a remote worker the scenario's directory, the trace directory and the evaluat
 that started the evaluation do not exist. The driver packs each source directory once (``PortableJob.source``
 names it by content hash); the worker unpacks it once per process, runs the job with the harness's own
 ``run_one`` in a fresh corpus of its own, and returns the result with the trace file's bytes; the driver writes
-the trace where ``--trace-dir`` says. Nothing here imports Ray: the Ray executor only ships these functions.
+the trace where ``--trace-dir`` says. Nothing here imports Ray: the Ray executor and the local process pool
+(pool_executor.py) only ship these functions.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ import tempfile
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from ragix_core.eval.evaluate import ScenarioResult
+from ragix_core.core.registry import DEFAULT_ENGINE
+from ragix_core.eval.evaluate import ScenarioResult, error_result
 from ragix_core.eval.harness import CorpusFactory, EvalOptions, Runner, run_one
 from ragix_core.eval.scenario import Scenario
 from ragix_core.eval.workspace import pack_directory, unpack_directory
 
-__all__ = ["PortableJob", "PortableOutcome", "make_portable", "run_portable", "land"]
+__all__ = ["PortableJob", "PortableOutcome", "make_portable", "run_portable", "land", "fit_threads", "harness_error",
+           "first_line", "WorkerTally", "RETRIES"]
+
+RETRIES = 1  # a run whose worker process dies is run once more, then reported as a harness error
 
 
 @dataclass
@@ -126,3 +131,55 @@ def land(outcome: PortableOutcome, trace_dir: Optional[Path]) -> ScenarioResult:
         dst.write_bytes(data)
         res.trace_path = str(dst)
     return res
+
+
+def fit_threads(opts: EvalOptions, threads: int) -> EvalOptions:
+    """``opts`` with the embedded model's threads set to ``threads`` (a run's share of the machine's cores),
+    unless the config sets them: by default the model takes every core, and runs side by side would then fight
+    over them. Changes ``opts`` (pass a copy)."""
+    config = opts.config
+    if config is None or config.llm.default.threads is not None:
+        return opts
+    data = config.model_dump()
+    data["llm"]["default"]["threads"] = threads
+    fitted = type(config).model_validate(data)
+    fitted.source = config.source
+    opts.config = fitted
+    return opts
+
+
+def first_line(exc: BaseException) -> str:
+    """The line of an exception's text that says what happened (a remote traceback's last), at most 300 chars."""
+    text = str(exc).strip()
+    return text.splitlines()[-1][:300] if text else ""
+
+
+def harness_error(job: PortableJob, message: str) -> ScenarioResult:
+    """The result of a job that never came back from its worker: not passed, ``message`` saying why."""
+    return error_result(job.scenario, message, job.run, job.opts.strategy or DEFAULT_ENGINE)
+
+
+class WorkerTally:
+    """What an executor that runs jobs in worker processes says of them in ``describe()``: the processes (and
+    their machines) that ran a job, the models they loaded, the runs lost to workers that died."""
+
+    def __init__(self) -> None:
+        self.processes: Set[Tuple[str, int]] = set()
+        self.model_loads = 0
+        self.lost = 0
+
+    def landed(self, outcome: PortableOutcome, trace_dir: Optional[Path]) -> ScenarioResult:
+        self.processes.add((outcome.result.host, outcome.pid))
+        self.model_loads += outcome.model_loads
+        return land(outcome, trace_dir)
+
+    def lost_run(self, job: PortableJob, worker: str, exc: BaseException) -> ScenarioResult:
+        """The harness error of a run whose ``worker`` ("its Ray worker") died on every attempt."""
+        self.lost += 1
+        return harness_error(job, f"{worker} died {RETRIES + 1} times (run again once, then given up): "
+                                  f"{type(exc).__name__}: {first_line(exc)}")
+
+    def described(self) -> Dict[str, Any]:
+        return {"retries": RETRIES, "hosts": sorted({host for host, _ in self.processes}),
+                "worker_processes": len(self.processes), "runs_lost_to_dead_workers": self.lost,
+                "model_loads": self.model_loads}

@@ -19,17 +19,16 @@ import os
 import socket
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
-from ragix_core.core.registry import DEFAULT_ENGINE
-from ragix_core.eval.evaluate import ScenarioResult, error_result
+from ragix_core.eval.evaluate import ScenarioResult
 from ragix_core.eval.executor import ExecutorError, OnResult, RunJob
-from ragix_core.eval.harness import CorpusFactory, EvalOptions, default_corpus_factory
-from ragix_core.eval.portable_run import PortableJob, land, make_portable, run_portable
+from ragix_core.eval.harness import CorpusFactory, default_corpus_factory
+from ragix_core.eval.portable_run import (RETRIES, PortableJob, WorkerTally, first_line, fit_threads, harness_error,
+                                          make_portable, run_portable)
 
 __all__ = ["RayExecutor", "RETRIES"]
 
-RETRIES = 1  # a run whose worker dies is run once more, then reported as a harness error
 # Ray's single-machine mode: a head started here listens on loopback only. Ray reads it once, at import; without
 # it a head started for an evaluation listens on every address and hands its workers the machine's outward one
 # (Ray before 2.59 has no authentication on such a cluster: anyone on the network could run code here).
@@ -79,20 +78,6 @@ def _same_address(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
-def _with_threads(opts: EvalOptions, threads: int) -> EvalOptions:
-    """The embedded model's threads set to the run's CPU reservation, unless the config sets them: by default
-    it takes every core, and two runs on one machine would then fight over them."""
-    config = opts.config
-    if config is None or config.llm.default.threads is not None:
-        return opts
-    data = config.model_dump()
-    data["llm"]["default"]["threads"] = threads
-    fitted = type(config).model_validate(data)
-    fitted.source = config.source
-    opts.config = fitted
-    return opts
-
-
 class RayExecutor:
     name = "ray"
 
@@ -128,16 +113,14 @@ class RayExecutor:
             raise ExecutorError(f"the Ray cluster at {self.address} has {cpus:g} CPUs; a run reserves "
                                 f"{self.cpus_per_run:g} (--cpus-per-run)")
         self.cluster_cpus = cpus
-        self._workers: Set[Tuple[str, int]] = set()
-        self._model_loads = 0
+        self._tally = WorkerTally()
         self._runs = 0
-        self._lost = 0
 
     def run(self, jobs: Sequence[RunJob], on_result: Optional[OnResult] = None) -> List[ScenarioResult]:
         ray = self._ray
         threads = max(1, math.floor(self.cpus_per_run))
         portable, packs = make_portable(
-            [(j.scenario, j.run, j.runner, _with_threads(replace(j.opts), threads)) for j in jobs], self.corpus_factory)
+            [(j.scenario, j.run, j.runner, fit_threads(replace(j.opts), threads)) for j in jobs], self.corpus_factory)
         pack_refs = {key: ray.put(data) for key, data in packs.items()}  # each directory sent once
         task = ray.remote(run_portable)
         pending: Dict[Any, PortableJob] = {}
@@ -168,32 +151,17 @@ class RayExecutor:
             outcome = ray.get(ref)
         except ray.exceptions.RayTaskError as exc:  # the task itself raised: deterministic, so not retried
             cause = getattr(exc, "cause", None) or exc
-            return _harness_error(pj, f"the run failed on its Ray worker: {type(cause).__name__}: "
-                                      f"{_first_line(cause)}")
+            return harness_error(pj, f"the run failed on its Ray worker: {type(cause).__name__}: "
+                                      f"{first_line(cause)}")
         except ray.exceptions.RayError as exc:  # the worker process or its machine died
-            self._lost += 1
-            return _harness_error(pj, f"its Ray worker died {RETRIES + 1} times (run again once, then given up): "
-                                      f"{type(exc).__name__}: {_first_line(exc)}")
-        self._workers.add((outcome.result.host, outcome.pid))
-        self._model_loads += outcome.model_loads
-        return land(outcome, trace_dir)
+            return self._tally.lost_run(pj, "its Ray worker", exc)
+        return self._tally.landed(outcome, trace_dir)
 
     def describe(self) -> Dict[str, Any]:
         return {"name": self.name, "address": self.address, "cpus_per_run": self.cpus_per_run,
-                "cluster_cpus": self.cluster_cpus, "retries": RETRIES,
-                "hosts": sorted({host for host, _ in self._workers}), "worker_processes": len(self._workers),
-                "runs": self._runs, "runs_lost_to_dead_workers": self._lost, "model_loads": self._model_loads}
+                "cluster_cpus": self.cluster_cpus, "runs": self._runs, **self._tally.described()}
 
     def close(self) -> None:
         if self._started and self._ray.is_initialized():
             self._ray.shutdown()
         self._started = False
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[-1][:300] if text else ""
-
-
-def _harness_error(pj: PortableJob, message: str) -> ScenarioResult:
-    return error_result(pj.scenario, message, pj.run, pj.opts.strategy or DEFAULT_ENGINE)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ragix_core.eval.benchmarks.registry import BENCH_PREFIX, benchmark_scenarios
 from ragix_core.eval.engines import get_runner, recording_runner, replay_runner
 from ragix_core.eval.evaluate import ScenarioResult
-from ragix_core.eval.executor import LocalExecutor, RunExecutor, RunJob
+from ragix_core.eval.executor import LocalExecutor, RunExecutor, RunJob, command_line_of
 from ragix_core.eval.harness import CORPUS_MODES, EvalOptions, default_corpus_factory, run_scenarios
 from ragix_core.eval.learning import learning_curve
 from ragix_core.eval.metrics import aggregate, pass_frequency
@@ -72,19 +72,19 @@ class SuiteSpec:
     replay: Optional[Path] = None
 
 
-def executor_problem(spec: SuiteSpec, executor: str) -> Optional[str]:
-    """Why ``spec`` cannot run on ``executor`` (None when it can): only the local executor runs what must run
-    in order or on this machine's files."""
-    if executor == "local":
+def executor_problem(spec: SuiteSpec, asked: Optional[str]) -> Optional[str]:
+    """Why ``spec`` cannot run on the executor the command line ``asked`` for (``--executor ray``, ``--jobs 2``;
+    None: one run after another in this process, which runs anything); None when it can."""
+    if asked is None:
         return None
     if spec.warmup:
-        return f"--warmup runs the warm-up and the kept corpus in order: it needs --executor local, not {executor}"
+        return f"--warmup runs the warm-up and the kept corpus in order, in this process: not with {asked}"
     if spec.options.corpus == "keep":
-        return f"--corpus keep shares one corpus between runs in order: it needs --executor local, not {executor}"
+        return f"--corpus keep shares one corpus between runs in order, in this process: not with {asked}"
     if spec.replay is not None:
-        return f"--replay runs no model, there is nothing to distribute: use --executor local, not {executor}"
+        return f"--replay runs no model, there is nothing to spread over workers: not with {asked}"
     if spec.record is not None:
-        return f"--record writes the runs on this machine: use --executor local, not {executor}"
+        return f"--record writes each run from this process, where it ran: not with {asked}"
     return None
 
 
@@ -107,7 +107,7 @@ def run_suite(spec: SuiteSpec, runner_factory: Optional[Callable[[Optional[str]]
     if spec.options.repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {spec.options.repeat}")
     executor = executor or LocalExecutor(corpus_factory)
-    problem = executor_problem(spec, executor.name)
+    problem = executor_problem(spec, command_line_of(executor))
     if problem:
         raise ValueError(problem)
     commit = this_commit()  # before the runs: the tree may change during a long evaluation

@@ -99,8 +99,16 @@ class TutorEngine:
             return result
 
         game = Tutor(state.goal, graph, execute, settings)
+        drawn = [0]
+
+        def graph_changes() -> List[Dict[str, Any]]:
+            """What the graph gained since the last event said, for the next event to carry (a trace read back
+            redraws the graph from them)."""
+            changes, drawn[0] = graph.drawn_since(drawn[0]), len(graph.records)
+            return changes
+
         self.bus.publish(EventKind.RUN_START, state.session_id, engine="tutor", goal=state.goal,
-                         accept=[p.text() for p in settings.accept], max_turns=max_turns)
+                         accept=[p.text() for p in settings.accept], max_turns=max_turns, graph=graph_changes())
         stop = "max_turns"
         temperature: Optional[float] = None
         raw_moves: List[Dict[str, Any]] = []
@@ -120,7 +128,7 @@ class TutorEngine:
             self.bus.publish(EventKind.MOVE, state.session_id, turn=game.turn + 1, move=move.model_dump(),
                              text=move_text(move))
             verdict = game.judge(move)
-            self.bus.publish(EventKind.VERDICT, state.session_id, verdict=verdict.to_dict())
+            self.bus.publish(EventKind.VERDICT, state.session_id, verdict=verdict.to_dict(), graph=graph_changes())
             temperature = RETRY_TEMPERATURE if verdict.status == REJECTED else None
             if game.won:
                 stop = "success"
@@ -137,7 +145,7 @@ class TutorEngine:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
         state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves), "answer_drafted": drafted}
         self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score,
-                         answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS))
+                         answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS), graph=graph_changes())
         return state
 
 

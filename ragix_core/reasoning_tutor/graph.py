@@ -23,7 +23,7 @@ from ragix_core.core.text import one_line
 from ragix_core.memory.errors import CorpusWriteError
 from ragix_core.memory.jsonl_log import JsonlLog, LogReader
 
-__all__ = ["ProofGraph", "Node", "Edge", "NODE_KINDS", "EDGE_KINDS", "GraphLogError"]
+__all__ = ["ProofGraph", "Node", "Edge", "NODE_KINDS", "EDGE_KINDS", "GraphLogError", "graph_from_events"]
 
 NODE_KINDS = ("action", "observation", "entity", "claim", "question")
 EDGE_KINDS = ("supports", "refutes", "derives")
@@ -162,6 +162,20 @@ class ProofGraph:
                   "  classDef claim_refuted fill:#ffcdd2,stroke:#c62828"]
         return "\n".join(lines) + "\n"
 
+    def drawn_since(self, start: int) -> List[Dict[str, Any]]:
+        """The graph changes from record ``start`` on, each with what ``to_mermaid`` draws (a node without its
+        data: an observation's output stays in the graph log): what the run's events carry, so that a past run
+        read from its trace alone redraws its graph (``graph_from_events``)."""
+        out: List[Dict[str, Any]] = []
+        for record in self.records[start:]:
+            if record["op"] == "node":
+                out.append({"op": "node", "node": {k: v for k, v in record["node"].items() if k != "data"}})
+            elif record["op"] == "edge":
+                out.append({"op": "edge", "edge": record["edge"]})
+            elif record["op"] == "status":
+                out.append({"op": "status", "id": record["id"], "status": record["status"]})
+        return out
+
     # ------------------------------------------------------------ log + replay
     @classmethod
     def from_json(cls, data: Dict[str, Any]) -> "ProofGraph":
@@ -232,6 +246,23 @@ class ProofGraph:
             self._log.append(record)
         except CorpusWriteError as exc:  # the game goes on in memory; the result says the log is incomplete
             self.write_error = str(exc)
+
+
+def graph_from_events(records: Iterable[Any]) -> Optional[ProofGraph]:
+    """The proof graph as a run's events drew it (the ``graph`` changes its run_start, verdict and run_end
+    events carry, see ``drawn_since``), for a past run read from its trace: enough for ``to_mermaid``, not for
+    replaying the game (the nodes have no data). None when the records carry no graph change; GraphLogError
+    when they do not replay (a trace cut short, or edited)."""
+    graph = ProofGraph()
+    for i, record in enumerate(records, start=1):
+        changes = record.get("graph") if isinstance(record, dict) else None
+        if not isinstance(changes, list):
+            continue
+        for j, change in enumerate(changes, start=1):
+            if not isinstance(change, dict):
+                raise GraphLogError(f"event {i}: graph change {j} is not an object")
+            graph._replay_one(change, f"event {i}: graph change {j}")
+    return graph if graph.records else None
 
 
 def _mermaid_text(text: str) -> str:

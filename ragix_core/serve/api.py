@@ -124,14 +124,20 @@ def research_items(request: Request, run_id: str) -> List[Dict[str, Any]]:
 
 @router.get("/runs/{run_id}/mermaid", response_class=PlainTextResponse)
 def run_mermaid(request: Request, run_id: str) -> str:
-    """A graph run's flowchart from its events; a contractive run's tree from its events; a tutor run
-    this server finished: its proof graph."""
+    """A graph run's flowchart, a contractive run's tree, a tutor run's proof graph: each drawn from the run's
+    events, so a past run read from its trace is exported as the run that just finished."""
     record = record_or_404(request, run_id)
-    report = (record.result or {}).get("tutor") or {}
-    if record.engine == "tutor" and report.get("graph"):
-        from ragix_core.reasoning_tutor.graph import ProofGraph
+    why = "it is not a graph"
+    if record.engine == "tutor":
+        from ragix_core.reasoning_tutor.graph import GraphLogError, graph_from_events
 
-        return ProofGraph.from_json(report["graph"]).to_mermaid()
+        try:
+            proof = graph_from_events(e.data for e in record.events)
+        except GraphLogError as exc:
+            raise HTTPException(404, f"run {run_id!r}: its trace does not redraw its proof graph: {exc}") from None
+        if proof is not None:
+            return proof.to_mermaid()
+        why = "its trace carries no proof graph (traced before ragix recorded it in the events)"
     if record.engine == "contractive":
         from ragix_core.core.events import EventKind
         from ragix_core.reasoning_slim.tree import to_mermaid, tree_from_events
@@ -139,9 +145,8 @@ def run_mermaid(request: Request, run_id: str) -> str:
         root = tree_from_events([e.data for e in record.events if e.kind == EventKind.TREE_NODE])
         if root is not None:
             return to_mermaid(root)
+        why = "its trace holds no tree node"
     if record.engine in ("contractive", "tutor", "research", "chat"):
-        why = "its tutor report is kept only by the server that ran it" if record.engine == "tutor" else \
-            "its trace holds no tree node" if record.engine == "contractive" else "it is not a graph"
         raise HTTPException(404, f"run {run_id!r} is a {record.engine} run with no Mermaid export here: {why} "
                                  f"(`ragix reason --export-mermaid` and `ragix tutor` export their own)")
     return graph_mermaid(record.events)

@@ -2,7 +2,7 @@
 
 The s0 baseline through the real runtime (run_goal, the confined tools, the judge) with a scripted model: two
 replies, the command in a code block and the answer. The others break in the ways a run breaks: its runner
-raises, its worker process is killed while it runs (once, or every time).
+raises, its worker process is killed while it runs (once, or every time); the last one tells what it was given.
 """
 
 from __future__ import annotations
@@ -86,3 +86,10 @@ class DiesEveryTime(ScriptedS0):
                 f.write(f"{os.getpid()}\n")
             os.kill(os.getpid(), signal.SIGKILL)
         return super().__call__(goal, **kw)
+
+
+class TellsItsThreads:
+    """A runner that reports, as its error, the embedded model's threads its configuration gives it."""
+
+    def __call__(self, goal: str, **kw):
+        raise RuntimeError(f"threads={kw['config'].llm.default.threads}")

@@ -1,21 +1,27 @@
-"""One conformance suite for every run executor (eval/executor.py): the local one and Ray's on a real 2-CPU
-cluster on loopback (skipped, saying why, without Ray). The runs are real s0 runs (run_goal, confined tools, the
-judge) with a scripted model, shipped to the Ray workers like any runner."""
+"""One conformance suite for every run executor (eval/executor.py): the local one, the local process pool (2
+worker processes) and Ray's on a real 2-CPU cluster on loopback (skipped, saying why, without Ray). The runs are
+real s0 runs (run_goal, confined tools, the judge) with a scripted model, shipped to the workers like any runner.
+A worker killed mid-run is a case for the executors whose runs live in other processes (pool and Ray): the local
+executor's worker is this process."""
 
 import json
+import os
 import platform
+import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from ragix_core.config import parse_config
 from ragix_core.core.provenance import this_commit
-from ragix_core.eval.executor import EXECUTORS, LocalExecutor, RunExecutor, RunJob
+from ragix_core.eval.executor import LocalExecutor, RunExecutor, RunJob
 from ragix_core.eval.harness import EvalOptions
+from ragix_core.eval.suite import SuiteSpec, run_suite
 from ragix_core.eval.scenario import Scenario
 from ragix_core.eval.workspace import fingerprint
-from tests.eval.ray_runners import RaisesFor, ScriptedS0, fenced
+from tests.eval.ray_runners import DiesEveryTime, KilledOnce, RaisesFor, ScriptedS0, fenced, marker
 
 MOCK_REPO = Path(__file__).resolve().parents[1] / "reasoning_v30" / "fixtures" / "mock_repo"
 NO_TRACES = parse_config({"reasoning": {"traces": {"enabled": False}}})
@@ -33,16 +39,31 @@ WRONG = Scenario(id="wrong", input="Which file is the changelog?", expected_patt
                  max_steps=3, category="t")
 
 
-@pytest.fixture(params=EXECUTORS)
-def executor(request, tmp_path, monkeypatch) -> RunExecutor:
+def make(name, request, tmp_path, monkeypatch) -> RunExecutor:
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    if request.param == "local":
-        made = LocalExecutor()
-    else:
-        address = request.getfixturevalue("ray_session")
-        from ragix_core.eval.ray_executor import RayExecutor
+    if name == "local":
+        return LocalExecutor()
+    if name == "pool":
+        from ragix_core.eval.pool_executor import PoolExecutor
 
-        made = RayExecutor(address=address, cpus_per_run=1)
+        return PoolExecutor(jobs=2)
+    address = request.getfixturevalue("ray_session")
+    from ragix_core.eval.ray_executor import RayExecutor
+
+    return RayExecutor(address=address, cpus_per_run=1)
+
+
+@pytest.fixture(params=["local", "pool", "ray"])
+def executor(request, tmp_path, monkeypatch) -> RunExecutor:
+    made = make(request.param, request, tmp_path, monkeypatch)
+    yield made
+    made.close()
+
+
+@pytest.fixture(params=["pool", "ray"])
+def process_executor(request, tmp_path, monkeypatch) -> RunExecutor:
+    """An executor whose runs live in worker processes of their own, which a test can kill."""
+    made = make(request.param, request, tmp_path, monkeypatch)
     yield made
     made.close()
 
@@ -107,3 +128,76 @@ def test_a_kept_trace_is_written_in_the_trace_dir_of_the_machine_that_asked(exec
     assert path.parent == trace_dir and path.name.startswith("s0-notes-2")
     events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     assert any("wc" in json.dumps(e) for e in events)  # the run's own trace, with its tool call
+
+
+def kill_when_started(pid_file: Path, killed: list, timeout: float = 120.0) -> threading.Thread:
+    """Kill (SIGKILL) the worker process that writes ``pid_file``, as soon as it does."""
+    def watch():
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if pid_file.exists() and pid_file.read_text().strip():
+                pid = int(pid_file.read_text())
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_worker_killed_mid_run_is_retried_once_and_the_run_is_judged(process_executor, tmp_path):
+    runner = KilledOnce(REPLIES, victim=NOTES.input, directory=tmp_path)
+    killed = []
+    watcher = kill_when_started(marker(tmp_path, NOTES.input, ".pid"), killed)
+    streamed = []
+    results = process_executor.run(jobs(runner, (GUIDE, 1), (NOTES, 1), (WRONG, 1)), streamed.append)
+    watcher.join(5)
+    assert len(killed) == 1  # the test really killed the worker running that run
+    attempts = marker(tmp_path, NOTES.input, ".attempts").read_text().split()
+    assert len(attempts) == 2 and attempts[0] == str(killed[0]) != attempts[1]  # run again, in another process
+    assert [(r.id, r.passed) for r in results] == [("guide", True), ("notes", True), ("wrong", False)]
+    assert results[1].stop_reason == "success" and not results[1].error
+    assert len(streamed) == 3
+    assert process_executor.describe()["runs_lost_to_dead_workers"] == 0
+
+
+def test_a_run_whose_worker_dies_twice_is_a_harness_error_and_nothing_is_lost(process_executor, tmp_path):
+    runner = DiesEveryTime(REPLIES, victim=NOTES.input, directory=tmp_path)
+    results = process_executor.run(jobs(runner, (GUIDE, 1), (NOTES, 1), (WRONG, 1)))
+    assert [r.id for r in results] == ["guide", "notes", "wrong"]
+    lost = results[1]
+    assert not lost.passed and lost.stop_reason == "harness_error" and lost.strategy == "s0"
+    worker = {"pool": "its worker process", "ray": "its Ray worker"}[process_executor.name]
+    assert lost.error.startswith(f"{worker} died 2 times (run again once, then given up): "), lost.error
+    assert lost.failure == [lost.error]
+    assert len(marker(tmp_path, NOTES.input, ".attempts").read_text().split()) == 2  # retried once, no more
+    assert results[0].passed and not results[2].passed and results[2].stop_reason != "harness_error"
+    assert process_executor.describe()["runs_lost_to_dead_workers"] == 1
+
+
+def test_the_suites_report_through_it_is_the_local_report(process_executor, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    spec_file = tmp_path / "set.yaml"
+    spec_file.write_text(json.dumps([
+        {"id": s.id, "input": s.input, "expected_patterns": s.expected_patterns,
+         "must_run_commands": s.must_run_commands, "max_steps": 3} for s in (GUIDE, NOTES, WRONG)]))
+
+    def spec():
+        return SuiteSpec(sources=[str(spec_file)], strategies=["s0"],
+                         options=EvalOptions(cwd=MOCK_REPO, config=NO_TRACES, repeat=2))
+
+    local = run_suite(spec(), runner_factory=lambda s: ScriptedS0(REPLIES), executor=LocalExecutor())
+    remote = run_suite(spec(), runner_factory=lambda s: ScriptedS0(REPLIES), executor=process_executor)
+
+    def rows(report):
+        return [(r["id"], r["run"], r["passed"], r["stop_reason"], r["steps"], r["commands_run"], r["final_answer"])
+                for r in report["scenarios"]]
+
+    assert rows(remote) == rows(local) and len(rows(local)) == 6
+    assert remote["aggregates"]["pass_rate"] == local["aggregates"]["pass_rate"] == pytest.approx(4 / 6, abs=1e-4)
+    assert set(remote) == set(local) and set(remote["meta"]) == set(local["meta"])
+    assert remote["meta"]["executor"]["name"] == process_executor.name and local["meta"]["executor"]["name"] == "local"
+    assert remote["meta"]["commit"] == local["meta"]["commit"] != ""
+    assert remote["meta"]["executor"]["runs"] == 6

@@ -52,6 +52,43 @@ def test_a_won_game_is_a_success_with_evidence_events_and_a_replayable_graph(pro
     assert all(call["schema"] and "anyOf" in call["schema"] for call in llm.calls)
 
 
+LOST = [WIN[0], {"move": "RESPOND", "answer": "README.md has 12 lines.",
+                 "claims": [{"predicate": "line_count", "args": ["README.md", "12"]}]}]
+
+
+@pytest.mark.parametrize("replies", [WIN, LOST], ids=["won", "refuted-then-out-of-turns"])
+def test_the_graph_redrawn_from_the_trace_read_back_is_the_one_the_engine_exports(project, replies):
+    # `ragix serve` exports a past run's proof graph from its trace alone, as `ragix tutor --export-mermaid`
+    # exports it from the report of the run it just played
+    from ragix_core.memory.traces import read_trace
+    from ragix_core.reasoning_tutor.graph import graph_from_events
+
+    result, events, _ = play(project, replies, meta={"tutor": {**ACCEPT["tutor"], "max_turns": 2}})
+    exported = ProofGraph.from_json(result.state.meta["tutor"]["graph"]).to_mermaid()
+    traced = read_trace(result.trace_path)
+    redrawn = graph_from_events(record.get("data") for record in traced)
+    assert redrawn.to_mermaid() == exported
+    assert graph_from_events(e.data for e in events).to_mermaid() == exported  # the live events draw it too
+    assert "wc -l README.md" in exported
+    assert (":::claim_refuted" in exported, ":::claim_validated" in exported) == ((True, False) if replies is LOST
+                                                                                 else (False, True))
+    # what the events carry is the drawing, not the observations' output (that stays in the graph log)
+    assert all("data" not in change.get("node", {}) for r in traced for change in r["data"].get("graph", []))
+
+
+def test_a_trace_that_does_not_redraw_a_graph_says_so():
+    from ragix_core.reasoning_tutor.graph import GraphLogError, graph_from_events
+
+    assert graph_from_events([{"graph": "x"}, "garbage", {}, {"graph": []}]) is None  # records are untrusted
+    node = {"op": "node", "node": {"id": "A1", "kind": "action", "label": "ls"}}
+    assert list(graph_from_events([{"graph": [node]}]).nodes) == ["A1"]
+    with pytest.raises(GraphLogError, match="event 2: graph change 1: cannot replay 'edge' record"):
+        graph_from_events([{"graph": [node]}, {"graph": [{"op": "edge", "edge": {"src": "A1", "dst": "O9",
+                                                                                  "kind": "derives"}}]}])
+    with pytest.raises(GraphLogError, match="event 1: graph change 1 is not an object"):
+        graph_from_events([{"graph": ["A1"]}])
+
+
 def test_running_out_of_turns_gives_the_tutors_summary_not_the_players_words(project):
     replies = [WIN[0], {"move": "RESPOND", "answer": "README.md has 12 lines.", "claims": []}]
     result, _, _ = play(project, replies, meta={"tutor": {**ACCEPT["tutor"], "max_turns": 2}})

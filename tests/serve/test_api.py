@@ -196,3 +196,24 @@ def test_a_past_contractive_run_is_exported_as_its_tree(serve, project):
         mermaid = c.get(f"/api/runs/{result.session_id}/mermaid")
     assert mermaid.status_code == 200 and mermaid.text.startswith("graph TD")
     assert "n0 --> n1" in mermaid.text and "H=" in mermaid.text and "class n3 pruned" in mermaid.text
+
+
+def test_a_past_tutor_run_is_exported_as_its_proof_graph_from_its_trace_alone(serve, project):
+    from ragix_core.reasoning_tutor.graph import ProofGraph
+    from tests.scripted_llm import ScriptedLLM
+
+    llm = ScriptedLLM([{"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"},
+                       {"move": "RESPOND", "answer": "README.md has 19 lines.",
+                        "claims": [{"predicate": "line_count", "args": ["README.md", "19"]}]}])
+    result = run_goal(GOAL, cwd=project, config=parse_config({}), strategy="tutor", client_factory=lambda s: llm)
+    exported = ProofGraph.from_json(result.state.meta["tutor"]["graph"]).to_mermaid()  # `ragix tutor`'s export
+    server = serve({})  # a server that did not run it: it has the trace file only
+    with server.client() as c:
+        assert c.get(f"/api/runs/{result.session_id}").json()["engine"] == "tutor"
+        mermaid = c.get(f"/api/runs/{result.session_id}/mermaid")
+        page = c.get(f"/runs/{result.session_id}").text
+        listing = c.get("/runs").text
+    assert mermaid.status_code == 200 and mermaid.text == exported
+    assert "wc -l README.md" in mermaid.text and ":::claim_validated" in mermaid.text
+    link = f'href="/api/runs/{result.session_id}/mermaid"'
+    assert link in page and link in listing  # the past run's page and the runs list offer the export
