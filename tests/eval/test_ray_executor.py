@@ -3,6 +3,7 @@ worker process (a killed worker and the suite's report are in the conformance su
 cluster is real (tests/eval/ray_cluster.py, 2 CPUs on 127.0.0.1)."""
 
 import json
+import os
 import time
 
 import pytest
