@@ -13,7 +13,7 @@ a single graph on the same goals, and `ragix ask` routes a project goal that ask
 3. COMPOSE: deterministic, no model: one part's answer is the answer as the worker wrote it; several
    parts' answers are written under the question each answers ("Part 2 — <question>"), an unanswered part
    saying why. The run succeeds when every part did; else it ends with the budget's stop, ``user_abort``,
-   or ``part_unanswered``.
+   ``dry_run`` (the first worker's first command, previewed) or ``part_unanswered``.
 
 Options: ``meta["hierarchical"]`` = {"max_parts": 4, "budget": {"max_calls", "max_tokens", "max_seconds"}}.
 Trace: the master publishes RUN_START, a PART event per stage and RUN_END; every event of worker i carries
@@ -33,6 +33,7 @@ from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import ReasoningState
 from ragix_core.runtime.budget import BUDGET_REASONS, BudgetLimits, RunBudget
+from ragix_core.tools.preview import DRY_RUN
 
 __all__ = ["HierarchicalEngine", "build", "WORKER", "compose"]
 
@@ -147,7 +148,8 @@ class HierarchicalEngine:
                 record["caveat"] = sub.meta["caveat"]
             self._publish(EventKind.PART, state, stage="end", part=i, stop_reason=record["stop_reason"],
                           used=record["used"])
-            if record["stop_reason"] in BUDGET_REASONS + (USER_ABORT,):  # no further part may start
+            # A spent budget, Ctrl-C or a dry run's first command: no further part may start.
+            if record["stop_reason"] in BUDGET_REASONS + (USER_ABORT, DRY_RUN):
                 stop = StopRun(record["stop_reason"], sub.last_error or record["stop_reason"])
         return split, records, stop
 

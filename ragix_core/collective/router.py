@@ -21,7 +21,7 @@ from ragix_core import prompts
 from ragix_core.collective.rules import ROUTES, RouteContext, route_by_rules
 from ragix_core.core.registry import DEFAULT_ENGINE, engine_names
 from ragix_core.llm.base import LLMClient, LLMError
-from ragix_core.reasoning_v30.classify_rules import several_asks
+from ragix_core.core.asks import several_asks
 
 __all__ = ["Routing", "choose_route", "model_label", "project_names", "ROUTE_STRATEGY", "FALLBACK_ROUTE"]
 

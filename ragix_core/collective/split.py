@@ -1,7 +1,7 @@
 """The hierarchical master's split: a goal that asks several things, cut into questions for workers.
 
 Small model first: the master asks its model only when the goal asks several things, by the rule the
-graph already routes with (``reasoning_v30.classify_rules.several_asks``: two questions, or a second ask
+graph already routes with (``core.asks.several_asks``: two questions, or a second ask
 after "and" / "then" / ";"). A goal that asks one thing is one worker's question, unchanged, with no call.
 
 The model's parts are untrusted output: a list of 2 to ``max_parts`` distinct, non-empty questions of at
@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
 from ragix_core.llm.base import LLMClient, LLMError
-from ragix_core.reasoning_v30.classify_rules import several_asks
+from ragix_core.core.asks import several_asks
 
 __all__ = ["Split", "split_goal", "validate_parts", "MAX_PARTS", "MAX_PART_CHARS"]
 

@@ -156,3 +156,14 @@ def test_ragix_eval_runs_the_strategy_and_judges_its_composed_answer(project):
                              EvalOptions(cwd=project, strategy="hierarchical", config=cfg))
     assert result.passed, result.failure
     assert result.strategy == "hierarchical" and len(llm.calls) == 6
+
+
+def test_a_dry_run_stops_at_the_first_workers_first_command_and_starts_no_other_part(project):
+    llm = ScriptedLLM([SPLIT, LINES_WORKER[0]])
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}}})
+    res = run_goal(TWO_ASKS, cwd=project, config=cfg, strategy="hierarchical", client_factory=lambda s: llm,
+                   dry_run=True)
+    parts = res.state.meta["hierarchical"]["parts"]
+    assert res.state.stop_reason == "dry_run" and len(llm.calls) == 2
+    assert [p["stop_reason"] for p in parts] == ["dry_run", "not_run"]
+    assert "wc -l docs/install.md" in res.state.meta["dry_run"]["commands"][0]["command"]
