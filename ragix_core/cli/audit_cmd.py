@@ -5,6 +5,9 @@
     ragix audit DIR --tier 1 [--top-k 3] the report with a model's summaries of the top-K risk directories,
                                          every number and file name checked (T2: every directory; T3: and
                                          an executive summary); tier_check.json lists what was dropped
+    ragix audit DIR --tier 1 --review 2  each summary reviewed (spec 002 §6.2): the claims check and the tutor
+                                         role's model critique the draft against the kernel rows, the worker
+                                         revises at most 2 times; the report says what each critique found
     ragix audit DIR --json               every kernel's document, one JSON object
     ragix audit KERNEL DIR [--json]      one kernel's document (ast_scan, metrics, churn, hotspots, risk,
                                          recommendations)
@@ -44,12 +47,21 @@ def audit(
                                   "3: and an executive summary."),
     top_k: int = typer.Option(3, "--top-k", min=1, max=50, help="Directories summarized at tier 1."),
     model: Optional[str] = typer.Option(None, "--model", help="The model for tiers 1-3 (default: the worker role's)."),
+    review: Optional[int] = typer.Option(
+        None, "--review", min=0, max=3, metavar="N",
+        help="Tiers 1-3: review each summary: the claims check and a tutor model critique the draft against the "
+             "kernel rows and the model rewrites it, at most N times (0: critique only); a critique that finds "
+             "nothing ends it. The report says what each critique found; the kept text is still checked."),
+    tutor_model: Optional[str] = typer.Option(None, "--tutor-model",
+                                              help="The tutor's model for --review (default: the tutor role's)."),
 ) -> None:
     from ragix_core.kernels.audit import KernelError, TreeError, TreeLimits, run_all, run_kernel
     from ragix_core.kernels.audit.registry import DEFAULT_CACHE
 
     if len(args) > 2:
         _fail(f"expected [KERNEL] DIR, got {len(args)} arguments")
+    if (review is not None or tutor_model) and not tier:
+        _fail("--review and --tutor-model review model-written summaries: they need --tier 1, 2 or 3")
     kernel, directory = (args[0], args[1]) if len(args) == 2 else (None, args[0])
     cache = None if no_cache else DEFAULT_CACHE
     limits = TreeLimits(max_files=max_files)
@@ -71,7 +83,7 @@ def audit(
     root = Path(docs["metrics"]["root"])
     target = out if out is not None else root / ".ragix" / "audit"
     title = f"Audit of {root.name}"
-    result = _summaries(docs, root, tier, top_k, model) if tier else None
+    result = _summaries(docs, root, tier, top_k, model, review, tutor_model) if tier else None
     try:
         if result is None:
             report = write_report(docs, target, title, with_plots=not no_plots)
@@ -94,6 +106,9 @@ def audit(
                    f"({t['unsupported_numbers']} unsupported numbers, {t['unknown_paths']} unknown files), "
                    f"{t['errors']} model errors; {u['calls']} calls, {u['prompt_tokens']} + "
                    f"{u['completion_tokens']} tokens")
+        if result.reviewer is not None:
+            typer.echo(f"review: {t['revisions']} revision(s), {t['reviews_clean']} of {len(result.every())} "
+                       f"review(s) ended with nothing found (tutor {result.reviewer})")
     typer.echo(f"wrote {report.directory}/report.md (and report.html, {len(report.files) - 2} other file(s)) "
                f"in {seconds:.1f} s: {docs['metrics']['files']} files, "
                f"{len(docs['recommendations']['data']['items'])} recommendations")
@@ -101,21 +116,32 @@ def audit(
         typer.echo(f"note: {note}", err=True)
 
 
-def _summaries(docs: dict, root: Path, tier: int, top_k: int, model: Optional[str]):
-    """Tiers 1-3: the worker role's model (ragix.yaml beside the tree, or --model) writes, the checker keeps."""
+def _summaries(docs: dict, root: Path, tier: int, top_k: int, model: Optional[str], review: Optional[int],
+               tutor_model: Optional[str]):
+    """Tiers 1-3: the worker role's model (ragix.yaml beside the tree, or --model) writes, the checker keeps;
+    with --review the tutor role's model (or --tutor-model) critiques each draft."""
     from ragix_core.config import ConfigError, load_config
     from ragix_core.kernels.presenter.tiers import summarize
     from ragix_core.llm.base import LLMError
     from ragix_core.llm.factory import build_client
 
     try:
-        settings = load_config(cwd=root).llm.for_role("worker")
+        llm = load_config(cwd=root).llm
+        settings = llm.for_role("worker")
         if model:
             settings = settings.model_copy(update={"model": model})
         client = build_client(settings)
+        tutor = None
+        if review is not None:
+            tutor_settings = llm.for_role("tutor")
+            if tutor_model:
+                tutor_settings = tutor_settings.model_copy(update={"model": tutor_model})
+            # the same backend and model as the worker: one client, one model load
+            tutor = client if tutor_settings.client_key() == settings.client_key() else build_client(tutor_settings)
     except (ConfigError, LLMError, ValueError) as exc:
         _fail(f"cannot set up the model for tier {tier}: {exc}")
-    result = summarize(docs, client, tier, top_k, progress=lambda what: typer.echo(f"tier {tier}: {what}", err=True))
+    result = summarize(docs, client, tier, top_k, progress=lambda what: typer.echo(f"tier {tier}: {what}", err=True),
+                       review=(tutor, review) if review is not None else None)
     if result.summaries and all(s.error for s in result.summaries):
         typer.echo(f"warning: every model call failed ({result.summaries[0].error}); the report has no summaries",
                    err=True)

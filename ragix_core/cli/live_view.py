@@ -30,7 +30,33 @@ def _short(text: Any, limit: int = 160) -> str:
 
 
 def event_line(event: Event) -> Optional[str]:
-    """One human line for an event, or None for events not worth a line."""
+    """One human line for an event, or None for events not worth a line. A hierarchical worker's events
+    (``part`` in their data) are indented under their part."""
+    line = _line(event)
+    part = event.data.get("part")
+    if line is None or part is None or event.kind == EventKind.PART:
+        return line
+    return f"  part {part} │ {line}"
+
+
+def _part_line(d: Dict[str, Any]) -> str:
+    stage = d.get("stage")
+    if stage == "split":
+        parts = d.get("parts") or []
+        return f"split ({d.get('by')}): {d.get('note')}" + "".join(
+            f"\n  {n}. {_short(p, 120)}" for n, p in enumerate(parts, 1) if len(parts) > 1)
+    if stage == "start":
+        left = d.get("left") or {}
+        return (f"part {d.get('part')}: {_short(d.get('question'), 120)}  (left: {left.get('llm_calls')} calls, "
+                f"{left.get('tokens')} tokens, {left.get('seconds')} s)")
+    if stage == "end":
+        used = d.get("used") or {}
+        return (f"part {d.get('part')} ended {d.get('stop_reason')} ({used.get('llm_calls')} calls, "
+                f"{(used.get('prompt_tokens') or 0) + (used.get('completion_tokens') or 0)} tokens)")
+    return f"compose {d.get('parts')} part(s): {d.get('stop_reason')}"
+
+
+def _line(event: Event) -> Optional[str]:
     d = event.data
     k = event.kind
     if k == EventKind.NODE_ENTER:
@@ -56,6 +82,8 @@ def event_line(event: Event) -> Optional[str]:
         v = d.get("verdict") or {}
         return (f"  → {str(v.get('status', '')).upper()} ({v.get('kind')}, {v.get('points', 0):+d}, "
                 f"score {v.get('score')}): {_short(v.get('reason'), 300)}")
+    if k == EventKind.PART:
+        return _part_line(d)
     if k in (EventKind.RESEARCH_SEARCH, EventKind.RESEARCH_AGENT):
         from ragix_core.cli.research_cmd import research_line
 

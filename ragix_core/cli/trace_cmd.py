@@ -65,7 +65,10 @@ def show(
         line = event_line(ev)
         if line is None:
             if ev.kind.value in ("run_start", "run_end", "respond"):
-                line = f"{ev.kind.value} " + " ".join(f"{k}={v}" for k, v in ev.data.items() if k != "event")
+                line = f"{ev.kind.value} " + " ".join(f"{k}={v}" for k, v in ev.data.items()
+                                                      if k not in ("event", "part"))
+                if ev.data.get("part") is not None:  # a hierarchical worker's own run, under its part
+                    line = f"  part {ev.data['part']} │ {line}"
             else:
                 continue
         table.add_row(f"{ev.ts - t0:.1f}", line)

@@ -4,6 +4,10 @@
 goal with one route (a schema-constrained reply; research is offered only when documents are there);
 when there is no model or its reply is unusable, the fallback is the default engine's route, graph.
 Every route but audit is an engine of the registry; audit is the code-audit kernels.
+
+A graph goal that asks several things (the graph's own rule for planning at once,
+``classify_rules.several_asks``) runs the ``hierarchical`` strategy: a master splits it, graph workers
+answer the parts. The route stays graph (the kind of question); only the engine differs, and says so.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from ragix_core import prompts
 from ragix_core.collective.rules import ROUTES, RouteContext, route_by_rules
 from ragix_core.core.registry import DEFAULT_ENGINE, engine_names
 from ragix_core.llm.base import LLMClient, LLMError
+from ragix_core.core.asks import several_asks
 
 __all__ = ["Routing", "choose_route", "model_label", "project_names", "ROUTE_STRATEGY", "FALLBACK_ROUTE"]
 
@@ -25,6 +30,8 @@ ROUTE_STRATEGY: Dict[str, Optional[str]] = {"graph": DEFAULT_ENGINE, "research":
                                             "tutor": "tutor", "chat": "chat", "audit": None}
 assert set(ROUTE_STRATEGY) == set(ROUTES) and all(s in engine_names() for s in ROUTE_STRATEGY.values() if s)
 FALLBACK_ROUTE = "graph"
+SEVERAL_ASKS_STRATEGY = "hierarchical"  # a graph goal that asks several things
+assert SEVERAL_ASKS_STRATEGY in engine_names()
 MAX_NAMES = 5000  # names read from the project for the rules: a huge tree is sampled, not walked
 _SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".ragix"}
 
@@ -87,7 +94,15 @@ def model_label(goal: str, context: RouteContext, client: LLMClient) -> tuple:
 
 def choose_route(goal: str, context: RouteContext = RouteContext(), client: Optional[LLMClient] = None) -> Routing:
     """The route of ``goal``: the rules' when they can tell, else the model's label (if ``client``),
-    else the fallback."""
+    else the fallback; a graph goal that asks several things gets the hierarchical engine."""
+    routing = _route(goal, context, client)
+    if routing.route == "graph" and several_asks(goal):
+        routing.strategy = SEVERAL_ASKS_STRATEGY
+        routing.reason += "; asks several things: a master splits it, graph workers answer the parts"
+    return routing
+
+
+def _route(goal: str, context: RouteContext, client: Optional[LLMClient]) -> Routing:
     if not goal or not goal.strip():
         raise ValueError("the goal is empty")
     decision = route_by_rules(goal, context)

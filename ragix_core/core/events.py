@@ -18,9 +18,10 @@ import queue
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 __all__ = ["EventKind", "Event", "EventBus", "RUN_END_ANSWER_CHARS"]
 
@@ -48,6 +49,8 @@ class EventKind(str, Enum):
     # the research engine (spec 004): an index search (the first one or a gap search), an agent's turn
     RESEARCH_SEARCH = "research_search"
     RESEARCH_AGENT = "research_agent"
+    # the hierarchical pattern (collective/hierarchical.py): the master's split, a part begun or ended, the composition
+    PART = "part"
 
 
 @dataclass
@@ -73,6 +76,7 @@ class EventBus:
         self._subscribers: List[Callable[[Event], None]] = []
         self._lock = threading.Lock()
         self._streams: List["queue.Queue[Any]"] = []
+        self._scope: Optional[Dict[str, Any]] = None
 
     @property
     def active(self) -> bool:
@@ -93,7 +97,8 @@ class EventBus:
         subscribers = self._subscribers  # copy-on-write list: safe to iterate without the lock
         if not subscribers:
             return
-        event = Event(kind, session_id, data)
+        scope = self._scope
+        event = Event(kind, session_id, {**data, **scope} if scope else data)
         for callback in subscribers:
             try:
                 callback(event)
@@ -108,6 +113,18 @@ class EventBus:
         child = EventBus()
         child.subscribe(lambda event: self.publish(event.kind, event.session_id, **{**event.data, **tags}))
         return child
+
+    @contextmanager
+    def scope(self, **tags: Any) -> Iterator["EventBus"]:
+        """Every event published on this bus while the block runs gets ``tags`` in its data: a
+        sub-run's events (a hierarchical worker's ``part=2``) stay nested under the run that started
+        it, in one trace. For sub-runs that run one after another: the tags are the bus's, not a thread's."""
+        previous = self._scope
+        self._scope = {**(previous or {}), **tags}
+        try:
+            yield self
+        finally:
+            self._scope = previous
 
     def stream(self, maxsize: int = 10_000) -> Iterator[Event]:
         """Iterate over events published from now on until ``close()``."""

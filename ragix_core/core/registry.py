@@ -86,6 +86,9 @@ ENGINES: Dict[str, EngineSpec] = {spec.name: spec for spec in (
     EngineSpec("ensemble", "ragix_core.collective.ensemble:build",
                "spec 002 §9 ensemble: member engines answer the same goal, a vote merges them and reports agreement",
                _SHELL_ROLES, classifies=False),
+    EngineSpec("hierarchical", "ragix_core.collective.hierarchical:build",
+               "spec 002 §9 hierarchical: a master splits a goal that asks several things, graph workers answer "
+               "the parts within one budget", _SHELL_ROLES, classifies=False),
 )}
 DEFAULT_ENGINE = "graph_v30"
 BASELINE_ENGINE = "s0"

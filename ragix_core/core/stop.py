@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["StopRun"]
+__all__ = ["StopRun", "BudgetSpent"]
 
 
 class StopRun(Exception):
@@ -17,3 +17,10 @@ class StopRun(Exception):
         super().__init__(message or reason)
         self.reason = reason
         self.message = message or reason
+
+
+class BudgetSpent(StopRun):
+    """The run's shared budget (model calls, tokens or wall time; ``runtime.budget``) is spent.
+
+    Never one failed try among several: whatever catches a named stop to try again lets this one
+    through, since every further model call would be refused the same way."""

@@ -12,7 +12,10 @@ totals name the role. A role's configured temperature / max_tokens / timeout
 apply when the caller does not pass them.
 
 This is the one place where a run's LLM usage is counted: every call an engine
-makes (repairs, failed calls included) goes through a TracedClient.
+makes (repairs, failed calls included) goes through a TracedClient. It is also
+where a run-wide budget is enforced: ``roles.guard`` (``runtime.budget``), when
+set, is asked before every call; it raises a named stop when the budget is spent
+and may shorten the call's timeout to the wall time left.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class TracedClient:
         lock: Optional[threading.Lock] = None,
         include_prompts: bool = False,
         seeds: Optional[Callable[[], Optional[int]]] = None,
+        guard: Optional[Callable[[], Optional[float]]] = None,
     ) -> None:
         self.inner = inner
         self.role = role
@@ -63,6 +67,8 @@ class TracedClient:
         # shows what the model was asked; off by default (prompts quote file contents).
         self.include_prompts = include_prompts
         self.seeds = seeds  # the run's seed sequence, for calls that do not fix one
+        # Asked before every call: raises when the run's budget is spent, else the seconds left (or None).
+        self.guard = guard
 
     @property
     def backend(self) -> str:
@@ -89,6 +95,10 @@ class TracedClient:
             "temperature": temperature if temperature is not None else (s.temperature if s else 0.0),
             "timeout": timeout if timeout is not None else (s.timeout if s else None),
         }
+        if self.guard is not None:
+            left = self.guard()  # a spent budget raises here: the call is refused, not made
+            if left is not None:
+                kwargs["timeout"] = left if kwargs["timeout"] is None else min(kwargs["timeout"], left)
         if seed is None and self.seeds is not None:
             seed = self.seeds()
         if seed is not None:  # passed only when there is one: a client without seeds keeps working
@@ -157,6 +167,8 @@ class Roles:
         self.usage: Dict[str, Usage] = {}
         self.calls: Dict[str, int] = {}
         self.seed = seed
+        # A run-wide budget over every role (runtime.budget.RunBudget.check), set by the engine that owns one.
+        self.guard: Optional[Callable[[], Optional[float]]] = None
         self._next_seed = seed
         self._shared: Dict[tuple, LLMClient] = {}
         self._roles: Dict[str, TracedClient] = {}
@@ -181,9 +193,13 @@ class Roles:
             client = TracedClient(inner, role, settings, bus=self.bus, session_id=self.session_id,
                                   totals=self.usage, calls=self.calls, lock=self._usage_lock,
                                   include_prompts=self.include_prompts,
-                                  seeds=self._take_seed if self.seed is not None else None)
+                                  seeds=self._take_seed if self.seed is not None else None,
+                                  guard=self._check_guard)
             self._roles[role] = client
             return client
+
+    def _check_guard(self) -> Optional[float]:
+        return self.guard() if self.guard is not None else None
 
     def _take_seed(self) -> Optional[int]:
         with self._usage_lock:

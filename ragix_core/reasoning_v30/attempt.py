@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from ragix_core import prompts
-from ragix_core.core.stop import StopRun
+from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
@@ -292,7 +292,7 @@ class CommandAttempt:
         try:
             command = self.ask_command(feedback, i, sample)
         except StopRun as stop:
-            if stop.reason in _FATAL:
+            if stop.reason in _FATAL or isinstance(stop, BudgetSpent):
                 raise
             out.no_command.append(stop.message)
             return None

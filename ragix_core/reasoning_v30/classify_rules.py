@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ragix_core.core.asks import several_asks  # re-exported: the graph's routing rule, shared with the collective patterns
 from ragix_core.core.types import TaskComplexity
 
 __all__ = ["rule_based_complexity", "needs_tools", "several_asks"]
@@ -68,18 +69,3 @@ def rule_based_complexity(goal: str) -> Optional[TaskComplexity]:
     if _CONCEPTUAL.match(text) and not needs_tools(text):
         return TaskComplexity.BYPASS
     return None
-
-
-# A second question joined to the first: "How many X, and which Y?", "Count X; then list Y".
-_ASK = r"(how many|how much|which|what|where|who|when|list|count|find|show|name)"
-_SECOND_ASK = re.compile(r"(\?|;|,?\s+and\s+(also\s+)?|,?\s+then\s+|,\s+)" + _ASK + r"\b", re.IGNORECASE)
-
-
-def several_asks(goal: str) -> bool:
-    """True when the goal asks two things (two questions, or a second ask after "and"/"then"/";"):
-    one command cannot answer it, so the try-first route plans at once."""
-    text = goal.strip()
-    if text.count("?") >= 2:
-        return True
-    first = re.search(r"\b" + _ASK + r"\b", text, re.IGNORECASE)
-    return bool(first and _SECOND_ASK.search(text, first.end()))

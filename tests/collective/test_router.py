@@ -129,3 +129,15 @@ def test_ask_bad_input_exits_2_with_a_message(tmp_path, monkeypatch):
                           (["ask", "  ", "--cwd", str(tmp_path)], "the goal is empty")):
         result = CliRunner().invoke(app, argv)
         assert result.exit_code == 2 and message in result.output, (argv, result.output)
+
+
+@pytest.mark.parametrize("goal, route, strategy", [
+    ("How many lines does setup.py have, and which files import os?", "graph", "hierarchical"),
+    ("How many lines does setup.py have?", "graph", "graph_v30"),
+    ("If Alice is older than Bob and Bob is older than Carol, who is the oldest? Who is the youngest?",
+     "tree", "contractive"),
+])
+def test_a_graph_goal_that_asks_several_things_runs_the_hierarchical_engine(goal, route, strategy):
+    routing = choose_route(goal, RouteContext())
+    assert (routing.route, routing.strategy) == (route, strategy)
+    assert ("asks several things" in routing.reason) == (strategy == "hierarchical")

@@ -8,6 +8,11 @@ Each summary is one model call; its sentences go through ``claims.check_prose`` 
 model was shown (kernel output only), and a sentence citing a number or a file no kernel produced is
 dropped and counted. What is printed therefore cites only kernel numbers; the count of what was dropped
 is the tier's measure of the model (goal: 0). A model error leaves that summary out, with the reason.
+
+With a review (``review=(tutor, revisions)``, `ragix audit --review N`), each draft then goes through the
+worker + tutor loop of ``presenter.review``: the claims check and the tutor model critique it, the worker
+revises at most N times, and the summary keeps the chosen draft's checked sentences and says what the
+critique found.
 """
 
 from __future__ import annotations
@@ -16,14 +21,15 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
 from ragix_core.kernels.presenter.claims import CheckedProse, Facts, check_prose
 from ragix_core.kernels.presenter.clusters import Cluster, project_facts, risk_clusters
 from ragix_core.kernels.presenter.document import Block, Heading, Paragraph
+from ragix_core.kernels.presenter.review import Call, Review, review_draft
 from ragix_core.kernels.presenter.t0 import Report, write_report
-from ragix_core.llm.base import LLMClient, LLMError
+from ragix_core.llm.base import Completion, LLMClient, LLMError
 
 __all__ = ["Summary", "TierResult", "summarize", "tier_blocks", "write_tier_report", "TIERS", "MAX_CLUSTERS",
            "CHECK_FILE"]
@@ -40,10 +46,12 @@ class Summary:
     check: Optional[CheckedProse] = None
     error: Optional[str] = None
     raw: str = ""
+    review: Optional[Review] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return {"subject": self.subject, "error": self.error, "raw": self.raw,
-                **(self.check.to_dict() if self.check else {})}
+                **(self.check.to_dict() if self.check else {}),
+                **({"review": self.review.to_dict()} if self.review else {})}
 
 
 @dataclass
@@ -52,6 +60,7 @@ class TierResult:
     model: str
     summaries: List[Summary]
     executive: Optional[Summary] = None
+    reviewer: Optional[str] = None  # reviewed: the tutor's model ("" for the claims check alone); None: not reviewed
     usage: Dict[str, int] = field(default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
 
     def every(self) -> List[Summary]:
@@ -64,43 +73,67 @@ class TierResult:
                 "unsupported_numbers": sum(len(d.numbers) for c in checks for d in c.dropped),
                 "unknown_paths": sum(len(d.paths) for c in checks for d in c.dropped),
                 "numbers_checked": sum(c.numbers_checked for c in checks),
-                "errors": sum(1 for s in self.every() if s.error)}
+                "errors": sum(1 for s in self.every() if s.error),
+                **({"revisions": sum(len(s.review.rounds) - 1 for s in self.every() if s.review),
+                    "reviews_clean": sum(1 for s in self.every() if s.review and s.review.ended == "clean")}
+                   if self.reviewer is not None else {})}
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"tier": self.tier, "model": self.model, "totals": self.totals(), "usage": self.usage,
+        return {"tier": self.tier, "model": self.model, "reviewer": self.reviewer, "totals": self.totals(), "usage": self.usage,
                 "summaries": [s.to_dict() for s in self.summaries],
                 "executive": self.executive.to_dict() if self.executive else None}
 
 
-def _ask(client: LLMClient, system: str, user: str, max_tokens: int, result: TierResult, subject: str,
-         facts: Facts) -> Summary:
-    result.usage["calls"] += 1
+def _counting(result: TierResult) -> Call:
+    """Every model call of the tier (drafts, critiques, revisions) through one counter."""
+    def call(client: LLMClient, messages: List[Dict[str, str]], max_tokens: int,
+             schema: Optional[Dict[str, Any]]) -> Completion:
+        result.usage["calls"] += 1
+        reply = client.complete(messages, max_tokens=max_tokens, temperature=0.0,
+                                **({"schema": schema} if schema else {}))
+        result.usage["prompt_tokens"] += reply.usage.prompt_tokens
+        result.usage["completion_tokens"] += reply.usage.completion_tokens
+        return reply
+    return call
+
+
+def _ask(client: LLMClient, system: str, user: str, max_tokens: int, call: Call, subject: str, facts: Facts,
+         facts_text: str, review: Optional[Tuple[Optional[LLMClient], int]]) -> Summary:
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     try:
-        reply = client.complete([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                max_tokens=max_tokens, temperature=0.0)
+        text = call(client, messages, max_tokens, None).text or ""
     except LLMError as exc:
         return Summary(subject, error=f"{type(exc).__name__}: {exc}")
-    result.usage["prompt_tokens"] += reply.usage.prompt_tokens
-    result.usage["completion_tokens"] += reply.usage.completion_tokens
-    return Summary(subject, check_prose(reply.text or "", facts), raw=reply.text or "")
+    if review is None:
+        return Summary(subject, check_prose(text, facts), raw=text)
+    tutor, revisions = review
+    done = review_draft(client, tutor, messages, text, facts, facts_text, max_tokens, revisions, call)
+    kept = done.rounds[done.chosen]
+    return Summary(subject, kept.critique.check, raw=kept.draft, review=done)
 
 
 def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top_k: int = 3,
-              progress: Optional[Callable[[str], None]] = None) -> TierResult:
+              progress: Optional[Callable[[str], None]] = None,
+              review: Optional[Tuple[Optional[LLMClient], int]] = None) -> TierResult:
     """Ask ``client`` for the tier's summaries of the kernel documents ``docs`` and check each one;
-    ``progress`` is told before each model call (a call takes seconds to minutes on a CPU)."""
+    ``progress`` is told before each summary (a call takes seconds to minutes on a CPU). ``review``:
+    (the tutor's client or None for the claims check alone, the most revisions per summary)."""
     if tier not in TIERS[1:]:
         raise ValueError(f"a model tier is 1, 2 or 3, not {tier!r}")
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1, not {top_k}")
     clusters: List[Cluster] = risk_clusters(docs, top_k if tier == 1 else MAX_CLUSTERS)
-    result = TierResult(tier, getattr(client, "model", ""), [])
+    result = TierResult(tier, getattr(client, "model", ""), [],
+                        reviewer=((getattr(review[0], "model", "") or "a model") if review[0] else "")
+                        if review else None)
+    call = _counting(result)
     system = prompts.section("audit_summary", "system")
     for i, cluster in enumerate(clusters, 1):
         if progress:
             progress(f"summary {i}/{len(clusters)}: directory {cluster.directory}")
         user = prompts.section("audit_summary", "cluster", directory=cluster.directory, facts=cluster.text)
-        result.summaries.append(_ask(client, system, user, SUMMARY_TOKENS, result, cluster.directory, cluster.facts))
+        result.summaries.append(_ask(client, system, user, SUMMARY_TOKENS, call, cluster.directory, cluster.facts,
+                                     cluster.text, review))
     if tier == 3:
         lines, facts = project_facts(docs)
         for cluster in clusters:
@@ -111,7 +144,7 @@ def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top
         if progress:
             progress("executive summary")
         result.executive = _ask(client, prompts.section("audit_summary", "executive_system"), user,
-                                EXECUTIVE_TOKENS, result, "project", facts)
+                                EXECUTIVE_TOKENS, call, "project", facts, "\n".join(lines), review)
     return result
 
 
@@ -131,10 +164,17 @@ def tier_blocks(result: TierResult) -> List[Block]:
         f"name in them was checked against those rows: {t['numbers_checked']} numbers cited, "
         f"{t['sentences_kept']} sentences kept, {t['sentences_dropped']} dropped for citing something no kernel "
         f"produced ({t['unsupported_numbers']} numbers, {t['unknown_paths']} file names; listed in {CHECK_FILE}).")]
-    if result.executive is not None:
-        blocks += [Heading("Executive summary", 3), Paragraph(_prose(result.executive))]
-    for summary in result.summaries:
-        blocks += [Heading(f"Directory {summary.subject}", 3), Paragraph(_prose(summary))]
+    if result.reviewer is not None:
+        blocks.append(Paragraph(
+            f"Each summary was reviewed before the check above: the claims check"
+            + (f" and a tutor model ({result.reviewer})" if result.reviewer else "")
+            + f" critiqued the draft against the same rows, and the model revised it "
+            f"{t['revisions']} time(s) in all; {t['reviews_clean']} review(s) ended with nothing found."))
+    for heading, summary in ([("Executive summary", result.executive)] if result.executive else []) + [
+            (f"Directory {s.subject}", s) for s in result.summaries]:
+        blocks += [Heading(heading, 3), Paragraph(_prose(summary))]
+        if summary.review is not None:
+            blocks.append(Paragraph(summary.review.summary_line()))
     return blocks
 
 
