@@ -39,3 +39,14 @@ def test_outside_a_checkout_it_says_unknown(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))  # even if tmp lies inside a checkout
     monkeypatch.setattr(provenance, "ROOT", tmp_path)
     assert provenance.commit() == "unknown"
+
+
+def test_a_directory_inside_another_repository_is_not_that_repositorys_checkout(repo):
+    # A wheel installed into a venv that sits inside some repository: git would search upward and report the
+    # outer repository's commit as ragix's own.
+    from ragix_core.core.provenance import code_commit
+
+    inner = repo / "venv" / "lib" / "site-packages"
+    inner.mkdir(parents=True)
+    assert code_commit(inner) == "unknown"
+    assert code_commit(repo) == git(repo, "rev-parse", "--short", "HEAD")

@@ -7,7 +7,8 @@ Modules: ``messages`` (the thread's messages, the single source of truth),
 ``nodes`` (pure ``(state, config) -> partial state`` nodes and routes), ``graph``
 (ragix's runner and the LangGraph builder), ``tools`` / ``search`` / ``repl_driver``
 (repl, operator, search; documents are searched through the research engine's
-index), ``store`` (sessions in SQLite), ``session`` (one stored turn), ``build``
+index), ``web_search`` (Tavily, only from the user's own config), ``lc_messages``
+(LangChain messages both ways), ``store`` (sessions in SQLite), ``session`` (one stored turn), ``build``
 (deps from a RunContext; the registry's engine). Names load lazily: importing the
 package costs nothing.
 """
@@ -22,7 +23,9 @@ _EXPORTS = {
     "run_thread": "graph", "build_state_graph": "graph", "langgraph_config": "graph",
     "ChatTools": "tools", "ReplTool": "tools", "OperatorTool": "tools", "SearchTool": "tools",
     "SearchHit": "search", "SearchProvider": "search", "ChatStore": "store", "run_turn": "session",
-    "TurnResult": "session", "chat_setup": "build",
+    "TurnResult": "session", "chat_setup": "build", "langchain_node": "graph",
+    "to_langchain_all": "lc_messages", "from_langchain_all": "lc_messages", "MessageConversionError": "lc_messages",
+    "TavilyProvider": "web_search", "WebSearchError": "web_search",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -66,7 +66,8 @@ def chat_setup(ctx: Any, *, docs: Optional[str] = None, max_reasoning_steps: Opt
         elif name == "search":
             providers, left_out = build_providers(
                 section.search.providers,
-                ProviderSettings(docs=docs or section.search.docs, corpus=ctx.corpus))
+                ProviderSettings(docs=docs or section.search.docs, corpus=ctx.corpus, web=section.search.web,
+                                 timeout=section.tool_timeout))
             notes.extend(f"search source {n}" for n in left_out)
             tools.append(SearchTool(providers, section.search.top_k, section.tool_timeout, notes=left_out,
                                     bus=ctx.bus, session_id=ctx.session_id))

@@ -5,8 +5,9 @@
         def search(self, query: str, top_k: int) -> List[SearchHit]: ...
 
 Built in: ``docs`` (the local document collection, ``ragix chat --docs DIR``) and
-``experience`` (the experience corpus of past runs). Any other provider — a web
-search — is added by configuration, ``chat.search.providers: ["pkg.module:factory"]``,
+``experience`` (the experience corpus of past runs). A web search (``web_search``,
+Tavily) joins them only when the user's own config has ``chat.search.web``. Any other
+provider is added by configuration, ``chat.search.providers: ["pkg.module:factory"]``,
 where ``factory(settings) -> SearchProvider`` gets a ``ProviderSettings``; it is
 imported only when a chat opens, and a broken name fails then with a clear error.
 
@@ -21,6 +22,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
+from ragix_core import prompts
 from ragix_core.core.text import bounded, one_line
 
 __all__ = ["SearchHit", "SearchProvider", "ProviderSettings", "ProviderError", "DocsProvider",
@@ -56,6 +58,8 @@ class ProviderSettings:
     docs: Optional[str] = None  # the document directory
     corpus: Any = None  # HybridExperienceCorpus, or None when memory is off
     options: Dict[str, Any] = field(default_factory=dict)
+    web: Any = None  # config.chat.WebSearchSection from the user's own config, or None: no web search
+    timeout: float = 30.0  # seconds, of one provider's search
 
 
 class DocsProvider:
@@ -135,6 +139,10 @@ def build_providers(names: Sequence[str], settings: ProviderSettings) -> Tuple[L
                 raise ProviderError(f"search provider {name!r} returned {type(provider).__name__}, "
                                     "which has no `name` and `search(query, top_k)`")
             providers.append(provider)
+    if settings.web is not None:
+        from .web_search import web_provider
+
+        providers.append(web_provider(settings.web, settings.timeout))
     return providers, notes
 
 
@@ -177,7 +185,7 @@ def search_all(providers: Sequence[SearchProvider], query: str, top_k: int,
 def format_hits(hits: Sequence[SearchHit]) -> str:
     if not hits:
         return "no results"
-    blocks = []
+    blocks = [prompts.render("chat_web_results").strip()] if any(h.source == "web" for h in hits) else []
     for i, hit in enumerate(hits, 1):
         where = f" ({hit.source}: {one_line(hit.ref, 120)})" if hit.ref else f" ({hit.source})"
         blocks.append(f"{i}. {one_line(hit.title, 160)}{where}\n{bounded(hit.text.strip(), HIT_CHARS)}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Callable, Dict, List, Mapping, Sequence, Tuple, TypedDict, get_type_hints
 
+from .lc_messages import from_langchain, is_langchain_message
 from .messages import ChatMessage, human
 
 __all__ = ["ChatState", "append_messages", "merge", "new_state", "reducers"]
@@ -22,12 +23,15 @@ __all__ = ["ChatState", "append_messages", "merge", "new_state", "reducers"]
 
 def append_messages(left: Sequence[ChatMessage], right: Sequence[ChatMessage]) -> List[ChatMessage]:
     """``left`` followed by the messages of ``right`` it does not already hold (same id): a node may
-    return only its new messages or, as spec 003's example does, the old list plus them."""
+    return only its new messages or, as spec 003's example does, the old list plus them. LangChain
+    messages are taken too, converted (``lc_messages``), so a LangGraph caller may pass its own."""
     have = {m.id for m in left}
     out = list(left)
     for m in right or ():
+        if is_langchain_message(m):
+            m = from_langchain(m, fallback_id=f"lc:{len(out):03d}")
         if not isinstance(m, ChatMessage):
-            raise TypeError(f"messages must be ChatMessage, not {type(m).__name__}")
+            raise TypeError(f"messages must be ChatMessage or LangChain messages, not {type(m).__name__}")
         if m.id not in have:
             have.add(m.id)
             out.append(m)

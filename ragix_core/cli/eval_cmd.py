@@ -83,8 +83,8 @@ def eval_command(
                                       "ray: each run a Ray task on a cluster (docs/SCALE.md), not with --warmup, "
                                       "--corpus keep, --record or --replay."),
     address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster (host:port of its head) for "
-                                          "--executor ray; default: RAY_ADDRESS, else the cluster last started on "
-                                          "this machine, else a new one on this machine."),
+                                          "--executor ray; default: RAY_ADDRESS, else a new one of this run's "
+                                          "own on this machine, listening on loopback only."),
     cpus_per_run: float = typer.Option(1.0, "--cpus-per-run", help="CPUs a Ray task reserves for one run (also "
                                        "the embedded model's threads, unless the config sets them)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Let the runs write, as `ragix run --yes` does (each run "

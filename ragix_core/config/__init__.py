@@ -15,6 +15,7 @@ and what it tried to set otherwise is named on stderr. The ``memory`` section
 always comes from $RAGIX_HOME/ragix.yaml, and a project file that sets it, even
 a trusted one, is refused for that key with a message on stderr. That includes
 ``memory.global_traces``: whether runs write into the user's home is the user's decision.
+So is ``chat.search.web``: whether questions leave the machine, and with which key.
 """
 
 from __future__ import annotations
@@ -143,12 +144,12 @@ def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = 
     home_file = ragix_home() / CONFIG_FILENAME
     if path is not None or (home_file.is_file() and os.path.samefile(found, home_file)):
         return parse_config(data, str(found))
-    if isinstance(data, dict) and "memory" in data:
-        sys.stderr.write(f"ragix: {found} sets {_memory_refused(data['memory'])}; refused, using yours.\n")
-        data = {k: v for k, v in data.items() if k != "memory"}
+    data = _without_user_only(found, data)
     cfg = parse_config(data, str(found))
     cfg = _untrusted_project(found, data, home_file) or cfg
-    cfg.memory = _user_memory(home_file)
+    mine = _user_config(home_file)
+    cfg.memory = mine.memory
+    cfg.chat.search.web = mine.chat.search.web
     return cfg
 
 
@@ -167,11 +168,31 @@ def _memory_refused(section: Any) -> str:
     return MEMORY_REFUSED
 
 
-def _user_memory(home_file: Path) -> MemorySection:
-    """The ``memory`` section of the user's own file (a project file never sets it: see the docstring)."""
+WEB_REFUSED = ("chat.search.web (a web search, its key and what leaves this machine come from your own config "
+               "only, $RAGIX_HOME/ragix.yaml)")
+
+
+def _without_user_only(found: Path, data: Any) -> Any:
+    """A project file's data without the sections only the user's own file sets, each refusal on stderr."""
+    if not isinstance(data, dict):
+        return data
+    if "memory" in data:
+        sys.stderr.write(f"ragix: {found} sets {_memory_refused(data['memory'])}; refused, using yours.\n")
+        data = {k: v for k, v in data.items() if k != "memory"}
+    chat = data.get("chat")
+    search = chat.get("search") if isinstance(chat, dict) else None
+    if isinstance(search, dict) and "web" in search:
+        sys.stderr.write(f"ragix: {found} sets {WEB_REFUSED}; refused, using yours.\n")
+        search = {k: v for k, v in search.items() if k != "web"}
+        data = {**data, "chat": {**chat, "search": search}}
+    return data
+
+
+def _user_config(home_file: Path) -> RagixConfig:
+    """The user's own file, for the sections a project file never sets (``memory``, ``chat.search.web``)."""
     if not home_file.is_file():
-        return MemorySection()
-    return parse_config(_read_yaml(home_file), str(home_file)).memory
+        return RagixConfig()
+    return parse_config(_read_yaml(home_file), str(home_file))
 
 
 def _untrusted_project(found: Path, data: Any, home_file: Path) -> Optional[RagixConfig]:

@@ -11,6 +11,12 @@
         docs: null                 # the document directory searched by `docs` (ragix chat --docs DIR),
                                    # through the same index as `ragix research index DIR`
         top_k: 4
+        web: null                  # a web search; YOUR config only ($RAGIX_HOME/ragix.yaml), never by default:
+        #   {provider: tavily, api_key_env: TAVILY_API_KEY (or api_key: ...), base_url: null,
+        #    max_results: 5, max_chars: 2000, search_depth: basic}
+
+``chat.search.web`` holds a key and decides what leaves the machine: like
+``memory:``, the loader takes it from the user's own file only (config/__init__.py).
 
 Lives with the config loader (like ``reasoning:``) because the loader must not
 import an engine package; ``ragix_core.chat`` reads it.
@@ -19,11 +25,11 @@ import an engine package; ``ragix_core.chat`` reads it.
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-__all__ = ["ChatSection", "ChatSearchSection", "CHAT_TOOLS", "BUILTIN_PROVIDERS"]
+__all__ = ["ChatSection", "ChatSearchSection", "WebSearchSection", "CHAT_TOOLS", "BUILTIN_PROVIDERS"]
 
 CHAT_TOOLS = ("repl", "operator", "search")
 BUILTIN_PROVIDERS = ("docs", "experience")
@@ -34,10 +40,28 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class WebSearchSection(_Section):
+    provider: Literal["tavily"] = "tavily"
+    api_key_env: Optional[str] = None  # the variable that holds the key
+    api_key: Optional[str] = Field(default=None, repr=False)  # or the key itself
+    base_url: Optional[str] = None  # None: the provider's own endpoint
+    max_results: int = Field(5, ge=1, le=10)
+    max_chars: int = Field(2000, ge=100, le=20000)  # of each result's text kept
+    search_depth: Literal["basic", "advanced"] = "basic"
+
+    @model_validator(mode="after")
+    def _one_key(self) -> "WebSearchSection":
+        if bool(self.api_key) == bool(self.api_key_env):
+            raise ValueError("a web search needs exactly one of api_key_env (the variable holding the key, "
+                             "e.g. TAVILY_API_KEY) or api_key")
+        return self
+
+
 class ChatSearchSection(_Section):
     providers: List[str] = Field(default_factory=lambda: list(BUILTIN_PROVIDERS))
     docs: Optional[str] = None
     top_k: int = Field(4, ge=1, le=20)
+    web: Optional[WebSearchSection] = None  # the user's own config only; see the module docstring
 
     @field_validator("providers")
     @classmethod

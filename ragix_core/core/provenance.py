@@ -21,6 +21,11 @@ def code_commit(root: Optional[Path] = None) -> str:
         return subprocess.run(["git", "-C", where, *args], capture_output=True, text=True, timeout=10).stdout.strip()
 
     try:
+        # git searches upward: a wheel installed in a venv inside some other repository would report that
+        # repository's commit as ragix's. Only a checkout whose top is ``root`` itself counts.
+        top = git("rev-parse", "--show-toplevel")
+        if not top or Path(top).resolve() != Path(where).resolve():
+            return "unknown"
         head = git("rev-parse", "--short", "HEAD") or "unknown"
         return head + ("+dirty" if head != "unknown" and git("status", "--porcelain", "--untracked-files=no") else "")
     except (OSError, subprocess.SubprocessError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import socket
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,10 @@ from ragix_core.eval.portable_run import PortableJob, land, make_portable, run_p
 __all__ = ["RayExecutor", "RETRIES"]
 
 RETRIES = 1  # a run whose worker dies is run once more, then reported as a harness error
+# Ray's single-machine mode: a head started here listens on loopback only. Ray reads it once, at import; without
+# it a head started for an evaluation listens on every address and hands its workers the machine's outward one
+# (Ray before 2.59 has no authentication on such a cluster: anyone on the network could run code here).
+LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _import_ray() -> Any:
@@ -38,6 +43,17 @@ def _import_ray() -> Any:
         raise ExecutorError("--executor ray needs Ray on this machine and on the cluster's: "
                             "pip install 'ragix[ray]'") from None
     return ray
+
+
+def _refuse_a_network_head(ray: Any) -> None:
+    """Without single-machine mode (switched off in the environment, or Ray imported before the executor could
+    switch it on) a head started here would listen on every address."""
+    from ray._private import ray_constants  # where Ray keeps what it read at import
+
+    if getattr(ray_constants, "ENABLE_RAY_CLUSTER", False):
+        raise ExecutorError(f"Ray's single-machine mode is off in this process ({LOOPBACK_ONLY} is not 0, or Ray "
+                            f"was imported before ragix could set it), so a head started here would listen on the "
+                            f"network: unset it, or start a cluster yourself and pass --address")
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -84,6 +100,9 @@ class RayExecutor:
                  corpus_factory: CorpusFactory = default_corpus_factory) -> None:
         if not cpus_per_run > 0:
             raise ValueError(f"--cpus-per-run must be > 0, got {cpus_per_run}")
+        local_head = not address and not os.environ.get("RAY_ADDRESS")
+        if local_head:
+            os.environ.setdefault(LOOPBACK_ONLY, "0")
         self._ray = ray = _import_ray()
         self.cpus_per_run = float(cpus_per_run)
         self.corpus_factory = corpus_factory
@@ -93,9 +112,12 @@ class RayExecutor:
         if not self._started and address and not _same_address(address, ray.get_runtime_context().gcs_address):
             raise ExecutorError(f"this process is already connected to the Ray cluster at "
                                 f"{ray.get_runtime_context().gcs_address}, not {address}")
+        if self._started and local_head:
+            _refuse_a_network_head(ray)
         if self._started:
-            try:  # no address: RAY_ADDRESS, else the cluster last started on this machine, else a new local one
-                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            try:  # no address and no RAY_ADDRESS: a new head of our own, never a cluster someone else started here
+                ray.init(address=address or ("local" if local_head else None), include_dashboard=False,
+                         logging_level=logging.WARNING, log_to_driver=False)
             except Exception as exc:  # Ray reports an unreachable cluster as ConnectionError, RuntimeError, ...
                 raise ExecutorError(f"cannot connect to the Ray cluster at {address or '(auto)'}: "
                                     f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None

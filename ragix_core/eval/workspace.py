@@ -81,19 +81,42 @@ def pack_directory(source: Path, limit: int = MAX_PACKED_BYTES) -> bytes:
         raise WorkspaceError(f"{src}: working directory not found (or not a directory)")
     skipped = set(_SKIPPED)
 
+    buf = io.BytesIO()
+
+    def too_big() -> WorkspaceError:
+        return WorkspaceError(f"{src}: the working directory packs to more than the {limit // 2**20} MiB sent to "
+                              f"remote workers; point --cwd at a smaller directory")
+
     def keep(info: tarfile.TarInfo) -> "tarfile.TarInfo | None":
+        if buf.tell() > limit:  # checked as it packs: `--cwd ~` must not be compressed whole before refusal
+            raise too_big()
         return None if skipped.intersection(Path(info.name).parts) else info
 
-    buf = io.BytesIO()
     try:
         with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=6) as tar:
             tar.add(src, arcname=".", recursive=True, filter=keep)
     except OSError as exc:
         raise WorkspaceError(f"{src}: cannot pack the working directory: {exc}") from None
     if buf.tell() > limit:
-        raise WorkspaceError(f"{src}: the working directory packs to {buf.tell() // 2**20} MiB, more than the "
-                             f"{limit // 2**20} MiB sent to remote workers; point --cwd at a smaller directory")
+        raise too_big()
     return buf.getvalue()
+
+
+def _refuse_escapes(members, dest: Path) -> None:
+    """What the "tar" extraction filter refuses, for Pythons that lack it: absolute names, names or link
+    targets that lead out of ``dest``, devices."""
+    root = dest.resolve()
+    for m in members:
+        if m.isdev():
+            raise tarfile.TarError(f"{m.name}: a device file")
+        named = (root / m.name).resolve()
+        targets = [named]
+        if m.issym():
+            targets.append((named.parent / m.linkname).resolve())
+        elif m.islnk():
+            targets.append((root / m.linkname).resolve())
+        if m.name.startswith("/") or any(t != root and root not in t.parents for t in targets):
+            raise tarfile.TarError(f"{m.name}: leads out of the directory it is unpacked into")
 
 
 def unpack_directory(data: bytes, dest: Path) -> Path:
@@ -102,7 +125,11 @@ def unpack_directory(data: bytes, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            tar.extractall(dest, filter="tar")  # no absolute or ../ member names; links stay links
+            if hasattr(tarfile, "tar_filter"):  # Python 3.10.12 / 3.11.4 and later
+                tar.extractall(dest, filter="tar")  # no absolute or ../ member names; links stay links
+            else:
+                _refuse_escapes(tar.getmembers(), dest)
+                tar.extractall(dest)
     except (OSError, tarfile.TarError) as exc:
         raise WorkspaceError(f"cannot unpack a working directory into {dest}: {exc}") from None
     return dest

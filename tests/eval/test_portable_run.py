@@ -42,6 +42,46 @@ def test_packing_refuses_a_missing_or_too_large_directory(tmp_path):
         pack_directory(tmp_path / "big", limit=1000)
 
 
+def test_packing_stops_as_soon_as_the_limit_is_passed_not_after_the_whole_tree(tmp_path, monkeypatch):
+    import tarfile
+
+    big = tmp_path / "big"
+    big.mkdir()
+    for i in range(40):  # incompressible: 40 x 64 KiB, the limit passed after a few
+        (big / f"f{i:02d}.bin").write_bytes(os.urandom(65536))
+    added = []
+    real_addfile = tarfile.TarFile.addfile
+    monkeypatch.setattr(tarfile.TarFile, "addfile", lambda self, info, fileobj=None, **kw:
+                        (added.append(info.name), real_addfile(self, info, fileobj, **kw))[1])
+    with pytest.raises(WorkspaceError, match="packs to more than"):
+        pack_directory(big, limit=150_000)
+    assert 2 <= len(added) < 10, added
+
+
+def test_without_the_tar_filter_a_member_leading_out_is_refused(tmp_path, monkeypatch):
+    # Pythons before 3.10.12 / 3.11.4 have no extraction filter: the same refusals are made by hand.
+    import io
+    import tarfile
+
+    monkeypatch.delattr(tarfile, "tar_filter")
+    src = project(tmp_path / "p")
+    out = unpack_directory(pack_directory(src), tmp_path / "out")
+    assert (out / "link.py").is_symlink() and (out / "src" / "a.py").read_text() == "print(1)\n"
+    for name, link in (("../evil.txt", None), ("/abs.txt", None), ("up", "../../etc/passwd")):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+            info = tarfile.TarInfo(name)
+            if link:
+                info.type, info.linkname = tarfile.SYMTYPE, link
+                tar.addfile(info)
+            else:
+                info.size = 3
+                tar.addfile(info, io.BytesIO(b"bad"))
+        with pytest.raises(WorkspaceError, match="leads out of the directory"):
+            unpack_directory(buf.getvalue(), tmp_path / f"x{len(name)}")
+    assert not (tmp_path / "evil.txt").exists()
+
+
 def test_unpacking_garbage_is_a_workspace_error(tmp_path):
     with pytest.raises(WorkspaceError, match="cannot unpack a working directory"):
         unpack_directory(b"not a tar", tmp_path / "x")
