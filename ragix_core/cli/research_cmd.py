@@ -55,7 +55,10 @@ def research_line(event: Event) -> Optional[str]:
     d = event.data
     if event.kind == EventKind.RESEARCH_SEARCH:
         what = "search" if not d.get("iteration") else f"gap search (round {d.get('iteration')})"
-        return f"{what}: {d.get('query')!r} -> {d.get('hits')} hits, {d.get('added')} new in context"
+        line = f"{what}: {d.get('query')!r} -> {d.get('hits')} hits, {d.get('added')} new in context"
+        if d.get("mode_reason"):  # the first search says which mode and dates the run chose, and why
+            line += f" · mode {d.get('mode')}: {d['mode_reason']} · dates: {d.get('time_reason')}"
+        return line
     if event.kind == EventKind.RESEARCH_AGENT:
         extra = ""
         if d.get("queries"):
@@ -165,11 +168,13 @@ def index_cmd(
 def ask(
     question: str = typer.Argument(..., help="What you want to know, in plain words."),
     docs: Path = typer.Option(..., "--docs", help="Directory of the documents to research."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="strict | discovery | monitor (default: config, else discovery)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="strict | discovery | monitor (default: what the question "
+                                       "asks for, e.g. 'only from official docs', else research.default_mode)."),
     sources: Optional[Path] = typer.Option(None, "--sources", help="YAML mapping document globs to sources and tiers."),
     as_json: bool = typer.Option(False, "--json", help="Print the result (a list of NLWeb Items) as JSON."),
     max_iterations: Optional[int] = typer.Option(None, "--max-iterations", min=1, max=10, help="Analyst rounds at most."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only documents dated on or after DATE (YYYY-MM-DD)."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only documents dated on or after DATE (YYYY-MM-DD); "
+                                        "without --since/--until, a range the question states ('since 2023')."),
     until: Optional[str] = typer.Option(None, "--until", help="Only documents dated on or before DATE (YYYY-MM-DD)."),
     index_dir: Optional[Path] = typer.Option(None, "--index", help="Where the index is kept (see `research index`)."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="ragix.yaml to use (default: DIR/ragix.yaml, then $RAGIX_HOME)."),
@@ -232,7 +237,7 @@ def ask(
         if live:
             live.start()
         orch = DeepResearchOrchestrator.from_context(ctx, index, settings)
-        items = orch.run_research(question, mode or settings.default_mode, temporal_context=temporal or None)
+        items = orch.run_research(question, mode, temporal_context=temporal or None)
     finally:
         if live and live.is_started:
             live.stop()
@@ -250,7 +255,15 @@ def ask(
                   f"{schema.get('confidence', '-')} · rounds: {schema.get('iterations')} · llm calls: {u['llm_calls']} "
                   f"({u['prompt_tokens']}+{u['completion_tokens']} tokens) · {orch.last_run.get('seconds', 0):.1f}s · "
                   f"logs: {orch.last_run.get('log_dir')}[/dim]", highlight=False)
+        err.print(escape(_choices_line(orch.last_run)), highlight=False)
     raise typer.Exit(0 if schema.get("status") == "ANSWERED" else 1)
+
+
+def _choices_line(last_run: Dict[str, Any]) -> str:
+    """Which mode and dates the run used, and why (flag, the question's words, or the config)."""
+    choice = last_run.get("mode_choice") or {}
+    dates = last_run.get("time_range") or {}
+    return f"mode {choice.get('mode')}: {choice.get('reason')}. Dates: {dates.get('reason')}."
 
 
 def show_research_logs(folder: Path, as_json: bool = False) -> None:

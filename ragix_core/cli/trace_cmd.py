@@ -24,7 +24,8 @@ app.add_typer(trace_app, name="trace")
 def show(
     session: str = typer.Argument(..., help="Session id (printed at the end of `ragix run`), a trace file path, "
                                   "or a `ragix research` log folder."),
-    cwd: Path = typer.Option(Path("."), "--cwd", help="Project directory whose .ragix/reasoning_traces to search."),
+    cwd: Path = typer.Option(Path("."), "--cwd", help="Project directory whose .ragix/reasoning_traces to search "
+                                 "first; then the global store, $RAGIX_HOME/experience/traces."),
     as_json: bool = typer.Option(False, "--json", help="Print the raw trace records as a JSON list."),
 ) -> None:
     """Show what a run did: nodes, plans, commands, reflections, model calls, in order."""

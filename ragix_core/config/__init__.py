@@ -13,8 +13,9 @@ trust DIR`, see ragix_core/trust.py), it may only tighten the user's own config,
 and what it tried to set otherwise is named on stderr. The ``memory`` section
 (where the experience corpus is stored, a database DSN) is the user's alone: it
 always comes from $RAGIX_HOME/ragix.yaml, and a project file that sets it, even
-a trusted one, is refused for that key with a message on stderr. So is
-``chat.search.web``: whether questions leave the machine, and with which key.
+a trusted one, is refused for that key with a message on stderr. That includes
+``memory.global_traces``: whether runs write into the user's home is the user's decision.
+So is ``chat.search.web``: whether questions leave the machine, and with which key.
 """
 
 from __future__ import annotations
@@ -154,6 +155,19 @@ def load_config(path: Optional[os.PathLike | str] = None, cwd: Optional[Path] = 
 
 MEMORY_REFUSED = ("memory (the corpus backend and its DSN come from your own config only, "
                   "$RAGIX_HOME/ragix.yaml)")
+GLOBAL_TRACES_REFUSED = ("memory.global_traces (whether runs write their traces into your "
+                         "$RAGIX_HOME/experience/traces, and how many it keeps, comes from your own config only, "
+                         "$RAGIX_HOME/ragix.yaml)")
+
+
+def _memory_refused(section: Any) -> str:
+    """What a project file tried to set in ``memory``, and why it may not (for the stderr line)."""
+    if isinstance(section, dict) and "global_traces" in section:
+        others = [k for k in section if k != "global_traces"]
+        return GLOBAL_TRACES_REFUSED + (f" and {MEMORY_REFUSED}" if others else "")
+    return MEMORY_REFUSED
+
+
 WEB_REFUSED = ("chat.search.web (a web search, its key and what leaves this machine come from your own config "
                "only, $RAGIX_HOME/ragix.yaml)")
 
@@ -163,7 +177,7 @@ def _without_user_only(found: Path, data: Any) -> Any:
     if not isinstance(data, dict):
         return data
     if "memory" in data:
-        sys.stderr.write(f"ragix: {found} sets {MEMORY_REFUSED}; refused, using yours.\n")
+        sys.stderr.write(f"ragix: {found} sets {_memory_refused(data['memory'])}; refused, using yours.\n")
         data = {k: v for k, v in data.items() if k != "memory"}
     chat = data.get("chat")
     search = chat.get("search") if isinstance(chat, dict) else None

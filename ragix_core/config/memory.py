@@ -7,6 +7,10 @@ so a project's ragix.yaml, trusted or not, never sets it (config/__init__.py).
 ``backend: local`` (default) keeps both corpora as JSONL + SQLite files;
 ``backend: postgres`` puts the global corpus in PostgreSQL at ``postgres.dsn``.
 The project corpus stays local unless ``postgres.project_corpus`` names one.
+
+``global_traces`` says whether every run's trace is also written to the global trace store of
+spec 000 §5.1 (``$RAGIX_HOME/experience/traces/{session}.jsonl``, memory/global_traces.py), and how
+many sessions it keeps: writes into the user's home are the user's decision alone.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-__all__ = ["MemorySection", "PostgresSection"]
+__all__ = ["MemorySection", "PostgresSection", "GlobalTracesSection"]
 
 
 class _Section(BaseModel):
@@ -48,9 +52,17 @@ class PostgresSection(_Section):
         return dsn
 
 
+class GlobalTracesSection(_Section):
+    enabled: bool = True  # spec 000 §5.1's layout has the global store; false: traces stay in the project only
+    # The oldest session files beyond this many are removed when a run opens the store (one file per run,
+    # each at most reasoning.traces.max_per_session lines): the store cannot grow without bound.
+    max_sessions: int = Field(2000, ge=1, le=1_000_000)
+
+
 class MemorySection(_Section):
     backend: Literal["local", "postgres"] = "local"
     postgres: PostgresSection = Field(default_factory=PostgresSection)
+    global_traces: GlobalTracesSection = Field(default_factory=GlobalTracesSection)
 
     @model_validator(mode="after")
     def _dsn_needed(self) -> "MemorySection":

@@ -1,7 +1,10 @@
 """The actor-critic loop of spec 004 §5 over a local document index.
 
+    the mode: --mode, else the question's words (mode_detection.py), else research.default_mode
+    the dates: --since/--until, else a range the question states (time_range.py)
     search the index (the mode's tiers, the dates asked)  ->  SourceTierFilter  ->  context
-    ambiguous?  ->  ClarificationAgent: an Item with the options, no guess
+    research.reasoning.enabled false  ->  the search results as the Item (spec 004's "default search")
+    ambiguous (an entity, or changes with no start)?  ->  ClarificationAgent: the options, no guess
     round 1..max_iterations:
         analyst.research (or .revise after a REJECT)
         SEARCH_REQUIRED -> the gap search: its new_queries run against the index, new chunks
@@ -35,6 +38,8 @@ from .context import Context, item_of
 from .filters import NoValidSourcesError, SourceTierFilter
 from .index import DocumentIndex, Hit
 from .items import validate_items
+from .mode_detection import choose_mode
+from .time_range import parse_time_range
 from .settings import SourceMap
 from .utils import IterationLogger
 
@@ -104,11 +109,17 @@ class DeepResearchOrchestrator:
 
     def run_research(self, query: str, mode: Optional[str] = None, items: Optional[List[Any]] = None,
                      temporal_context: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
-        """A list with one NLWeb Item: the report, a clarification request, or an error."""
-        mode = mode or self.settings.default_mode
+        """A list with one NLWeb Item: the report, a clarification request, or an error.
+        ``mode`` None: read from the question, else the configured default; ``temporal_context``
+        None or empty: a date range the question states, if any. The choices are in ``last_run``
+        and in the Item's ``schema_object`` (``mode_choice``, ``time_range``)."""
+        choice = choose_mode(query if isinstance(query, str) else "", mode, self.settings.default_mode)
+        mode = choice.mode
+        temporal, time_note = _time_range(query, temporal_context)
         query_id = self.session_id or _new_id()
         logger = IterationLogger(query_id, self.log_dir)
-        self.last_run = {"query_id": query_id, "mode": mode, "rounds": [], "log_dir": str(logger.dir)}
+        self.last_run = {"query_id": query_id, "mode": mode, "mode_choice": choice.as_dict(), "time_range": time_note,
+                         "rounds": [], "log_dir": str(logger.dir)}
         start = time.perf_counter()
         try:
             if not isinstance(query, str) or not query.strip():
@@ -117,7 +128,7 @@ class DeepResearchOrchestrator:
                 raise ValueError(f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}")
             if mode not in MODES:
                 raise ValueError(f"unknown mode {mode!r}; modes are: {', '.join(MODES)}")
-            result = self._run(query.strip(), mode, items, temporal_context or {}, logger)
+            result = self._run(query.strip(), mode, items, temporal, logger)
         except NoValidSourcesError as exc:
             result = self._format_error_result(query, str(exc), "no_valid_sources", mode)
         except StopRun as exc:
@@ -180,14 +191,22 @@ class DeepResearchOrchestrator:
                     it["site"] = self.source_map.source_of(str(it["path"]))
         context = Context(r.max_context_chunks, r.max_context_chars)
         context.add(self.source_filter.filter_and_enrich(items, mode))
-        self._publish(EventKind.RESEARCH_SEARCH, iteration=0, query=query, hits=len(items), added=len(context))
-        logger.log_agent_output(0, "search", {"query": query, "mode": mode, "temporal": temporal},
+        choice, time_note = self.last_run["mode_choice"], self.last_run["time_range"]
+        # The first search's event says which mode and dates the run uses and why (the trace, the live view).
+        self._publish(EventKind.RESEARCH_SEARCH, iteration=0, query=query, hits=len(items), added=len(context),
+                      mode=mode, mode_source=choice["source"], mode_reason=choice["reason"], **temporal,
+                      time_reason=time_note["reason"])
+        logger.log_agent_output(0, "search", {"query": query, "mode": mode, "temporal": temporal,
+                                              "mode_choice": choice, "time_range": time_note},
                                 {"chunks": [i["chunk"] for i in context]})
         self.last_run["rounds"].append({"round": 0, "chunks": [i["chunk"] for i in context]})
         self._note_retrieved(context)
+        if not rs.enabled:
+            return self._format_search_only(query, mode, list(context))
 
         clarifier = ClarificationAgent(self._client("clarification"), self.index, rs.analyst_timeout)
-        ambiguity = clarifier.detect(query, [Hit(i["path"], i["chunk"], "", 0.0, i.get("name", "")) for i in context])
+        ambiguity = clarifier.detect(query, [Hit(i["path"], i["chunk"], "", 0.0, i.get("name", ""), date=i.get("date"))
+                                             for i in context], temporal)
         if ambiguity:
             options = clarifier.generate_options(query, ambiguity)
             self._log_turn(logger, 0, clarifier, options)
@@ -283,6 +302,9 @@ class DeepResearchOrchestrator:
         url = Path(log_dir).resolve().as_uri() if log_dir else f"{site_url}#{urlquote(query[:50])}"
         schema_object.setdefault("query_id", self.last_run.get("query_id"))
         schema_object.setdefault("mode", mode)
+        for key in ("mode_choice", "time_range"):
+            if self.last_run.get(key):
+                schema_object.setdefault(key, self.last_run[key])
         return validate_items([{"@type": "Item", "url": url, "name": name, "site": SITE, "siteUrl": site_url,
                                 "score": score, "description": description, "schema_object": schema_object}])
 
@@ -306,12 +328,30 @@ class DeepResearchOrchestrator:
                                final_report.get("final_report", ""), schema)
 
     def _format_clarification(self, query: str, mode: str, options: Dict[str, Any]) -> List[Dict[str, Any]]:
-        lines = [options["question"], ""] + [f"- {o['label']} ({o['path']}): ask \"{o['query']}\"" for o in options["options"]]
+        lines = [options["question"], ""] + [f"{n}. {o['label']}{' (' + o['path'] + ')' if o.get('path') else ''}: "
+                                             f"ask \"{o['query']}\"" for n, o in enumerate(options["options"], 1)]
         schema = {"@type": "ResearchClarification", "status": "CLARIFICATION_NEEDED", "iterations": 0,
                   "ambiguity_type": options["ambiguity_type"], "question": options["question"],
                   "options": options["options"], "citations": [], "answer": "",
                   "stop_reason": "clarification_needed"}
         return self._base_item(query, mode, f"Clarification needed: {one_line(query, 120)}", 0, "\n".join(lines), schema)
+
+    def _format_search_only(self, query: str, mode: str, context: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """``research.reasoning.enabled: false`` (spec 004's feature flag): no agent runs, no model is
+        asked; the Item lists what the search found, the mode's tier filter and the dates applied."""
+        results = [{"path": i["path"], "chunk": i["chunk"], "title": i.get("name", ""), "date": i.get("date"),
+                    "source": i.get("site"), "tier": (i.get("_reasoning_metadata") or {}).get("tier"),
+                    "text": one_line(i.get("description", ""), 300)}
+                   for i in context]
+        lines = ["Research reasoning is disabled (research.reasoning.enabled: false): the search results, "
+                 "unverified, best first.", ""]
+        lines += [f"{n}. **{r['title']}** ({r['path']}, {r['date'] or 'undated'}, {r['source']}): {r['text']}"
+                  for n, r in enumerate(results, 1)]
+        schema = {"@type": "ResearchSearchResults", "status": "SEARCH_ONLY", "iterations": 0, "results": results,
+                  "citations": [], "answer": "", "stop_reason": "reasoning_disabled"}
+        return self._base_item(query, mode, f"Search results: {one_line(query, 120)}", 0,
+                               "\n".join(lines) if results else "Research reasoning is disabled; the search found "
+                               "nothing.", schema)
 
     def _format_error_result(self, query: Any, error_message: str, stop_reason: str = "error",
                              mode: str = "") -> List[Dict[str, Any]]:
@@ -320,3 +360,23 @@ class DeepResearchOrchestrator:
                   "iterations": 0, "citations": [], "answer": ""}
         return self._base_item(text, mode or self.settings.default_mode, f"Research failed: {text}", 0,
                                f"**Research failed** ({stop_reason}): {error_message}", schema)
+
+
+def _time_range(query: Any, explicit: Optional[Dict[str, str]]) -> "tuple[Dict[str, str], Dict[str, Any]]":
+    """(the dates the run filters by, what chose them): the caller's range, else the question's."""
+    given = {k: v for k, v in (explicit or {}).items() if k in ("since", "until") and v}
+    if given:
+        return given, {"source": "flag", **given, "reason": "--since/--until were given"}
+    found = parse_time_range(query) if isinstance(query, str) else None
+    if found is None:
+        return {}, {"source": "none", "reason": "the question states no time range"}
+    note: Dict[str, Any] = {"source": "question", **found.temporal(), "phrases": found.phrases}
+    note["reason"] = found.describe() or "the question states no date range"
+    if found.versions:
+        note["versions"] = found.versions
+        note["reason"] += "; " + (
+            f"{', '.join(repr(v) for v in found.versions)} bounds a version, not a date: documents carry dates "
+            "only, so it filters nothing")
+    if not found.temporal():
+        note["reason"] = note["reason"].removeprefix("the question states no date range; ")
+    return found.temporal(), note

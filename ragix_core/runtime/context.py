@@ -78,6 +78,7 @@ class RunContext:
         from ragix_core.llm.roles import Roles
         from ragix_core.memory.experience import HybridExperienceCorpus
         from ragix_core.memory.recall import SessionRecall
+        from ragix_core.memory.global_traces import global_trace_writer
         from ragix_core.memory.traces import trace_writer_from_config
         from ragix_core.tools import Limits, ToolBox
 
@@ -92,6 +93,12 @@ class RunContext:
         writer = trace_writer_from_config(rc.traces, cwd, sid)
         if writer is not None:
             closers.append(bus.subscribe(writer))
+        # Spec 000 §5.1's global store, per the user's own `memory` section; nothing of a run
+        # goes to the user's shared store when the profile turns memory off.
+        shared = global_trace_writer(config.memory, rc.traces, sid, writer.trace_dir if writer else None) \
+            if profile.memory else None
+        if shared is not None:
+            closers.append(bus.subscribe(shared))
 
         if not (profile.memory and rc.experience.enabled):
             corpus = None
