@@ -71,6 +71,21 @@ def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int, st
     return str(dst)
 
 
+def _isolated(config: Any, work: Path) -> Any:
+    """The run's configuration with the user's global trace store switched off: an evaluation's hundreds of
+    throwaway runs must not push the user's own sessions out of that bounded store, nor be found from their
+    projects as experience."""
+    from ragix_core.config import load_config
+
+    config = config if config is not None else load_config(cwd=work)
+    shared = config.memory.global_traces
+    if not shared.enabled:
+        return config
+    isolated = config.model_copy(update={"memory": config.memory.model_copy(
+        update={"global_traces": shared.model_copy(update={"enabled": False})})})
+    return isolated
+
+
 def run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, corpus: Any) -> ScenarioResult:
     """Run ``scenario`` once in a working copy of its directory and judge it; never raises for a broken run
     (only KeyboardInterrupt). The result names the machine and the commit that ran it."""
@@ -98,7 +113,7 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
                 sampling["temperature"] = opts.temperature
             try:
                 result = runner(
-                    scenario.input, cwd=work, config=opts.config, strategy=opts.strategy,
+                    scenario.input, cwd=work, config=_isolated(opts.config, work), strategy=opts.strategy,
                     model=opts.model, corpus=corpus, events=None, profile=opts.profile, **sampling, **opts.extra,
                 )
             except KeyboardInterrupt:

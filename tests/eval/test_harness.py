@@ -202,3 +202,24 @@ def test_ctrl_c_in_a_run_stops_the_whole_eval(tmp_path):
         run_scenarios([Scenario(id="a", input="first"), Scenario(id="b", input="second")], runner,
                       EvalOptions(cwd=tmp_path), corpus_factory=Corpus)
     assert calls == ["first"]
+
+
+@pytest.mark.parametrize("given", ["a config", "none"])
+def test_evaluation_runs_leave_the_users_global_trace_store_alone(tmp_path, monkeypatch, given):
+    # An evaluation's throwaway runs would otherwise fill the user's bounded store (pushing their own sessions
+    # out) and be found from their projects as experience.
+    from ragix_core.config import RagixConfig
+
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    config = RagixConfig() if given == "a config" else None
+    assert RagixConfig().memory.global_traces.enabled  # on by default: the harness is what turns it off
+    seen = []
+
+    def runner(goal, **kw):
+        seen.append(kw["config"])
+        return make_result("x")
+
+    run_scenarios([Scenario(id="x", input="q")], runner, EvalOptions(cwd=tmp_path, config=config))
+    assert seen and seen[0].memory.global_traces.enabled is False
+    if config is not None:
+        assert config.memory.global_traces.enabled  # the caller's configuration is not changed
