@@ -46,7 +46,8 @@ def ask(
     rules_only: bool = typer.Option(False, "--rules-only", help="No model label: the fallback route when rules cannot tell."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for the label and every role of the run."),
     profile: Optional[str] = typer.Option(None, "--profile", help="safe | dev | sovereign (default: config)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Approve file writes without asking (dev profile)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Approve file writes without asking (dev profile); the "
+                             "audit route's report then goes into the project's .ragix/audit."),
 ) -> None:
     from ragix_core.collective.router import choose_route, project_names
     from ragix_core.collective.rules import RouteContext
@@ -133,9 +134,10 @@ def _audit(cwd: Path, config: Any, profile: Optional[str], yes: bool, out: Dict[
         _fail(str(exc))
     except OSError as exc:
         _fail(f"cannot write the audit report in {target}: {exc.strerror or exc} (run `ragix audit DIR --out ...`)")
-    if not str(target).startswith(str(root)):
+    in_project = root / ".ragix" / "audit"
+    if target != in_project:
         typer.echo(f"the report is in {target}, outside the project (--yes, in a profile that writes, puts it in "
-                   f"{root / '.ragix' / 'audit'})", err=True)
+                   f"{in_project})", err=True)
     out["answer"] = risk_answer(docs) + f"\nFull report: {report.directory}/report.md"
     out["report"] = str(report.directory / "report.md")
 
