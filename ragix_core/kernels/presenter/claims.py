@@ -12,8 +12,8 @@ stand for 0.3). A derived quantity ("twice", "half", "triple") has no produced v
 letters on their left ("CCN99", "risk62") and scientific notation ("1e3") are numbers too.
 
 A cited path checks when it is a produced path; a slashed one also when it is the tail of one or of one's
-directory, part for part (``auth/models.py`` or ``src/auth/`` for ``src/auth/models.py``, never
-``src/billing/models.py``, never ``lib/__init__.py`` for ``pkg/__init__.py``); a bare file name when it
+directory, part for part (``auth/FILE.py`` or ``src/auth/`` for ``src/auth/FILE.py``, never
+``src/billing/FILE.py``, never ``lib/__init__.py`` for ``pkg/__init__.py``); a bare file name when it
 is the file name of one. A bare name written as a directory's ("the utils directory",
 "`utils` folder", "the utils package") checks when it names a directory of a produced path. What is
 not checked: other names (functions, classes) and a directory named without such a word.
