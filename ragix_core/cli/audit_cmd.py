@@ -26,7 +26,7 @@ import typer
 
 from ragix_core.cli import app
 
-__all__ = ["audit"]
+__all__ = ["audit", "write_plain_report"]
 
 
 def _fail(message: str) -> None:
@@ -78,20 +78,16 @@ def audit(
     if json_out:
         typer.echo(json.dumps(docs, ensure_ascii=False, sort_keys=True))
         return
-    from ragix_core.kernels.presenter import write_report
-
     root = Path(docs["metrics"]["root"])
     target = out if out is not None else root / ".ragix" / "audit"
-    title = f"Audit of {root.name}"
     result = _summaries(docs, root, tier, top_k, model, review, tutor_model) if tier else None
     try:
         if result is None:
-            report = write_report(docs, target, title, with_plots=not no_plots)
-            _forget_stale_check(target)
+            report = write_plain_report(docs, target, with_plots=not no_plots)
         else:
             from ragix_core.kernels.presenter.tiers import write_tier_report
 
-            report = write_tier_report(docs, target, title, result, with_plots=not no_plots)
+            report = write_tier_report(docs, target, _title(docs), result, with_plots=not no_plots)
     except KernelError as exc:
         _fail(str(exc))
         return
@@ -146,6 +142,20 @@ def _summaries(docs: dict, root: Path, tier: int, top_k: int, model: Optional[st
         typer.echo(f"warning: every model call failed ({result.summaries[0].error}); the report has no summaries",
                    err=True)
     return result
+
+
+def _title(docs: dict) -> str:
+    return f"Audit of {Path(docs['metrics']['root']).name}"
+
+
+def write_plain_report(docs: dict, target: Path, with_plots: bool = True):
+    """The T0 report (no model) of the kernels' ``docs`` in ``target``: `ragix audit DIR` and the audit
+    route of `ragix ask` both write it here. Raises KernelError and OSError."""
+    from ragix_core.kernels.presenter import write_report
+
+    report = write_report(docs, target, _title(docs), with_plots=with_plots)
+    _forget_stale_check(target)
+    return report
 
 
 def _forget_stale_check(target: Path) -> None:

@@ -14,21 +14,17 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.live import Live
-from rich.markdown import Markdown
 from rich.markup import escape
-from rich.panel import Panel
 
 from ragix_core.cli import app
 from ragix_core.cli.live_view import RunView, event_line
 from ragix_core.cli.progress import follow_run
+from ragix_core.cli.run_report import EXIT_ABORTED, exit_code, print_run
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import EventBus
 from ragix_core.core.registry import engine_names
 
 __all__ = ["run"]
-
-
-EXIT_ABORTED = 130  # the shell's code for a program ended by SIGINT
 
 
 @app.command("run")
@@ -140,21 +136,6 @@ def run(
         raise typer.Exit(0)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-    elif quiet:
-        print(state.final_answer or "")
     else:
-        out = Console()
-        style = "green" if state.stop_reason == "success" else "yellow"
-        out.print(Panel(Markdown(state.final_answer or "(no answer)"), title="answer", border_style=style))
-        if state.meta.get("caveat"):
-            out.print(f"ragix: {state.meta['caveat']}", style="yellow", highlight=False, markup=False)
-        u = result.usage
-        err.print(f"[dim]stop: {state.stop_reason} · complexity: {state.complexity.value} · steps: "
-                  f"{len(state.executed_steps)} · reflections: {state.reflection_count} · llm calls: {u['llm_calls']} "
-                  f"({u['prompt_tokens']}+{u['completion_tokens']} tokens) · {result.wall_time:.1f}s · "
-                  f"session {result.session_id}[/dim]")
-        if state.stop_reason != "success" and state.last_error:
-            err.print("last error: " + state.last_error, style="yellow", highlight=False, markup=False)
-    if state.stop_reason == "user_abort":
-        raise typer.Exit(EXIT_ABORTED)
-    raise typer.Exit(0 if state.stop_reason in ("success", "dry_run") else 1)
+        print_run(result, err, quiet)
+    raise typer.Exit(exit_code(state.stop_reason))

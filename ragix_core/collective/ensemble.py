@@ -11,13 +11,21 @@ The vote: answers of members that ended ``success`` are grouped when their norma
 member. ``agreement`` = winners / members (all members: a member that failed did not agree). The run succeeds
 when a group holds a strict majority of the members; else it ends ``no_agreement`` with the largest group's
 answer. ``meta["ensemble"]`` keeps every member's answer, stop and group.
+
+A member that ends ``user_abort`` (Ctrl-C, which the graphs catch) ends the ensemble with that stop: no
+later member starts. Each member publishes its own RUN_END; the ensemble publishes the last one (its
+answer, stop and agreement), so a trace read back (`ragix trace show`, `ragix serve`) ends with the
+ensemble's answer, not its last member's.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventKind
+from ragix_core.core.interrupt import USER_ABORT
 from ragix_core.core.registry import build_engine, get_engine
+from ragix_core.core.text import bounded
 from ragix_core.core.types import ReasoningState
 from ragix_core.sampling import cluster_by_similarity, token_jaccard
 
@@ -45,6 +53,14 @@ class EnsembleEngine:
         self.trace: List[str] = []
 
     def run(self, state: ReasoningState) -> ReasoningState:
+        state = self._vote(state)
+        ensemble = state.meta.get("ensemble") or {}
+        self.ctx.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=state.stop_reason,
+                             answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS),
+                             agreement=ensemble.get("agreement"), winner=ensemble.get("winner"))
+        return state
+
+    def _vote(self, state: ReasoningState) -> ReasoningState:
         try:
             members = _members(state.meta)
         except ValueError as exc:
@@ -61,6 +77,11 @@ class EnsembleEngine:
             state.executed_steps.extend(sub.executed_steps)
             results.append({"member": i, "engine": name, "stop_reason": sub.stop_reason,
                             "answer": sub.final_answer or "", "error": sub.last_error})
+            if sub.stop_reason == USER_ABORT:  # Ctrl-C stops the ensemble, not only the member it hit
+                state.meta["ensemble"] = {"members": results, "groups": 0, "agreement": 0.0, "winner": None}
+                state.stop_reason, state.last_error = USER_ABORT, sub.last_error
+                state.final_answer = sub.final_answer
+                return state
         self.trace.append("VOTE")
         answered = [r for r in results if r["stop_reason"] == "success" and r["answer"].strip()]
         groups = cluster_by_similarity(answered, lambda r: r["answer"], token_jaccard, SIMILARITY)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, List, Optional
+from typing import Any, Callable, Dict, FrozenSet, List, Optional
 
 from ragix_core import prompts
 from ragix_core.collective.rules import ROUTES, RouteContext, route_by_rules
@@ -23,17 +23,32 @@ from ragix_core.core.registry import DEFAULT_ENGINE, engine_names
 from ragix_core.llm.base import LLMClient, LLMError
 from ragix_core.core.asks import several_asks
 
-__all__ = ["Routing", "choose_route", "model_label", "project_names", "ROUTE_STRATEGY", "FALLBACK_ROUTE"]
+__all__ = ["Routing", "choose_route", "model_label", "project_names", "check_route_table", "ROUTE_STRATEGY",
+           "FALLBACK_ROUTE"]
 
 # route -> engine of the registry (None: the audit kernels, no engine)
 ROUTE_STRATEGY: Dict[str, Optional[str]] = {"graph": DEFAULT_ENGINE, "research": "research", "tree": "contractive",
                                             "tutor": "tutor", "chat": "chat", "audit": None}
-assert set(ROUTE_STRATEGY) == set(ROUTES) and all(s in engine_names() for s in ROUTE_STRATEGY.values() if s)
 FALLBACK_ROUTE = "graph"
 SEVERAL_ASKS_STRATEGY = "hierarchical"  # a graph goal that asks several things
-assert SEVERAL_ASKS_STRATEGY in engine_names()
 MAX_NAMES = 5000  # names read from the project for the rules: a huge tree is sampled, not walked
 _SKIP = {".git", "node_modules", "__pycache__", ".venv", "venv", ".ragix"}
+
+
+def check_route_table(table: Dict[str, Optional[str]], routes: tuple, engines: List[str]) -> None:
+    """Every route has exactly one target and every target engine is registered; raised, not asserted
+    (an ``assert`` vanishes under ``python -O``)."""
+    missing, extra = sorted(set(routes) - set(table)), sorted(set(table) - set(routes))
+    unknown = sorted(s for s in table.values() if s and s not in engines)
+    if missing or extra or unknown:
+        raise RuntimeError(f"the router's route table is broken: routes without a target {missing}, targets of "
+                           f"no route {extra}, engines not in the registry {unknown}")
+
+
+check_route_table(ROUTE_STRATEGY, ROUTES, engine_names())
+if SEVERAL_ASKS_STRATEGY not in engine_names():
+    raise RuntimeError(f"the router's strategy for goals that ask several things, {SEVERAL_ASKS_STRATEGY!r}, "
+                       f"is not in the engine registry")
 
 
 @dataclass
@@ -92,23 +107,28 @@ def model_label(goal: str, context: RouteContext, client: LLMClient) -> tuple:
     return route, f"the model labelled it {route}"
 
 
-def choose_route(goal: str, context: RouteContext = RouteContext(), client: Optional[LLMClient] = None) -> Routing:
-    """The route of ``goal``: the rules' when they can tell, else the model's label (if ``client``),
-    else the fallback; a graph goal that asks several things gets the hierarchical engine."""
-    routing = _route(goal, context, client)
+def choose_route(goal: str, context: RouteContext = RouteContext(), client: Optional[LLMClient] = None,
+                 make_client: Optional[Callable[[], LLMClient]] = None) -> Routing:
+    """The route of ``goal``: the rules' when they can tell, else the model's label (if ``client``, or
+    ``make_client`` to build one only then: a goal the rules decide needs no model), else the fallback;
+    a graph goal that asks several things gets the hierarchical engine."""
+    routing = _route(goal, context, client, make_client)
     if routing.route == "graph" and several_asks(goal):
         routing.strategy = SEVERAL_ASKS_STRATEGY
         routing.reason += "; asks several things: a master splits it, graph workers answer the parts"
     return routing
 
 
-def _route(goal: str, context: RouteContext, client: Optional[LLMClient]) -> Routing:
+def _route(goal: str, context: RouteContext, client: Optional[LLMClient],
+           make_client: Optional[Callable[[], LLMClient]]) -> Routing:
     if not goal or not goal.strip():
         raise ValueError("the goal is empty")
     decision = route_by_rules(goal, context)
     if decision.route is not None:
         return Routing(decision.route, "rules", decision.reason, ROUTE_STRATEGY[decision.route], decision.scores)
     undecided = f"rules could not tell ({decision.reason})"
+    if client is None and make_client is not None:
+        client = make_client()
     if client is not None:
         route, what = model_label(goal, context, client)
         if route is not None:

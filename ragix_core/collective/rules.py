@@ -6,15 +6,18 @@ A signal is a kind of thing the goal mentions, never a phrase of some question s
                exists in the project's listing, or a word for the project's parts (file, module, commit...)
     command    an imperative a shell answers (list, count, find, show, rename...), with a project signal
     documents  a word for a document collection (manual, handbook, policy, documentation...)
-    risk       a word of code-quality analysis (risk, hotspot, technical debt, complexity, refactor...)
+    risk       a word of code-quality analysis (hotspot, technical debt, refactor...), or a word that means
+               it only in a project question (risk, complexity, fragile)
     evidence   a demand for proof (prove, verify, with evidence, is it true that, citing...)
-    logic      the shape of a puzzle (comparisons between named things, all/some quantifiers, if-then,
-               "how many ways", paradoxes, a word problem with quantities and no project signal)
+    logic      the shape of a puzzle (comparisons between named things, all/some quantifiers, "how many
+               ways", paradoxes, a word problem with quantities and no project signal)
     arithmetic a bare calculation (an expression, a percentage of a number, a unit conversion)
     social     a greeting, thanks, small talk about the assistant
 
 Each route sums its signals' weights; the router decides when one route leads by ``MARGIN``, and
-otherwise says it cannot tell (the model labels the goal then). Every decision carries the signals
+otherwise says it cannot tell (the model labels the goal then, or the fallback route takes it). A goal
+whose only cue is a word some puzzle or question set happens to use ("cross", "meet", "in total",
+"split", "worst") is one the rules cannot tell: such phrases are not signals (docs/DECISIONS.md). Every decision carries the signals
 that made it, so `ragix ask` can say why.
 """
 
@@ -66,17 +69,19 @@ _COMMAND = _words(r"list", r"count", r"find", r"show", r"grep", r"search", r"ren
                   r"which (?:files?|modules?|functions?|classes?)", r"where is", r"how many lines", r"look at")
 _DOCUMENTS = _words(r"documents?", r"documentation", r"docs", r"manuals?", r"guides?", r"handbooks?", r"polic(?:y|ies)",
                     r"procedures?", r"articles?", r"papers?", r"wiki", r"knowledge base", r"according to",
-                    r"vendor", r"instructions")
-_HOWTO = _words(r"how (?:do|should|can|to) (?:i|we|you|one)?", r"what is the procedure", r"what are the steps")
-_RISK = _words(r"risk(?:y|iest|s)?", r"hotspots?", r"technical debt", r"code quality", r"quality",
-               r"(?:too |high |most )?complex(?:ity)?", r"refactor(?:ing)?", r"maintainab\w*", r"fragile", r"untested",
-               r"no tests", r"test coverage", r"audit", r"worst", r"smells?", r"split")
+                    r"instructions")
+_HOWTO = _words(r"how (?:do|should|can|to) (?:i|we|you|one)?", r"what are the steps")
+# Words of code-quality analysis only, and words that mean it only when the goal is about the project
+# ("the risk of rain", "a complex number" are not audits).
+_CODE_RISK = _words(r"hotspots?", r"technical debt", r"code quality", r"refactor(?:ing)?", r"maintainab\w*",
+                    r"untested", r"test coverage", r"audit", r"code smells?")
+_PROJECT_RISK = _words(r"risk(?:y|iest|s)?", r"(?:too |high |most )?complex(?:ity)?", r"fragile")
 _EVIDENCE = _words(r"prove", r"proof", r"verify", r"evidence", r"is it true that", r"claim", r"citing", r"cite",
                    r"justify", r"show that", r"demonstrate that", r"confirm that")
+# Comparatives between named things and quantifier shapes; never a phrase a puzzle set happens to use.
 _LOGIC = _words(r"(?:older|younger|taller|shorter|faster|slower|heavier|larger|smaller|bigger) than", r"all \w+ are",
                 r"some \w+ are", r"if all", r"puzzle", r"riddle", r"how many ways", r"true or false", r"paradox",
-                r"who is the", r"which is (?:larger|bigger|smaller|greater|heavier)", r"in total", r"each other",
-                r"at a time", r"labell?ed", r"cross", r"meet", r"how many \w+ (?:happen|are there|can)")
+                r"which is (?:larger|bigger|smaller|greater|heavier)")
 _QUANTITY = re.compile(r"\d")
 _EXPRESSION = re.compile(r"^[\s\d.,()+\-*/^%x×÷=]+$")
 _CALC_LEAD = re.compile(r"^(?:what(?:'s| is)|compute|calculate|evaluate|how much is|solve)\s+", re.IGNORECASE)
@@ -139,7 +144,7 @@ def route_by_rules(goal: str, context: RouteContext = RouteContext()) -> RuleDec
     add("graph", 2.0, "names project files or code", named)
     add("graph", 1.0, "speaks of the project's parts", project_words)
     add("graph", 1.0, "asks for a command's work", _hits(_COMMAND, goal) if in_project else [])
-    risk = _hits(_RISK, goal)
+    risk = _hits(_CODE_RISK, goal) + (_hits(_PROJECT_RISK, goal) if in_project else [])
     add("audit", 2.0 + project, "asks about code risk or quality", risk)
     add("tutor", 2.5 + project, "asks for a claim to be proven", _hits(_EVIDENCE, goal))
     documents = _hits(_DOCUMENTS, goal)

@@ -6,17 +6,21 @@ import pytest
 
 from ragix_core.config import parse_config
 from ragix_core.core import registry
+from ragix_core.core.events import EventKind
+from ragix_core.core.interrupt import USER_ABORT
+from ragix_core.memory.traces import read_trace
 from ragix_core.core.types import ReasoningState
 from ragix_core.runtime.run import run_goal
 
 ANSWERS = {"toy_a": "There are 12 Python files.", "toy_b": "there are 12 python files",
-           "toy_c": "I found 7 files.", "toy_fail": ""}
+           "toy_c": "I found 7 files.", "toy_fail": "", "toy_abort": "Found so far: 3 files."}
 
 
 class ToyMember:
     """A member engine whose answer is fixed by its name; ``toy_fail`` ends without success."""
 
     def __init__(self, ctx, name):
+        self.ctx = ctx
         self.trace = [name]
         self.name = name
 
@@ -24,6 +28,11 @@ class ToyMember:
         assert "ensemble" not in state.meta and state.meta["strategy"] == self.name
         state.final_answer = ANSWERS[self.name] or None
         state.stop_reason = "success" if ANSWERS[self.name] else "max_iterations"
+        if self.name == "toy_abort":  # what a graph does on Ctrl-C: it catches it and ends user_abort
+            state.stop_reason, state.last_error = USER_ABORT, "interrupted by the user (Ctrl-C) in ACT"
+        # like every engine, a member publishes its own RUN_END
+        self.ctx.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=state.stop_reason,
+                             answer=state.final_answer or "")
         return state
 
 
@@ -43,6 +52,10 @@ def toy_fail(ctx):
     return ToyMember(ctx, "toy_fail")
 
 
+def toy_abort(ctx):
+    return ToyMember(ctx, "toy_abort")
+
+
 @pytest.fixture()
 def project(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
@@ -54,8 +67,8 @@ def project(tmp_path, monkeypatch):
     return root
 
 
-def _run(project, members):
-    cfg = parse_config({"reasoning": {"traces": {"enabled": False}}})
+def _run(project, members, traces=False):
+    cfg = parse_config({"reasoning": {"traces": {"enabled": traces}}})
     return run_goal("How many Python files?", cwd=project, config=cfg, strategy="ensemble",
                     meta={"ensemble": {"members": members}})
 
@@ -86,3 +99,26 @@ def test_no_member_answering_is_named(project):
 def test_a_bad_member_list_is_a_named_stop(project, members, message):
     state = _run(project, members).state
     assert state.stop_reason == "bad_ensemble" and message in state.last_error
+
+
+def test_ctrl_c_in_a_member_ends_the_ensemble_and_no_later_member_starts(project):
+    result = _run(project, ["toy_abort", "toy_a", "toy_b"])  # the two later members would agree
+    state = result.state
+    assert state.stop_reason == USER_ABORT and state.final_answer == ANSWERS["toy_abort"]
+    assert result.node_trace == ["MEMBER:toy_abort"]
+    assert [m["engine"] for m in state.meta["ensemble"]["members"]] == ["toy_abort"]
+
+
+def test_the_last_run_end_of_the_trace_is_the_ensembles(project):
+    result = _run(project, ["toy_a", "toy_b", "toy_c"], traces=True)  # the last member answers otherwise
+    ends = [r for r in read_trace(result.trace_path) if r["kind"] == EventKind.RUN_END.value]
+    assert len(ends) == 4  # three members' and the ensemble's
+    assert ends[-1]["data"]["answer"] == ANSWERS["toy_a"] != ANSWERS["toy_c"]
+    assert (ends[-1]["data"]["stop_reason"], ends[-1]["data"]["agreement"]) == ("success", 0.667)
+
+
+def test_an_aborted_ensemble_ends_its_trace_with_its_own_run_end(project):
+    result = _run(project, ["toy_a", "toy_abort", "toy_b"])
+    last = [e for e in result.events if e.kind == EventKind.RUN_END][-1]
+    assert last.data["stop_reason"] == USER_ABORT and len([e for e in result.events
+                                                           if e.kind == EventKind.RUN_END]) == 3

@@ -8,8 +8,15 @@ produced, so the report can count it. Deterministic: no model, no clock.
 
 A cited number checks when it equals a produced value (1.0 and 1 are the same number), or is that value
 rounded to the decimals the sentence wrote (0.42 for 0.4231; 47 for 47.3 only from 10 up, so a "0" cannot
-stand for 0.3). A derived quantity ("twice", "half", "triple") has no produced value and never checks.
-A cited path checks when it is a produced path or the file name of one.
+stand for 0.3). A derived quantity ("twice", "half", "triple") has no produced value and never checks. Digits glued to
+letters on their left ("CCN99", "risk62") and scientific notation ("1e3") are numbers too.
+
+A cited path checks when it is a produced path; a slashed one also when it is the tail of one or of one's
+directory, part for part (``auth/FILE.py`` or ``src/auth/`` for ``src/auth/FILE.py``, never
+``src/billing/FILE.py``, never ``lib/__init__.py`` for ``pkg/__init__.py``); a bare file name when it
+is the file name of one. A bare name written as a directory's ("the utils directory",
+"`utils` folder", "the utils package") checks when it names a directory of a produced path. What is
+not checked: other names (functions, classes) and a directory named without such a word.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, FrozenSet, Iterable, List, Optional, Tuple
 
-__all__ = ["Facts", "Dropped", "CheckedProse", "check_prose", "cited_numbers", "cited_paths", "facts_from"]
+__all__ = ["Facts", "Dropped", "CheckedProse", "check_prose", "cited_numbers", "cited_paths", "cited_directory_names",
+           "facts_from"]
 
 _UNITS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -41,6 +49,17 @@ _CODE_EXT = ("py pyi js jsx mjs cjs ts tsx go java rs c h cc cpp cxx hpp hh cs r
 # A path-like token: has a slash, or is a dotted name ending in a known extension (core.py, a/b/c.ts).
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]*\w/?|[\w-][\w.-]*\.(?:" + "|".join(_CODE_EXT) + r"))(?![\w/-])")
 _EXT = re.compile(r"\.(?:" + "|".join(_CODE_EXT) + r")$")
+# Scientific notation (1e3, 2.5E-4), and digits glued to letters on their left (CCN99, v2, risk62.1).
+_SCIENTIFIC = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][+-]?\d+\b")
+_GLUED = re.compile(r"(?<![\w.])[A-Za-z]+(\d+(?:\.\d+)*)\b")
+# A bare name written as a directory's: "the utils directory", "`utils` folder". The words before such a
+# noun that are not names (determiners, quantifiers, comparatives) are left alone.
+_DIR_NAME = re.compile(r"(?<![\w/.-])`?([A-Za-z_][\w-]*)`?\s+(?:director(?:y|ies)|folders?|packages?)\b",
+                       re.IGNORECASE)
+_NOT_A_NAME = set("""a an the this that these those each every any all its their our your my his her which what
+whose one same other another whole entire top root parent child sub main source project code only single next
+last first second third previous following such either neither both some many few several no more most less
+least new old large small big deep nested given named listed risky complex empty separate own""".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
 
@@ -55,6 +74,15 @@ class Facts:
     @property
     def basenames(self) -> FrozenSet[str]:
         return frozenset(os.path.basename(p.rstrip("/")) for p in self.paths)
+
+    @property
+    def directory_names(self) -> FrozenSet[str]:
+        """Names of the directories of produced paths: every part of a directory's, a file's parents."""
+        names = set()
+        for p in self.paths:
+            parts = [part for part in p.rstrip("/").split("/") if part not in ("", ".")]
+            names.update(parts if parts and not _EXT.search(parts[-1]) else parts[:-1])
+        return frozenset(names)
 
     def __or__(self, other: "Facts") -> "Facts":
         return Facts(self.numbers | other.numbers, self.paths | other.paths)
@@ -110,6 +138,19 @@ def cited_paths(sentence: str, facts: Optional[Facts] = None) -> List[str]:
     return out
 
 
+def cited_directory_names(sentence: str) -> List[str]:
+    """Bare names ``sentence`` writes as a directory's ("the utils directory"); paths are cited_paths'."""
+    out = []
+    for m in _DIR_NAME.finditer(_PATH.sub(" ", sentence)):
+        name = m.group(1)
+        low = name.lower()
+        if (low in _NOT_A_NAME or low in _UNITS or low in _TENS or (len(low) >= 6 and low.endswith("est"))
+                or low.endswith("ier")):  # "the riskiest directory", "a riskier package"
+            continue
+        out.append(name)
+    return out
+
+
 def _word_value(word: str) -> Optional[float]:
     word = word.lower()
     if word in _DERIVED:
@@ -124,6 +165,12 @@ def cited_numbers(sentence: str, strip_paths: bool = True) -> List[Tuple[Optiona
     ("twice"). Paths are taken out first: the 2 of ``v2/FILE.py`` is a name, not a claim."""
     text = _PATH.sub(" ", sentence) if strip_paths else sentence
     out: List[Tuple[Optional[float], str]] = []
+    for m in _SCIENTIFIC.finditer(text):
+        out.append((float(m.group(0)), m.group(0)))
+    text = _SCIENTIFIC.sub(" ", text)
+    for m in _GLUED.finditer(text):
+        digits = m.group(1)
+        out.append((None if digits.count(".") > 1 else float(digits), m.group(0)))
     for m in _NUMBER.finditer(text):
         sign, whole, frac = m.group(1), m.group(2).replace(",", ""), m.group(3)
         if frac.count(".") > 1:  # 3.1.4: a version, cited as written
@@ -137,7 +184,10 @@ def cited_numbers(sentence: str, strip_paths: bool = True) -> List[Tuple[Optiona
 
 
 def _decimals(written: str) -> int:
-    digits = written.lstrip("-").split(".", 1)
+    mantissa = written.lstrip("-")
+    if _SCIENTIFIC.fullmatch(written):
+        mantissa = re.split("[eE]", mantissa, 1)[0]
+    digits = mantissa.split(".", 1)
     return len(digits[1]) if len(digits) == 2 else 0
 
 
@@ -161,7 +211,18 @@ def _number_checks(value: Optional[float], written: str, facts: Facts) -> bool:
 def _path_checks(path: str, facts: Facts) -> bool:
     path = path[2:] if path.startswith("./") and len(path) > 2 else path
     path = path.rstrip("/") or "."
-    return path in facts.paths or path.rstrip("/") in facts.paths or os.path.basename(path) in facts.basenames
+    produced = {p.rstrip("/") or "." for p in facts.paths}
+    if path in produced:
+        return True
+    if "/" not in path:  # a bare file name stands for the produced path it names
+        return path in facts.basenames
+    # a slashed one only for a produced path, or a produced path's directory, it is the tail of, part for part
+    parts = path.split("/")
+    for p in produced:
+        whole = p.split("/")
+        if any(whole[max(0, end - len(parts)):end] == parts for end in range(len(parts), len(whole) + 1)):
+            return True
+    return False
 
 
 @dataclass
@@ -207,11 +268,13 @@ def check_prose(text: str, facts: Facts) -> CheckedProse:
     n_numbers = n_paths = 0
     for sentence in split_sentences(text):
         paths = cited_paths(sentence, facts)
+        directories = cited_directory_names(sentence)
         numbers = cited_numbers(sentence)
         n_numbers += len(numbers)
-        n_paths += len(paths)
+        n_paths += len(paths) + len(directories)
         bad_numbers = [w for v, w in numbers if not _number_checks(v, w, facts)]
-        bad_paths = [p for p in paths if not _path_checks(p, facts)]
+        bad_paths = ([p for p in paths if not _path_checks(p, facts)]
+                     + [d for d in directories if d not in facts.directory_names])
         if bad_numbers or bad_paths:
             dropped.append(Dropped(sentence, bad_numbers, bad_paths))
         else:

@@ -160,8 +160,10 @@ def tier_blocks(result: TierResult) -> List[Block]:
     """The report's model-written part: what was checked and how, then one paragraph per summary."""
     t = result.totals()
     blocks: List[Block] = [Heading(f"Model-written summaries (tier T{result.tier}, checked)"), Paragraph(
-        f"Written by {result.model or 'the model'} from the kernel rows of each directory. Every number and file "
-        f"name in them was checked against those rows: {t['numbers_checked']} numbers cited, "
+        f"Written by {result.model or 'the model'} from the kernel rows of each directory. Every number (in "
+        f"digits, in words, or glued to a name such as CCN99), every file path or file name, and every directory "
+        f"named as one (\"the utils directory\") in them was checked against those rows; names of functions or "
+        f"classes, and a directory named without such a word, were not: {t['numbers_checked']} numbers cited, "
         f"{t['sentences_kept']} sentences kept, {t['sentences_dropped']} dropped for citing something no kernel "
         f"produced ({t['unsupported_numbers']} numbers, {t['unknown_paths']} file names; listed in {CHECK_FILE}).")]
     if result.reviewer is not None:

@@ -11,7 +11,7 @@ from ragix_core.kernels.presenter.claims import (Facts, check_prose, cited_numbe
 FACTS = facts_from({"path": "app/core.py", "risk": 62.1, "hotspot": 1.0, "commits": 6, "authors": 2,
                     "share": 0.4231, "ccn": 17, "nloc": 1234,
                     "text": "route in app/core.py (line 12) has cyclomatic complexity 17, above 15."},
-                   paths=["app", "v2/api.py", "."])
+                   paths=["app", "v2/api.py", ".", "src/billing/models.py", "pkg/__init__.py"])
 
 
 def kept(text: str, facts: Facts = FACTS) -> list:
@@ -29,6 +29,11 @@ def kept(text: str, facts: Facts = FACTS) -> list:
     "v2/api.py is also listed.",  # the 2 in a path is a name, not a claim
     "Simplify complexity/churn and/or trim TODO/FIXME/XXX markers in app.",  # slashed words, not paths
     "**app/core.py** leads with risk **62.1**.",  # Markdown emphasis
+    "billing/models.py and src/billing/ follow.",  # the tail of a produced path, of its directory
+    "models.py follows.",  # a bare file name stands for the produced path it names
+    "The app directory has risk 62.1; the riskiest directory is app.",  # a produced directory named as one
+    "The `billing` folder and each package of it follow.",  # a produced file's parent directory
+    "Route has CCN17 and about 1.234e3 lines.",  # glued digits and scientific notation that check
 ])
 def test_faithful_sentences_are_kept(sentence):
     assert kept(sentence) == [sentence]
@@ -38,7 +43,8 @@ def test_faithful_sentences_are_kept(sentence):
     ("app/core.py has risk 71.5.", ["71.5"], []),  # a number no kernel produced
     ("app/ghost.py is the riskiest file.", [], ["app/ghost.py"]),  # a file no kernel produced
     ("Look at ghost.py first.", [], ["ghost.py"]),
-    ("The src/auth directory and app/legacy/ are next.", [], ["app/legacy/"]),  # trailing slash: a path
+    # trailing slash: a path; src/auth too, as src is a produced directory (and src/auth is not)
+    ("The src/auth directory and app/legacy/ are next.", [], ["src/auth", "app/legacy/"]),
     ("Together they hold 3,500 lines.", ["3,500"], []),  # a sum
     ("It changed twice as often as the rest.", ["twice"], []),  # a derived quantity
     ("Half of its functions are untested.", ["Half"], []),
@@ -50,6 +56,13 @@ def test_faithful_sentences_are_kept(sentence):
     ("Upgrade to 3.1.4 of the parser.", ["3.1.4"], []),  # a version is not a kernel number
     ("Twenty-three functions exceed it.", ["Twenty-three"], []),
     ("Its risk is 62.10001.", ["62.10001"], []),  # more decimals than produced is not a rounding
+    # issue 38 review: a slashed path is not checked by its file name alone
+    ("src/auth/models.py has risk 62.1.", [], ["src/auth/models.py"]),  # only src/billing/models.py exists
+    ("lib/__init__.py has risk 62.1.", [], ["lib/__init__.py"]),  # some __init__.py is not this one
+    ("The utils directory has risk 62.1.", [], ["utils"]),  # a bare directory name no kernel produced
+    ("The `utils` folder is next.", [], ["utils"]),
+    ("Its CCN99 function is the worst.", ["CCN99"], []),  # digits glued to letters
+    ("It holds about 1e3 lines.", ["1e3"], []),  # scientific notation
 ])
 def test_hostile_sentences_are_dropped_with_what_they_cited(sentence, numbers, paths):
     result = check_prose(sentence, FACTS)

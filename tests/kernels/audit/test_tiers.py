@@ -14,6 +14,7 @@ from ragix_core.kernels.presenter.claims import check_prose
 from ragix_core.kernels.presenter.clusters import risk_clusters
 from ragix_core.kernels.presenter.tiers import CHECK_FILE, summarize, write_tier_report
 from ragix_core.llm.base import LLMTimeout
+from tests.kernels.audit.rows import directory_rows, unsupported
 from tests.scripted_llm import ScriptedLLM
 
 
@@ -44,6 +45,9 @@ def test_t1_keeps_checked_sentences_and_counts_the_dropped(docs, tmp_path):
     assert summary.subject == "src"
     assert summary.check.kept == [f"src/core.py is the riskiest file with risk {core['risk']}.",
                                   "It changed in 3 commits by 2 authors."]
+    numbers, paths = directory_rows(docs, "src")  # the real-model test's independent second check, here tried
+    assert [unsupported(s, numbers, paths) for s in summary.check.kept] == [[], []]
+    assert [unsupported(d.sentence, numbers, paths) for d in summary.check.dropped] == [["40"], ["src/legacy.py"]]
     t = result.totals()
     assert (t["sentences_dropped"], t["unsupported_numbers"], t["unknown_paths"]) == (2, 1, 1)
     assert result.usage == {"calls": 1, "prompt_tokens": 10, "completion_tokens": 5}
