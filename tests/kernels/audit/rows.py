@@ -38,6 +38,8 @@ def unsupported(sentence: str, numbers: Set[float], paths: Set[str]) -> List[str
     bad = []
     for token in _PATHISH.findall(sentence):
         token = token.rstrip("/")
+        if not re.search(r"[a-z.]", token):
+            continue  # capitals around a slash are a pair of words (TODO/FIXME, I/O), not a path
         if not any(p == token or p.endswith("/" + token) for p in paths):
             bad.append(token)
     for written in _DIGITS.findall(_PATHISH.sub(" ", sentence)):
