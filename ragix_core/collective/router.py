@@ -6,7 +6,7 @@ when there is no model or its reply is unusable, the fallback is the default eng
 Every route but audit is an engine of the registry; audit is the code-audit kernels.
 
 A graph goal that asks several things (the graph's own rule for planning at once,
-``classify_rules.several_asks``) runs the ``hierarchical`` strategy: a master splits it, graph workers
+``core.asks.several_asks``) runs the ``hierarchical`` strategy: a master splits it, graph workers
 answer the parts. The route stays graph (the kind of question); only the engine differs, and says so.
 """
 
