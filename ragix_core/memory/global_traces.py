@@ -18,15 +18,9 @@ import os
 from pathlib import Path
 from typing import Any, List, Optional
 
-from .traces import TRACE_SUFFIXES, TraceWriter
+from .traces import TRACE_SUFFIXES, TraceWriter, global_trace_dir
 
 __all__ = ["global_trace_dir", "global_trace_writer", "prune_sessions"]
-
-
-def global_trace_dir() -> Path:
-    from ragix_core.core.home import ragix_home
-
-    return ragix_home() / "experience" / "traces"
 
 
 def prune_sessions(directory: Path, keep: int, protect: Optional[str] = None) -> List[Path]:

@@ -126,9 +126,16 @@ def find_trace(session_id: str, search_dirs: Iterable["Path | str"]) -> Optional
     return None
 
 
+def global_trace_dir() -> Path:
+    """Spec 000 §5.1's global trace store: every run's trace is also written there (memory/global_traces.py)
+    and ``trace show`` looks there after the project."""
+    from ragix_core.core.home import ragix_home
+
+    return ragix_home() / "experience" / "traces"
+
+
 def default_trace_dirs(project_dir: "Path | str", traces_path: str = ".ragix/reasoning_traces") -> List[Path]:
     """Where traces live (spec 000 §5.1): the project's trace dir, then ``$RAGIX_HOME/experience/traces``."""
-    from .global_traces import global_trace_dir
 
     p = Path(traces_path).expanduser()
     return [p if p.is_absolute() else Path(project_dir) / p, global_trace_dir()]
