@@ -20,35 +20,18 @@ from __future__ import annotations
 import importlib
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ragix_core import prompts
 from ragix_core.core.text import bounded, one_line
+
+from .search_protocol import ProviderError, SearchHit, SearchProvider
 
 __all__ = ["SearchHit", "SearchProvider", "ProviderSettings", "ProviderError", "DocsProvider",
            "ExperienceProvider", "build_providers", "search_all", "format_hits", "HIT_CHARS"]
 
 HIT_CHARS = 600  # of each hit's text, in the tool result the models read
 
-
-@dataclass(frozen=True)
-class SearchHit:
-    source: str  # the provider's name
-    title: str
-    text: str
-    ref: str = ""  # where it comes from: a path, a URL, a session id
-    score: float = 0.0
-
-
-class SearchProvider(Protocol):
-    name: str
-
-    def search(self, query: str, top_k: int) -> List[SearchHit]:
-        ...
-
-
-class ProviderError(ValueError):
-    """A configured provider cannot be built (unknown name, import error, missing directory)."""
 
 
 @dataclass

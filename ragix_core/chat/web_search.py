@@ -20,7 +20,7 @@ from typing import Any, List, Mapping, Optional
 
 from ragix_core.core.text import bounded, one_line
 
-from .search import ProviderError, SearchHit
+from .search_protocol import ProviderError, SearchHit
 
 __all__ = ["WebSearchError", "TavilyProvider", "web_provider", "quoted", "WEB_SOURCE", "MAX_ANSWER_BYTES"]
 
