@@ -102,7 +102,8 @@ def eval_command(
     from ragix_core.config import ConfigError, load_config
     from ragix_core.eval.benchmarks.registry import BenchmarkError
     from ragix_core.eval.engines import EngineUnavailable
-    from ragix_core.eval.executor import EXECUTORS, ExecutorError, make_executor
+    from ragix_core.eval.executor import ExecutorError
+    from ragix_core.eval.executors import EXECUTORS, make_executor
     from ragix_core.eval.pool_executor import cores
     from ragix_core.eval.harness import CORPUS_MODES, EvalOptions
     from ragix_core.eval.report import partial_report, rich_table, to_markdown, write_json

@@ -24,10 +24,8 @@ from ragix_core.eval.evaluate import ScenarioResult
 from ragix_core.eval.harness import CorpusFactory, EvalOptions, Runner, default_corpus_factory, run_one
 from ragix_core.eval.scenario import Scenario
 
-__all__ = ["RunJob", "RunExecutor", "LocalExecutor", "ExecutorError", "EXECUTORS", "make_executor",
-           "models_loaded_here", "command_line_of"]
+__all__ = ["RunJob", "RunExecutor", "LocalExecutor", "ExecutorError", "models_loaded_here", "command_line_of"]
 
-EXECUTORS = ("local", "ray")
 OnResult = Callable[[ScenarioResult], None]
 
 
@@ -109,27 +107,3 @@ class LocalExecutor:
 
     def close(self) -> None:
         pass
-
-
-def make_executor(name: str, *, address: Optional[str] = None, cpus_per_run: float = 1.0, jobs: int = 1,
-                  corpus_factory: CorpusFactory = default_corpus_factory) -> RunExecutor:
-    """The executor called ``name`` (one of EXECUTORS); ``jobs`` > 1 makes the local one a pool of that many
-    worker processes. ExecutorError or ValueError says what is wrong."""
-    if name not in EXECUTORS:
-        raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, got {name!r}")
-    if jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {jobs}")
-    if name == "local":
-        if address is not None:
-            raise ValueError("--address names a Ray cluster: it needs --executor ray")
-        if jobs == 1:
-            return LocalExecutor(corpus_factory)
-        from ragix_core.eval.pool_executor import PoolExecutor
-
-        return PoolExecutor(jobs, corpus_factory)
-    if jobs != 1:
-        raise ValueError("--jobs sets the worker processes of --executor local; on Ray, the cluster's CPUs "
-                         "divided by --cpus-per-run decide how many runs run at once")
-    from ragix_core.eval.ray_executor import RayExecutor
-
-    return RayExecutor(address=address, cpus_per_run=cpus_per_run, corpus_factory=corpus_factory)

@@ -7,7 +7,8 @@ from typer.testing import CliRunner
 
 from ragix_core.cli import app
 from ragix_core.config import parse_config
-from ragix_core.eval.executor import LocalExecutor, RunJob, make_executor
+from ragix_core.eval.executor import LocalExecutor, RunJob
+from ragix_core.eval.executors import make_executor
 from ragix_core.eval.harness import EvalOptions
 from ragix_core.eval.pool_executor import PoolExecutor, cores
 from tests.eval.ray_runners import ScriptedS0, TellsItsThreads
