@@ -8,8 +8,10 @@ The order is what the published evidence for small models supports:
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
    plausible answer) is put to the same vote, each later draw asked for a command written another way
    (prompts/command_followup.md, cross_check): a different command that prints the same thing
-   confirms it, commands that agree on something else overturn it, and outputs that all differ leave
-   it disputed. A short output no second command reproduced is ``unconfirmed``;
+   confirms it, and any other output leaves it disputed, never replaced: drawn at a temperature and
+   told to write the command another way, cross-check draws are worse commands than the greedy one
+   (measured at ec0ed53: where they outvoted a right greedy count, the run ended ``success`` on their
+   wrong one). A short output no second command reproduced is ``unconfirmed``;
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback).
@@ -105,7 +107,7 @@ def _changes(step: Optional[PlanStep]) -> bool:
 class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
-    decided_by: str = ""  # "greedy" (confirmed or not) | "vote" (another output won) | "retry" | "" (nothing found)
+    decided_by: str = ""  # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "" (nothing found)
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
     no_command: List[str] = field(default_factory=list)  # why draws produced no command
@@ -125,8 +127,10 @@ class AttemptOutcome:
         """How many drawn commands printed the winner's output (1 for a lone command)."""
         if self.winner is None:
             return 0
-        if self.vote is not None and self.vote.best is not None and self.winner in self.vote.best.members:
-            return self.vote.best.size
+        if self.vote is not None:
+            for c in self.vote.clusters:
+                if self.winner in c.members:
+                    return c.size
         return 1
 
     @property
@@ -247,13 +251,14 @@ class CommandAttempt:
         """Put a short output (a count, a name) to a vote of commands written another way."""
         if self.samples and self.confirm_lines and not _changes(first) and _short(first, self.confirm_lines):
             out.checked = True
-            self._vote(first, label, True, description, out, ran)  # confirm, overturn or dispute it
+            self._vote(first, label, True, description, out, ran)  # confirm or dispute it
 
     def _vote(self, first: Optional[PlanStep], label: str, cross_check: bool, description: str,
               out: AttemptOutcome, ran: Dict[str, PlanStep]) -> None:
         """Draw samples beside ``first`` and keep the output most distinct commands printed: ``first``
         on a tie (it was drawn first), never a failed or empty one. With ``cross_check`` each draw is
-        asked for a command written another way than those already run."""
+        asked for a command written another way than those already run, and ``first`` stays the
+        winner whatever they print: they can confirm it or dispute it, not replace it."""
         voted = set()
 
         def draw(i: int) -> Optional[PlanStep]:
@@ -273,6 +278,8 @@ class CommandAttempt:
             return step
 
         out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum, empty=found_nothing)
+        if cross_check:
+            return  # the winner is already ``first``; the vote says how far other commands bear it out
         best = out.vote.best
         if best is not None and not out.vote.best_is_empty:
             out.winner = best.representative

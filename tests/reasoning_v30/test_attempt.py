@@ -68,10 +68,25 @@ def test_a_short_greedy_output_is_confirmed_by_a_sample_that_prints_the_same_num
     assert out.winner.tool_call.args["command"] == cmds[0] and out.confidence() == pytest.approx(0.9)
 
 
-def test_samples_that_agree_on_another_output_overturn_a_short_greedy_one():
-    cmds = ["grep -rl lexer.py . | wc -l", "wc -l < sqlparse/lexer.py", "awk 'END {print NR}' sqlparse/lexer.py"]
-    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="1\n"),
-                           cmds[1]: ToolResult("shell", 0, stdout="1700\n"),
+def test_samples_that_agree_on_another_output_dispute_a_short_greedy_one_but_never_replace_it():
+    # Cross-check draws are sampled and told to write the command another way: measured worse than the
+    # greedy command, so their agreement on another output is a dispute shown to the user, not the answer.
+    cmds = ["find tests -name 'test_*.py' | wc -l", "grep -rl 'test_*.py' tests | wc -l",
+            "ls tests | grep 'test_*.py' | wc -l"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="10\n"),
+                           cmds[1]: ToolResult("shell", 0, stdout="1\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="1\n")})
+    out = attempt(script)
+    assert len(script.asked) == 3  # the two samples agreed: the quorum ends the vote
+    assert out.decided_by == "greedy" and out.winner.tool_call.args["command"] == cmds[0]
+    assert out.agreed == 1 and out.disputed and not out.confirmed and not out.unconfirmed
+    assert [s.tool_call.args["command"] for s in out.rivals()] == [cmds[1]]
+    assert out.confidence() == 0.333 and "rests on the first" in out.summary()
+
+
+def test_a_greedy_command_that_failed_is_still_replaced_by_the_samples_vote():
+    cmds = ["wc -l nope.md", "wc -l < sqlparse/lexer.py", "awk 'END {print NR}' sqlparse/lexer.py"]
+    script = Script(cmds, {cmds[0]: MISSING, cmds[1]: ToolResult("shell", 0, stdout="1700\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="1700\n")})
     out = attempt(script)
     assert out.decided_by == "vote" and out.winner.tool_call.args["command"] == cmds[1] and out.agreed == 2
