@@ -179,8 +179,14 @@ def ask(
     index_dir: Optional[Path] = typer.Option(None, "--index", help="Where the index is kept (see `research index`)."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="ragix.yaml to use (default: DIR/ragix.yaml, then $RAGIX_HOME)."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for every agent: a GGUF path or a server model name."),
+    choose: Optional[int] = typer.Option(None, "--choose", min=1, help="When the question is ambiguous, research "
+                                         "its N-th reading at once (default: asked at a terminal, else listed)."),
 ) -> None:
-    """Answer QUESTION from the documents under --docs, citing them (exit 0 only for a verified answer)."""
+    """Answer QUESTION from the documents under --docs, citing them (exit 0 only for a verified answer).
+
+    A question the documents answer several ways (two documents "Name (qualifier)", changes with no
+    start) gets its readings numbered: at a terminal ragix asks which one and researches it; otherwise
+    they are listed and `--choose N` researches the N-th."""
     from ragix_core.core.registry import get_engine
     from ragix_core.profiles import ProfileError, get_profile
     from ragix_core.research.orchestrator import DeepResearchOrchestrator
@@ -238,6 +244,17 @@ def ask(
             live.start()
         orch = DeepResearchOrchestrator.from_context(ctx, index, settings)
         items = orch.run_research(question, mode, temporal_context=temporal or None)
+        options = items[0]["schema_object"].get("options") or []
+        if options and (choose is not None or (not as_json and _at_a_terminal())):
+            if live and live.is_started:
+                live.stop()
+            picked = _pick(items[0]["schema_object"], choose, err)
+            if picked is not None:
+                err.print(f"[dim]researching: {escape(picked['query'])}[/dim]", highlight=False)
+                items = orch.run_research(picked["query"], mode, temporal_context=temporal or None)
+        elif choose is not None:
+            err.print(f"[dim]--choose {choose}: the question was not ambiguous; its answer is above[/dim]",
+                      highlight=False)
     finally:
         if live and live.is_started:
             live.stop()
@@ -257,6 +274,33 @@ def ask(
                   f"logs: {orch.last_run.get('log_dir')}[/dim]", highlight=False)
         err.print(escape(_choices_line(orch.last_run)), highlight=False)
     raise typer.Exit(0 if schema.get("status") == "ANSWERED" else 1)
+
+
+def _at_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def _pick(clarification: Dict[str, Any], choose: Optional[int], err: Console) -> Optional[Dict[str, Any]]:
+    """The reading to research: the --choose'th, else the one the user types at the terminal (None: stop
+    with the readings listed, exit 1). A number out of range is a usage error (exit 2)."""
+    options = clarification["options"]
+    if choose is not None:
+        if choose > len(options):
+            err.print(f"[red]error:[/red] --choose {choose}: the question has {len(options)} readings "
+                      f"(1 to {len(options)}): " + "; ".join(escape(o["label"]) for o in options), highlight=False)
+            raise typer.Exit(2)
+        return options[choose - 1]
+    err.print(escape(clarification.get("question") or "Which one do you mean?"), highlight=False)
+    for n, o in enumerate(options, 1):
+        err.print(f"  {n}. {escape(o['label'])}", highlight=False)
+    while True:
+        reply = typer.prompt(f"Research which one (1-{len(options)}, Enter to stop)", default="",
+                             show_default=False, err=True).strip()
+        if not reply:
+            return None
+        if reply.isdigit() and 1 <= int(reply) <= len(options):
+            return options[int(reply) - 1]
+        err.print(f"type a number from 1 to {len(options)}, or Enter to stop", highlight=False)
 
 
 def _choices_line(last_run: Dict[str, Any]) -> str:

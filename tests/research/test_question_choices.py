@@ -155,3 +155,50 @@ def test_cli_says_which_mode_and_dates_it_chose(dated_index, settings, tmp_path,
     text = " ".join(r.output.split())
     assert "mode strict: the question says 'Only from official docs'" in text
     assert "Dates: documents dated since 2024-01-01 (from 'since 2024')" in text
+
+
+def _cli(dated_index, tmp_path, monkeypatch, replies, *args, terminal=False, input=None):
+    import yaml
+    from typer.testing import CliRunner
+
+    from ragix_core.cli import app
+    from .conftest import TIERS
+
+    llm = ScriptedLLM(replies)
+    monkeypatch.setattr("ragix_core.llm.roles.build_client", lambda s: llm)
+    monkeypatch.setattr("ragix_core.cli.research_cmd._at_a_terminal", lambda: terminal)
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    sources = tmp_path / "tiers.yaml"
+    sources.write_text(yaml.safe_dump(TIERS))
+    r = CliRunner().invoke(app, ["research", "What changed at Zorblat Industries?", "--docs",
+                                 str(dated_index.docs_dir), "--sources", str(sources), *args],
+                           env={"COLUMNS": "300"}, input=input)
+    return r, llm
+
+
+def test_choose_researches_the_chosen_reading_of_an_ambiguous_question(dated_index, settings, tmp_path, monkeypatch):
+    r, llm = _cli(dated_index, tmp_path, monkeypatch, [{"question": "Since when?"}, analyst("NOT FOUND")],
+                  "--choose", "2", "--json")
+    schema = json.loads(r.stdout)[0]["schema_object"]
+    assert schema["status"] == "NOT_FOUND" and schema["time_range"]["since"] == "2025-01-01", r.output
+    assert "(since 2025-01-01)" in llm.calls[-1]["messages"][-1]["content"]  # the analyst was asked the reading
+
+
+def test_choose_out_of_range_is_a_usage_error_naming_the_readings(dated_index, settings, tmp_path, monkeypatch):
+    r, _ = _cli(dated_index, tmp_path, monkeypatch, [{"question": "Since when?"}], "--choose", "5")
+    assert r.exit_code == 2 and "--choose 5: the question has 2 readings (1 to 2)" in " ".join(r.output.split())
+
+
+def test_at_a_terminal_the_user_picks_a_reading_and_it_is_researched(dated_index, settings, tmp_path, monkeypatch):
+    r, llm = _cli(dated_index, tmp_path, monkeypatch, [{"question": "Since when?"}, analyst("NOT FOUND")],
+                  terminal=True, input="9\n1\n")
+    text = " ".join(r.output.split())
+    assert "Since when?" in text and "type a number from 1 to 2" in text  # the bad reply is asked again
+    assert "researching: What changed at Zorblat Industries (since 2024-01-01)" in text, text
+    assert r.exit_code == 1 and len(llm.calls) == 2  # researched, not found in the scripted documents
+
+
+def test_off_a_terminal_the_readings_are_listed_and_nothing_is_asked(dated_index, settings, tmp_path, monkeypatch):
+    r, llm = _cli(dated_index, tmp_path, monkeypatch, [{"question": "Since when?"}], input="1\n")
+    assert r.exit_code == 1 and len(llm.calls) == 1 and "Clarification needed" in r.output
+    assert "researching:" not in r.output
