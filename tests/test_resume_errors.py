@@ -68,3 +68,29 @@ def test_resume_takes_the_runs_own_settings(home, tmp_path):
     assert code == 2 and "leave out GOAL, --strategy" in out
     code, out = _resume()
     assert code == 2 and "give a GOAL, or --resume SESSION" in out
+
+
+def test_saving_a_run_removes_the_oldest_beyond_the_kept_count_and_nothing_of_the_users(home: Path, tmp_path: Path):
+    import os
+
+    from ragix_core.runtime.run_control import prune_runs, runs_dir
+
+    for n in range(5):
+        path = _record(tmp_path, f"s{n}")
+        os.utime(path.parent / "run.json", (1000 + n, 1000 + n))  # s0 oldest ... s4 newest
+    (runs_dir() / "s1" / "notes.txt").write_text("mine")  # something the user put there
+    _record(tmp_path, "s0", checkpoint={"next_node": "PLAN"})  # s0 resumed: its checkpoint is the newest write
+    (runs_dir() / "s0" / "run.json").touch()
+    os.utime(runs_dir() / "s0" / "run.json", (999, 999))
+    removed = prune_runs(2, protect="s4")
+    assert sorted(p.name for p in removed) == ["s2", "s3"]  # s1 holds the user's file; s0 was written last
+    assert sorted(p.name for p in runs_dir().iterdir()) == ["s0", "s1", "s4"]
+    assert (runs_dir() / "s1" / "notes.txt").read_text() == "mine"
+
+
+def test_save_record_keeps_the_run_it_saves_even_with_a_count_of_one(home: Path, tmp_path: Path):
+    from ragix_core.runtime.run_control import runs_dir
+
+    _record(tmp_path, "old")
+    save_record(RunRecord("new", "How many lines?", str(tmp_path), "graph_v30"), keep=1)
+    assert [p.name for p in runs_dir().iterdir()] == ["new"]

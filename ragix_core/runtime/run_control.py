@@ -5,13 +5,16 @@ directory, strategy, profile, models, config file, --yes) and, for the graph eng
 ``checkpoint.json`` (written by the graph after every node: ReasoningGraph._checkpoint). ``ragix
 run --resume SESSION`` reads both and continues from the checkpoint, in the same session (its
 trace file and corpus events continue too). In the user's ragix directory rather than the
-project, so that a run is resumed from anywhere, as its session id is all the user has.
+project, so that a run is resumed from anywhere, as its session id is all the user has. The newest
+``KEEP_RUNS`` runs are kept: saving a record removes the oldest beyond that (a run's directory holds
+only what this module writes, a few kilobytes, so a count is the bound a user can reason about).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -20,10 +23,12 @@ from typing import Any, Dict, List, Optional
 
 from ragix_core.core.home import ragix_home
 
-__all__ = ["RunRecord", "ResumeError", "runs_dir", "run_dir", "save_record", "resume_point", "plan_previews"]
+__all__ = ["RunRecord", "ResumeError", "runs_dir", "run_dir", "save_record", "prune_runs", "resume_point",
+           "plan_previews", "KEEP_RUNS"]
 
 RECORD = "run.json"
 CHECKPOINT = "checkpoint.json"
+KEEP_RUNS = 500  # runs kept to resume; the oldest beyond this are removed when a new run is saved
 
 
 class ResumeError(ValueError):
@@ -69,8 +74,9 @@ def run_dir(session_id: str) -> Path:
         raise ResumeError(str(exc)) from None
 
 
-def save_record(record: RunRecord) -> Path:
-    """Write the run's record (atomically); returns where its checkpoint goes."""
+def save_record(record: RunRecord, keep: int = KEEP_RUNS) -> Path:
+    """Write the run's record (atomically), then remove the oldest runs beyond ``keep``; returns where
+    the checkpoint goes."""
     directory = run_dir(record.session_id)
     directory.mkdir(parents=True, exist_ok=True)
     record.started = record.started or time.time()
@@ -78,7 +84,46 @@ def save_record(record: RunRecord) -> Path:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(asdict(record), f, ensure_ascii=False, indent=1)
     os.replace(tmp, directory / RECORD)
+    prune_runs(keep, protect=record.session_id)
     return directory / CHECKPOINT
+
+
+def prune_runs(keep: int, protect: Optional[str] = None) -> List[Path]:
+    """Remove the oldest run directories (by when their record or checkpoint was last written, so a
+    resumed run counts as recent) beyond ``keep``, never ``protect``. Only a directory holding nothing but what this module writes
+    (a record, a checkpoint, their temporary files) is removed: anything else there is the user's.
+    Another process pruning at the same time, or a directory vanishing, is not an error."""
+    from ragix_core.memory.traces import InvalidSessionId, validate_session_id
+
+    runs = []
+    try:
+        entries = list(os.scandir(runs_dir()))
+    except FileNotFoundError:
+        return []
+    for entry in entries:
+        try:
+            validate_session_id(entry.name)
+            if not entry.is_dir(follow_symlinks=False) or entry.name == protect:
+                continue
+            written = os.stat(Path(entry.path) / RECORD).st_mtime_ns
+            try:
+                written = max(written, os.stat(Path(entry.path) / CHECKPOINT).st_mtime_ns)
+            except FileNotFoundError:
+                pass  # stopped before its first checkpoint
+            runs.append((written, Path(entry.path)))
+        except (InvalidSessionId, FileNotFoundError, NotADirectoryError):
+            continue  # not a run this module keeps, or gone meanwhile
+    runs.sort(reverse=True)  # newest first
+    removed = []
+    for _, path in runs[max(keep - (1 if protect else 0), 0):]:
+        try:
+            names = os.listdir(path)
+        except FileNotFoundError:
+            continue
+        if all(n in (RECORD, CHECKPOINT) or n.startswith((RECORD + ".", CHECKPOINT + ".")) for n in names):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
 
 
 def resume_point(session_id: str) -> "tuple[RunRecord, Path]":
