@@ -1,6 +1,6 @@
 """Presenter tiers T1-T3 on real source trees: what the model cited that no kernel produced, and what it cost.
 
-    python benchmarks/audit_tiers.py DIR [DIR ...] [--tier 1 --tier 3] [--top-k 3] [--model M] [--out FILE]
+    python benchmarks/audit_tiers.py DIR [DIR ...] [--tier 1 --tier 3] [--top-k 3] [--model M] [--threads N] [--out FILE]
 
 Per tree and tier: summaries written, numbers cited, sentences kept and dropped, unsupported numbers and
 unknown file names in the dropped ones (the goal is 0: what the report prints never has them, this counts
@@ -30,9 +30,14 @@ def main() -> int:
     ap.add_argument("--tier", type=int, action="append", choices=(1, 2, 3), default=None)
     ap.add_argument("--top-k", type=int, default=3)
     ap.add_argument("--model", default=None, help="model name or GGUF path (default: the embedded default)")
+    ap.add_argument("--threads", type=int, default=None, help="embedded model threads (default: every core)")
     ap.add_argument("--out", type=Path, default=None, help="write every summary and check as JSON here")
     args = ap.parse_args()
-    client = make_client(args.model)
+    if args.threads:  # the embedded model only: a server's threads are its own
+        client = make_client({"backend": "embedded", "threads": args.threads,
+                              **({"model": args.model} if args.model else {})})
+    else:
+        client = make_client(args.model)
     rows, details = [], []
     for tree in args.trees:
         docs = run_all(tree)
