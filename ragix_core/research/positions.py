@@ -147,9 +147,9 @@ def describe(positions: List[Position], numbers: Dict[str, int]) -> str:
 
     def tiers(p: Position) -> str:
         found = sorted({c.tier for c in p.citations if c.tier is not None})
-        return "tier " + "/".join(map(str, found)) if found else "tier ?"
+        return "tier " + "/".join(map(str, found)) + " sources" if found else "sources of unknown tier"
 
-    said = "; ".join(f"{tiers(p)} sources say \"{p.statement}\" {refs(p)}".rstrip() for p in positions)
+    said = "; ".join(f"{tiers(p)} say \"{p.statement}\" {refs(p)}".rstrip() for p in positions)
     top = positions[0]
     where = f"tier {top.tier}" if top.tier != UNKNOWN_TIER else "a source of unknown tier"
     return (f"**Sources disagree.** {said[0].upper() + said[1:]}. "

@@ -93,3 +93,15 @@ def test_positions_need_the_same_subject_and_different_documents():
     assert rival_positions([staff, same_page], q) == []  # one document stating two numbers is no dispute
     found = rival_positions([rumour, staff, sales], q, answers=("412 people", "5000 people"))
     assert [(p.shown, p.tier, p.statement) for p in found] == [(["412"], 1, "412 people"), (["5000"], 5, "5000 people")]
+
+
+def test_a_disagreement_between_sources_of_no_known_tier_says_so_in_words():
+    from ragix_core.research.positions import describe
+
+    q = "How many people does Zorblat Industries employ?"
+    staff = cit("a/zorblat.md", None, "staff", "Zorblat Industries employs 412 people")
+    rumour = cit("b/rumours.md", None, "rumour", "Zorblat Industries employs 5000 people")
+    found = rival_positions([staff, rumour], q, answers=("412 people", "5000 people"))
+    text = describe(found, {"a/zorblat.md#0": 1, "b/rumours.md#0": 2})
+    assert "Sources of unknown tier say \"412 people\" [1]; sources of unknown tier say \"5000 people\" [2]" in text, text
+    assert "tier ?" not in text and "(a source of unknown tier) supports: 412" in text

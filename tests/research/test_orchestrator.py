@@ -241,3 +241,18 @@ def test_temporal_context_limits_the_documents_and_is_told_to_the_analyst(index,
     assert "official/zorblat.md" in prompt and "official/vantoria.html" not in prompt
     assert "dated from 2024-01-01 to 2024-12-31" in prompt
     assert items[0]["schema_object"]["status"] == "NOT_FOUND"
+
+
+@pytest.mark.parametrize("with_tiers", [True, False])
+def test_the_sources_list_names_what_is_known_of_each_source_and_nothing_unknown(index, settings, with_tiers):
+    from ragix_core.config.research import ResearchSection
+
+    replies = [lambda m: analyst("Quellmere", [("c", label(m, "official/vantoria.html"), "capital of Vantoria is Quellmere")]),
+               critic("PASS"), lambda m: writer(f"The capital is Quellmere [{label_in(m, 'vantoria')}].")]
+    items, _, _ = run(index, settings if with_tiers else ResearchSection(), replies, "What is the capital of Vantoria?")
+    sources = items[0]["description"].split("**Sources**", 1)[1]
+    line = next(s for s in sources.splitlines() if "official/vantoria.html" in s)
+    if with_tiers:
+        assert "official/vantoria.html (Registry, tier 1, official), " in line, line
+    else:  # a collection without a sources file: no "unknown (tier ?, unknown)" on every line
+        assert "official/vantoria.html, " in line and "unknown" not in line and "tier" not in line, line

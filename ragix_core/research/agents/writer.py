@@ -23,6 +23,7 @@ from ..checks import fold
 from ..context import Context
 from ..draft import NOT_FOUND, Citation, Draft, is_not_found
 from ..positions import Position, conflict_record, describe, rival_positions, side_positions
+from ..settings import UNKNOWN_SOURCE
 from .base import BaseReasoningAgent
 from .critic import evidence_lines
 
@@ -185,7 +186,10 @@ def _unique(cits: List[Citation]) -> List[Citation]:
 def _references(cits: List[Citation], numbers: Dict[str, int]) -> str:
     lines = ["**Sources**"]
     for c in cits:
-        tier = c.tier if c.tier is not None else "?"
-        lines.append(f"[{numbers[c.label or c.chunk]}] {c.path} — {c.source or 'unknown'} (tier {tier}, {c.type}), "
-                     f"{c.chunk}: \"{c.quote}\"")
+        # Only what is known: a collection without a sources file has no source names, tiers or types,
+        # and "unknown (tier ?, unknown)" on every line tells the reader nothing.
+        about = [part for part in (c.source, f"tier {c.tier}" if c.tier is not None else None, c.type)
+                 if part and part != UNKNOWN_SOURCE]
+        lines.append(f"[{numbers[c.label or c.chunk]}] {c.path}" + (f" ({', '.join(about)})" if about else "")
+                     + f", {c.chunk}: \"{c.quote}\"")
     return "\n".join(lines)
