@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Protocol, runtime_checkable
+import inspect
+from typing import Any, Dict, List, Optional, Protocol, Sequence, runtime_checkable
 
 __all__ = [
     "Message",
@@ -25,6 +26,8 @@ __all__ = [
     "LLMBadOutput",
     "LLMContextOverflow",
     "backend_error",
+    "cut_at_stop",
+    "accepts_stop",
 ]
 
 Message = Dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
@@ -72,11 +75,16 @@ class LLMClient(Protocol):
         temperature: float = 0.0,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         """Return the model's reply. With ``schema``, decoding is constrained to it where the
         backend allows and ``Completion.data`` holds the parsed JSON; if the text is not
         JSON at all, raise ``LLMBadOutput``. ``seed`` makes sampling at temperature > 0
-        repeatable where the backend supports it (None: the backend's own choice)."""
+        repeatable where the backend supports it (None: the backend's own choice). With
+        ``stop``, the reply ends before the first of these strings (excluded from the text);
+        generation stops there where the backend can, which is the point: a command's reply
+        needs nothing after its code block. A client without ``stop`` still works: the role
+        wrapper cuts its text instead (``accepts_stop``)."""
         ...
 
 
@@ -120,3 +128,28 @@ class LLMBadOutput(LLMError):
         super().__init__(message)
         self.text = text
         self.usage = usage if usage is not None else Usage()
+
+
+def cut_at_stop(text: str, stop: Optional[Sequence[str]]) -> str:
+    """``text`` up to the first occurrence of any ``stop`` string (what a backend honouring ``stop``
+    returns): for clients that cannot stop generation and for recorded replies."""
+    if not stop:
+        return text
+    ends = [i for i in (text.find(s) for s in stop if s) if i >= 0]
+    return text[:min(ends)] if ends else text
+
+
+def accepts_stop(client: Any) -> bool:
+    """Whether ``client.complete`` takes ``stop`` (ragix's backends do; an older or third-party client
+    may not, and is then called without it)."""
+    try:
+        params = inspect.signature(client.complete).parameters
+    except (TypeError, ValueError):
+        return False
+    if "stop" in params:
+        return True
+    if not any(p.kind == inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return False
+    # A wrapper forwarding **kwargs (cancellation, budgets) takes ``stop`` if what it wraps does.
+    inner = getattr(client, "_inner", None) or getattr(client, "inner", None)
+    return accepts_stop(inner) if inner is not None and inner is not client else True

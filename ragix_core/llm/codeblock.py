@@ -15,9 +15,12 @@ from typing import List, Optional, Tuple
 
 from ragix_core.core.text import json_command
 
-__all__ = ["extract_command", "extract_commands", "MAX_COMMAND_CHARS"]
+__all__ = ["extract_command", "extract_commands", "first_block_command", "MAX_COMMAND_CHARS", "CLOSING_FENCE"]
 
 MAX_COMMAND_CHARS = 1000
+# What ends a code block and not (unless bare, with no language tag) an opening one: generation of a
+# command's reply stops here, since nothing after the first block is read.
+CLOSING_FENCE = "\n```\n"
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _INLINE = re.compile(r"`([^`\n]+)`")
 _PROMPT = re.compile(r"^\s*[$>]\s+")  # a "$ " or "> " prompt; "#" starts a comment
@@ -45,6 +48,14 @@ def _json_command(text: str) -> Optional[str]:
         return None
     command = data.get("command") if isinstance(data, dict) else None
     return json_command(command.strip()) if isinstance(command, str) and command.strip() else None
+
+
+def first_block_command(text: str) -> Optional[str]:
+    """The first command line of the *first* fenced block (closed or cut), else None: what a reply
+    stopped at CLOSING_FENCE gives exactly when the whole reply's extract_command gives it from that block."""
+    match = _FENCE.search(text or "")
+    line = _first_line(match.group(2)) if match else None
+    return line[:MAX_COMMAND_CHARS] if line else None
 
 
 def extract_command(text: str) -> Optional[str]:

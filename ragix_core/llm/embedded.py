@@ -26,9 +26,9 @@ import os
 import secrets
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage, backend_error
+from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage, backend_error, cut_at_stop
 from .jsonout import check_schema
 from .models import DEFAULT_MODEL, resolve_model_path
 from .request import check_request
@@ -144,11 +144,14 @@ class EmbeddedClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         where = f"embedded model {self.model}"
         check_request(messages, max_tokens, temperature, where)
         server = self.load()
         req = self._request(messages, schema, max_tokens, temperature, seed)
+        if stop:
+            req["stop"] = [s for s in stop if s]
         start = time.monotonic()
         try:
             if timeout is None:
@@ -163,7 +166,7 @@ class EmbeddedClient:
         if not isinstance(reply, dict) or "choices" not in reply:
             raise backend_error(f"{where}: runtime error: {_error_text(reply)}")
         choice = reply["choices"][0] if reply["choices"] else {}
-        text = (choice.get("message") or {}).get("content") or ""
+        text = cut_at_stop((choice.get("message") or {}).get("content") or "", stop)
         usage = _usage(reply)
         data = check_schema(text, schema, where, usage) if schema else None
         timings = reply.get("timings") or {}

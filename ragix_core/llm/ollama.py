@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
-from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage
+from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage, cut_at_stop
 from .jsonout import check_schema
 from .request import check_request
 
@@ -58,6 +58,7 @@ class OllamaClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         import httpx  # a dependency of the ollama client; its timeouts surface unwrapped
 
@@ -70,7 +71,8 @@ class OllamaClient:
                 messages=[{"role": m["role"], "content": m["content"]} for m in messages],
                 format=schema or None,
                 options={"temperature": float(temperature), "num_predict": int(max_tokens),
-                         **({"seed": int(seed)} if seed is not None else {})},
+                         **({"seed": int(seed)} if seed is not None else {}),
+                         **({"stop": [s for s in stop if s]} if stop else {})},
             )
         except ConnectionError:  # the client's own translation of httpx.ConnectError
             raise LLMUnavailable(f"{self.where}: cannot connect to the Ollama server at {self.host} "
@@ -84,7 +86,7 @@ class OllamaClient:
                 raise LLMUnknownModel(f"{self.where}: unknown model (try `ollama pull {self.model}`): {exc.error}") from None
             raise LLMError(f"{self.where}: HTTP {exc.status_code}: {exc.error}") from None
         latency = time.monotonic() - start
-        text = (resp.message.content if resp.message else "") or ""
+        text = cut_at_stop((resp.message.content if resp.message else "") or "", stop)
         usage = Usage(int(resp.prompt_eval_count or 0), int(resp.eval_count or 0))
         data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,

@@ -18,10 +18,10 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from .base import (Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage,
-                   backend_error)
+                   backend_error, cut_at_stop)
 from .jsonout import check_schema
 from .request import check_request
 
@@ -113,6 +113,7 @@ class OpenAICompatClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, self.where)
         start = time.monotonic()
@@ -122,6 +123,8 @@ class OpenAICompatClient:
                                   "temperature": float(temperature)}
         if seed is not None:
             kwargs["seed"] = int(seed)
+        if stop:
+            kwargs["stop"] = [s for s in stop if s][:4]  # the API takes at most four
         mode = None
         if schema:
             mode = "json_schema" if self._json_schema_ok else "json_object"
@@ -141,7 +144,7 @@ class OpenAICompatClient:
         if not resp.choices:
             raise LLMBadOutput(f"{self.where}: reply has no choices")
         choice = resp.choices[0]
-        text = choice.message.content or ""
+        text = cut_at_stop(choice.message.content or "", stop)
         usage = Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens, _cached(resp.usage)) if resp.usage else Usage()
         data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,

@@ -17,9 +17,9 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
-from .base import Completion, LLMBadOutput, LLMClient, LLMError, Message, Usage
+from .base import Completion, LLMBadOutput, LLMClient, LLMError, Message, Usage, cut_at_stop
 from .request import check_request
 
 __all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
@@ -85,6 +85,7 @@ class ReplayClient:
         temperature: float = 0.0,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, f"replay of {self.recorded_backend}/{self.model}")
         key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature, seed)
@@ -92,6 +93,8 @@ class ReplayClient:
         if self.mode == "record":
             assert self.inner is not None
             try:
+                # Recorded without ``stop``, and keyed without it: one recording serves a call with or
+                # without it, the text cut on the way out as a backend honouring it would cut it.
                 result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
                                              timeout=timeout, **({"seed": seed} if seed is not None else {}))
             except LLMBadOutput as exc:  # the model did reply: a replay must fail the same way, at the same cost
@@ -100,7 +103,8 @@ class ReplayClient:
                 raise
             self._write(path, key, messages, schema, max_tokens, temperature, result)
             # same identity as in replay mode, so callers see one backend either way
-            return dataclasses.replace(result, backend=self.backend, meta=dict(result.meta, recorded_to=str(path)))
+            return dataclasses.replace(result, text=cut_at_stop(result.text, stop), backend=self.backend,
+                                       meta=dict(result.meta, recorded_to=str(path)))
         if not path.is_file():
             raise CassetteMissing(
                 f"replay: no cassette {key[:16]}… for {self.recorded_backend}/{self.model} in {self.dir} "
@@ -113,7 +117,7 @@ class ReplayClient:
                           int(reply["usage"].get("cached_tokens") or 0))
             error = reply.get("error")
             completion = None if error else Completion(
-                text=reply["text"],
+                text=cut_at_stop(reply["text"], stop),
                 data=reply.get("data"),
                 usage=usage,
                 latency=float(reply.get("latency", 0.0)),

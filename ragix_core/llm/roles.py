@@ -20,14 +20,15 @@ and may shorten the call's timeout to the wall time left.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded
 
-from .base import Completion, LLMClient, LLMError, Message, Usage
+from .base import Completion, LLMClient, LLMError, Message, Usage, accepts_stop, cut_at_stop
 from .config import ROLES, BackendSettings, LLMConfig
 from .factory import build_client
 
@@ -87,6 +88,7 @@ class TracedClient:
         temperature: Optional[float] = None,
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
     ) -> Completion:
         s = self.settings
         kwargs = {
@@ -103,11 +105,15 @@ class TracedClient:
             seed = self.seeds()
         if seed is not None:  # passed only when there is one: a client without seeds keeps working
             kwargs["seed"] = seed
+        if stop and accepts_stop(self.inner):  # else the text is cut below: the same reply, generated longer
+            kwargs["stop"] = list(stop)
         start = time.monotonic()
         with self._lock:
             self.calls[self.role] = self.calls.get(self.role, 0) + 1
         try:
             result = self.inner.complete(messages, **kwargs)
+            if stop and "stop" not in kwargs:
+                result = dataclasses.replace(result, text=cut_at_stop(result.text, stop))
         except LLMError as exc:
             # A reply the model did write (not JSON, cut at max_tokens) cost its tokens like any other,
             # and is kept where prompts are.

@@ -16,14 +16,16 @@ including the repair, so an engine's totals cannot drift from its events.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
+import dataclasses
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 
-from .base import Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message
+from .base import (Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message,
+                   accepts_stop, cut_at_stop)
 from .jsonout import parse_json, salvage_json, schema_errors
 
 __all__ = ["ask_json", "ask_text", "backend_stop", "REPAIR_REPLY_CHARS"]
@@ -114,9 +116,13 @@ def _salvaged(reply: str, schema: Dict[str, Any], model: Type[M], client: LLMCli
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,
              temperature: Optional[float] = None, seed: Optional[int] = None,
-             timeout: Optional[float] = None) -> Completion:
-    """A free-text reply; a backend failure becomes the named stop."""
+             timeout: Optional[float] = None, stop: Optional[Sequence[str]] = None) -> Completion:
+    """A free-text reply, ended before the first ``stop`` string when given; a backend failure
+    becomes the named stop."""
+    passed = bool(stop) and accepts_stop(client)  # a client without ``stop`` is called as before, its text cut
+    extra = {"stop": list(stop)} if passed else {}
     try:
-        return client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed, timeout))
+        reply = client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed, timeout), **extra)
+        return reply if passed or not stop else dataclasses.replace(reply, text=cut_at_stop(reply.text, stop))
     except LLMError as exc:
         raise backend_stop(exc) from None

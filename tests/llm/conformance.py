@@ -65,6 +65,16 @@ class Conformance:
         assert exc.text.strip()  # what the model wrote before the cut
         assert exc.usage.prompt_tokens > 0 and 0 < exc.usage.completion_tokens <= 2
 
+    def test_stop_ends_the_reply_before_the_first_stop_string(self, client):
+        """What the main path relies on to stop a command's reply at its code block's closing fence:
+        the reply ends where the stop string would begin (greedy, so the text before it is the same)."""
+        whole = client.complete(HELLO, max_tokens=12)
+        assert len(whole.text.strip()) >= 4, whole.text
+        stop = whole.text.strip()[2:4]  # two characters inside the reply
+        cut = client.complete(HELLO, max_tokens=12, stop=[stop])
+        assert cut.text == whole.text[:whole.text.find(stop)]
+        assert cut.usage.completion_tokens <= whole.usage.completion_tokens
+
     def test_timeout(self, client):
         with pytest.raises(LLMTimeout):
             client.complete(HELLO, max_tokens=256, timeout=0.001)
