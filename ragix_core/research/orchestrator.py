@@ -39,7 +39,7 @@ from .filters import NoValidSourcesError, SourceTierFilter
 from .index import DocumentIndex, Hit
 from .items import validate_items
 from .mode_detection import choose_mode
-from .time_range import parse_time_range
+from .time_range import VersionBound, parse_time_range
 from .settings import SourceMap
 from .utils import IterationLogger
 
@@ -86,6 +86,7 @@ class DeepResearchOrchestrator:
         self.source_map = SourceMap(self.settings)
         self.source_filter = SourceTierFilter(self.settings.source_tiers, self.settings.mode_configs)
         self.last_run: Dict[str, Any] = {}
+        self._versions: List[VersionBound] = []  # the current question's version bounds
 
     @classmethod
     def from_context(cls, ctx: Any, index: DocumentIndex, settings: Optional[ResearchSection] = None,
@@ -115,7 +116,7 @@ class DeepResearchOrchestrator:
         and in the Item's ``schema_object`` (``mode_choice``, ``time_range``)."""
         choice = choose_mode(query if isinstance(query, str) else "", mode, self.settings.default_mode)
         mode = choice.mode
-        temporal, time_note = _time_range(query, temporal_context)
+        temporal, time_note, self._versions = _time_range(query, temporal_context)
         query_id = self.session_id or _new_id()
         logger = IterationLogger(query_id, self.log_dir)
         self.last_run = {"query_id": query_id, "mode": mode, "mode_choice": choice.as_dict(), "time_range": time_note,
@@ -153,9 +154,13 @@ class DeepResearchOrchestrator:
                             "rounds": self.last_run.get("rounds", [])})
         return result
 
+    def _in_versions(self, path: str) -> bool:
+        """The question's version bound ("before version 3") allows the document (time_range.VersionBound)."""
+        return all(b.allows(path) for b in self._versions)
+
     def _search(self, query: str, k: int, mode: str, temporal: Dict[str, str]) -> List[Hit]:
-        return self.index.search(query, k, accept=lambda p: self.source_filter.allows(self.source_map.source_of(p), mode),
-                                 since=temporal.get("since"), until=temporal.get("until"))
+        return self.index.search(query, k, accept=lambda p: self.source_filter.allows(self.source_map.source_of(p), mode)
+                                 and self._in_versions(p), since=temporal.get("since"), until=temporal.get("until"))
 
     def _items(self, hits: List[Hit]) -> List[Dict[str, Any]]:
         return [item_of(h, self.source_map.source_of(h.path)) for h in hits]
@@ -167,12 +172,14 @@ class DeepResearchOrchestrator:
             hi, lo = self.settings.mode_configs["monitor"].compare_tiers or [1, 5]
             for side in (lambda t: t is not None and t <= hi, lambda t: t is None or t >= lo):
                 extra = self.index.search(query, max(2, r.k // 2),
-                                          accept=lambda p, side=side: side(self.source_map.info(p).tier),
+                                          accept=lambda p, side=side: side(self.source_map.info(p).tier)
+                                          and self._in_versions(p),
                                           since=temporal.get("since"), until=temporal.get("until"))
                 hits += [h for h in extra if h.chunk not in {x.chunk for x in hits}]
         if not hits and mode == "strict":
             # Nothing allowed matched: let the filter say why (NoValidSourcesError) when others did.
-            unfiltered = self.index.search(query, r.k, since=temporal.get("since"), until=temporal.get("until"))
+            unfiltered = self.index.search(query, r.k, accept=self._in_versions, since=temporal.get("since"),
+                                           until=temporal.get("until"))
             self.source_filter.filter_and_enrich(self._items(unfiltered), mode)
         return self._items(hits)
 
@@ -362,21 +369,22 @@ class DeepResearchOrchestrator:
                                f"**Research failed** ({stop_reason}): {error_message}", schema)
 
 
-def _time_range(query: Any, explicit: Optional[Dict[str, str]]) -> "tuple[Dict[str, str], Dict[str, Any]]":
-    """(the dates the run filters by, what chose them): the caller's range, else the question's."""
+def _time_range(query: Any, explicit: Optional[Dict[str, str]]) -> "tuple[Dict[str, str], Dict[str, Any], List[VersionBound]]":
+    """(the dates the run filters by, what chose them, the version bounds it filters by): the caller's
+    range, else the question's."""
     given = {k: v for k, v in (explicit or {}).items() if k in ("since", "until") and v}
     if given:
-        return given, {"source": "flag", **given, "reason": "--since/--until were given"}
+        return given, {"source": "flag", **given, "reason": "--since/--until were given"}, []
     found = parse_time_range(query) if isinstance(query, str) else None
     if found is None:
-        return {}, {"source": "none", "reason": "the question states no time range"}
+        return {}, {"source": "none", "reason": "the question states no time range"}, []
     note: Dict[str, Any] = {"source": "question", **found.temporal(), "phrases": found.phrases}
     note["reason"] = found.describe() or "the question states no date range"
     if found.versions:
         note["versions"] = found.versions
-        note["reason"] += "; " + (
-            f"{', '.join(repr(v) for v in found.versions)} bounds a version, not a date: documents carry dates "
-            "only, so it filters nothing")
+        note["reason"] += "; " + "; ".join(
+            f"documents whose path names a version {b.op} {'.'.join(map(str, b.version))} (from {b.phrase!r}), "
+            "and those naming none" for b in found.version_bounds)
     if not found.temporal():
         note["reason"] = note["reason"].removeprefix("the question states no date range; ")
-    return found.temporal(), note
+    return found.temporal(), note, found.version_bounds

@@ -4,7 +4,8 @@
     "releases before March 2022"                  -> until 2022-02-28
     "between 2021 and 2022", "from 2020 to 2021"  -> since 2021-01-01 until 2022-12-31 ...
     "in the last 2 years", "over the past month"  -> since today minus that
-    "before version 3"                            -> a version bound, not a date (reported, not applied)
+    "before version 3"                            -> a version bound: documents whose path names a version
+                                                     (RelNotes/2.40.0.txt, docs/v3/) are kept when it is < 3
 
 The parser reads phrases a user writes: a range word (since, after, from, as of, before,
 until, prior to, between ... and, from ... to) followed by a date (a year, a month and year,
@@ -22,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-__all__ = ["TimeRange", "parse_time_range"]
+__all__ = ["TimeRange", "VersionBound", "parse_time_range", "path_version"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -55,15 +56,53 @@ _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
             "nine": 9, "ten": 10, "twelve": 12}
 
 
+# A version a document's path names: "2.40.0" in RelNotes/2.40.0.txt, "v3" in docs/v3/, "3.1" in
+# python-3.1/; not a bare number ("chapter1", "2023"), which names a part or a year as often as a version.
+_PATH_VERSION = re.compile(r"(?<![A-Za-z0-9])(?:v(?P<v>\d+(?:\.\d+)*)|(?P<d>\d+(?:\.\d+)+))(?![A-Za-z0-9]|\.\d)",
+                           re.IGNORECASE)
+_BEFORE_WORDS = ("before", "prior", "earlier", "older")
+_AFTER_WORDS = ("after", "post", "later", "newer")
+
+
+def _version(text: str) -> Tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+def path_version(path: str) -> Optional[Tuple[int, ...]]:
+    """The version the document's path names (its last one, the most specific), else None."""
+    found = [m.group("v") or m.group("d") for m in _PATH_VERSION.finditer(path.replace("\\", "/"))]
+    return _version(found[-1]) if found else None
+
+
+@dataclass
+class VersionBound:
+    """"before version 3": documents whose path names a version are kept when it satisfies ``op``."""
+
+    op: str  # "<", "<=", ">=", ">"
+    version: Tuple[int, ...]
+    phrase: str
+
+    def allows(self, path: str) -> bool:
+        """A document naming no version is kept: nothing says it is outside the bound."""
+        v = path_version(path)
+        if v is None:
+            return True
+        # Compare as far as the bound is written: "before version 3" keeps 2.40.0, not 3.0.1.
+        v = v[:len(self.version)] + (0,) * max(0, len(self.version) - len(v))
+        return {"<": v < self.version, "<=": v <= self.version, ">=": v >= self.version,
+                ">": v > self.version}[self.op]
+
+
 @dataclass
 class TimeRange:
     """The document dates a question asks for (ISO, inclusive), the words that said so, and any
-    version bound (documents carry dates, not versions: reported, never turned into a date)."""
+    version bound (applied to the versions documents' paths name: VersionBound)."""
 
     since: Optional[str] = None
     until: Optional[str] = None
     phrases: List[str] = field(default_factory=list)
     versions: List[str] = field(default_factory=list)  # e.g. "before version 3"
+    version_bounds: List[VersionBound] = field(default_factory=list)
 
     def temporal(self) -> Dict[str, str]:
         return {k: v for k, v in (("since", self.since), ("until", self.until)) if v}
@@ -139,7 +178,12 @@ def parse_time_range(question: str, today: Optional[_dt.date] = None) -> Optiona
         return not any(m.start() < b and a < m.end() for a, b in taken)
 
     for m in _VERSION_BOUND.finditer(question):
-        out.versions.append(" ".join(m.group(0).split()))
+        phrase = " ".join(m.group(0).split())
+        word = m.group("word").lower()
+        op = ("<" if word.startswith(_BEFORE_WORDS) else ">" if word.startswith(_AFTER_WORDS)
+              else ">=" if re.fullmatch(_SINCE, word, re.IGNORECASE) else "<=")
+        out.versions.append(phrase)
+        out.version_bounds.append(VersionBound(op, _version(m.group("version")), phrase))
         taken.append(m.span())
     for pattern in (_BETWEEN, _FROM_TO):
         for m in pattern.finditer(question):

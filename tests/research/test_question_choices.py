@@ -88,15 +88,47 @@ def test_a_time_range_in_the_question_filters_by_document_date(dated_index, sett
     assert first.data["time_reason"].startswith("documents dated")
 
 
-def test_explicit_dates_win_and_a_version_bound_filters_nothing(dated_index, settings):
+def test_explicit_dates_win_and_a_version_bound_keeps_documents_naming_no_version(dated_index, settings):
     schema, llm, _ = run(dated_index, settings, [analyst("NOT FOUND")],
                          "Since 2024, what is the capital of Vantoria?", temporal_context={"until": "2023-12-31"})
     assert schema["time_range"] == {"source": "flag", "until": "2023-12-31", "reason": "--since/--until were given"}
     assert "official/vantoria.html" in llm.calls[0]["messages"][-1]["content"]
     schema, llm, _ = run(dated_index, settings, [analyst("NOT FOUND")],
                          "What was the capital of Vantoria before version 3?")
-    assert schema["time_range"]["versions"] == ["before version 3"] and "filters nothing" in schema["time_range"]["reason"]
-    assert "official/vantoria.html" in llm.calls[0]["messages"][-1]["content"]
+    assert schema["time_range"]["versions"] == ["before version 3"]
+    assert "documents whose path names a version < 3 (from 'before version 3'), and those naming none" \
+        in schema["time_range"]["reason"]
+    assert "official/vantoria.html" in llm.calls[0]["messages"][-1]["content"]  # its path names no version
+
+
+def test_a_version_bound_in_the_question_filters_the_documents_whose_path_names_a_version(tmp_path, settings):
+    notes = {"notes/2.39.0.txt": "Release 2.39.0. The open pack limit per repository is 64.",
+             "notes/3.1.0.txt": "Release 3.1.0. The open pack limit per repository is 128.",
+             "notes/v2/pack.md": "# Packs in v2\n\nThe open pack limit per repository is 64 in every v2 release.",
+             "guide/packs.md": "# Packs\n\nThe open pack limit per repository is set in the configuration."}
+    docs = write_collection(tmp_path / "docs", notes)
+    idx = DocumentIndex.open(docs)
+    idx.update()
+    try:
+        for question, kept, dropped in [
+            ("What was the open pack limit per repository before version 3?",
+             ["notes/2.39.0.txt", "notes/v2/pack.md", "guide/packs.md"], ["notes/3.1.0.txt"]),
+            ("What is the open pack limit per repository since version 3.1?",
+             ["notes/3.1.0.txt", "guide/packs.md"], ["notes/2.39.0.txt", "notes/v2/pack.md"])]:
+            schema, llm, _ = run(idx, settings, [analyst("NOT FOUND")], question)
+            prompt = llm.calls[0]["messages"][-1]["content"]
+            assert all(p in prompt for p in kept) and not any(p in prompt for p in dropped), (question, prompt)
+    finally:
+        idx.close()
+
+
+@pytest.mark.parametrize("path, version", [("RelNotes/2.40.0.txt", (2, 40, 0)), ("docs/v3/guide.md", (3,)),
+                                           ("python-3.11/a.html", (3, 11)), ("chapter1/x.md", None),
+                                           ("2023/news.md", None), ("libv4l/readme", None)])
+def test_the_version_a_path_names(path, version):
+    from ragix_core.research.time_range import path_version
+
+    assert path_version(path) == version
 
 
 def test_reasoning_disabled_returns_the_search_results_and_asks_no_model(dated_index, settings):
