@@ -25,3 +25,10 @@ def repo(tmp_path, monkeypatch):
     shutil.copytree(MOCK_REPO, dst)
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     return dst
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch):
+    """A fresh, empty $RAGIX_HOME (the user's config, trust list, runs, corpus) under tmp_path."""
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"

@@ -21,12 +21,6 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def test_default_is_local_and_postgres_needs_a_dsn():
     assert parse_config({}).memory.backend == "local"
     with pytest.raises(ConfigError, match="memory.*backend postgres needs memory.postgres.dsn"):

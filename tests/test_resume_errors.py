@@ -5,17 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from ragix_core.cli import app
 from ragix_core.runtime.run_control import RunRecord, save_record
-
-
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
 
 
 def _resume(*args: str):

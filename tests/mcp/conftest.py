@@ -20,14 +20,6 @@ needs_bwrap = pytest.mark.skipif(not find_bwrap(), reason="stdio MCP servers sta
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh $RAGIX_HOME (the user's config, chat store and experience corpus)."""
-    path = tmp_path / "home"
-    monkeypatch.setenv("RAGIX_HOME", str(path))
-    return path
-
-
-@pytest.fixture()
 def scripted_model() -> Iterator[ScriptedServer]:
     with scripted_openai_server(schema_reply) as server:
         yield server
