@@ -51,15 +51,17 @@ def main() -> int:
                          t["sentences_dropped"], t["unsupported_numbers"], t["unknown_paths"], t["errors"],
                          u["calls"], u["prompt_tokens"], u["completion_tokens"], f"{seconds:.0f}"])
             details.append({"tree": str(tree), "tier": tier, "seconds": round(seconds, 1), **result.to_dict()})
+            # After each tier, not at the end: a run of hours stopped early keeps what it measured.
+            print("| " + " | ".join(str(c) for c in rows[-1]) + " |", file=sys.stderr)
+            if args.out:
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                args.out.write_text(json.dumps(details, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"model {client.model}")
     print("| tree | tier | summaries | numbers cited | kept | dropped | unsupported numbers | unknown files | "
           "errors | calls | prompt tokens | completion tokens | seconds |")
     print("| --- | --- |" + " ---: |" * 11)
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(details, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 
 
