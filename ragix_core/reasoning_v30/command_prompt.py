@@ -52,10 +52,11 @@ def ask_free_command(worker, text: str, *, temperature: Optional[float] = None, 
 
     Generation stops at the block's closing fence: what a model writes after it (an explanation) is
     never read, and generated tokens are what a run's wall time goes to on a CPU (at ec0ed53 the main
-    path generated a median 244 tokens a run against the plain call's 43). The stop also matches a bare opening fence (no language tag) after a line
-    of prose: a reply stopped with no command that may have been cut there (nothing left, a fence left,
-    or prose ending in ":") is asked again whole, so the command is the one the whole reply gives; a
-    reply with no block at all (inline code, a JSON object, prose) is read as it stands."""
+    path generated a median 244 tokens a run against the plain call's 43). The stop also matches a bare
+    opening fence (no language tag) after a line of prose: a reply stopped with no command that may
+    have been cut there (nothing left, a fence left, or prose ending in ":") is asked again whole, so
+    the command is the one the whole reply gives; a reply with no block at all (inline code, a JSON
+    object, prose) is read as it stands."""
     messages = [{"role": "user", "content": text}]
     completion = ask_text(worker, messages, max_tokens=COMMAND_MAX_TOKENS, temperature=temperature, seed=seed,
                           stop=[CLOSING_FENCE])

@@ -90,9 +90,10 @@ def save_record(record: RunRecord, keep: int = KEEP_RUNS) -> Path:
 
 def prune_runs(keep: int, protect: Optional[str] = None) -> List[Path]:
     """Remove the oldest run directories (by when their record or checkpoint was last written, so a
-    resumed run counts as recent) beyond ``keep``, never ``protect``. Only a directory holding nothing but what this module writes
-    (a record, a checkpoint, their temporary files) is removed: anything else there is the user's.
-    Another process pruning at the same time, or a directory vanishing, is not an error."""
+    resumed run counts as recent) beyond ``keep``, never ``protect``. Only a directory holding nothing
+    but what this module writes (a record, a checkpoint, their temporary files) is removed: anything
+    else there is the user's. Another process pruning at the same time, or a directory vanishing, is
+    not an error."""
     from ragix_core.memory.traces import InvalidSessionId, validate_session_id
 
     runs = []
