@@ -253,7 +253,7 @@ def ask(
                 err.print(f"[dim]researching: {escape(picked['query'])}[/dim]", highlight=False)
                 items = orch.run_research(picked["query"], mode, temporal_context=temporal or None)
         elif choose is not None:
-            err.print(f"[dim]--choose {choose}: the question was not ambiguous; its answer is above[/dim]",
+            err.print(f"[dim]--choose {choose} ignored: the question was not ambiguous[/dim]",
                       highlight=False)
     finally:
         if live and live.is_started:
