@@ -11,6 +11,15 @@ from ragix_core.core.interrupt import finishing, no_interrupt, sigint_ends_run
 from ragix_core.memory.jsonl_log import JsonlLog
 
 
+@pytest.fixture(autouse=True)
+def default_sigint():
+    """Python's own SIGINT handler for each test: a suite started in the background (nohup, `&`)
+    inherits SIGINT ignored, and these tests are about what Ctrl-C does in a terminal."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def _ctrl_c() -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
