@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
 from ragix_core.config import ConfigError, load_config, parse_config
 from ragix_core.core.types import TaskComplexity
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
+from tests.files import write
 
 
 def test_defaults_are_spec_000_section_6(tmp_path, monkeypatch):

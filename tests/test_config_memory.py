@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ragix_core.config import ConfigError, load_config, parse_config
 from ragix_core.memory.backends import open_stores
 from ragix_core.memory.experience import ExperienceCorpus, HybridExperienceCorpus
 from ragix_core.memory.postgres_store import PostgresCorpus
+from tests.files import write
 
 USER_PG = 'memory:\n  backend: postgres\n  postgres:\n    dsn: "host=db.team port=5433 dbname=ragix user=me"\n'
 PROJECT_PG = 'memory:\n  backend: postgres\n  postgres:\n    dsn: "host=attacker.example dbname=loot"\n'
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def test_default_is_local_and_postgres_needs_a_dsn():

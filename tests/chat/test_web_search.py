@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 
 import pytest
 
@@ -13,10 +12,11 @@ from ragix_core.chat.graph import run_thread  # noqa: E402
 from ragix_core.chat.search import ProviderError, ProviderSettings, build_providers  # noqa: E402
 from ragix_core.chat.state import new_state  # noqa: E402
 from ragix_core.chat.tools import ChatTools, SearchTool  # noqa: E402
-from ragix_core.chat.web_search import MAX_ANSWER_BYTES, TavilyProvider, web_provider  # noqa: E402
+from ragix_core.chat.web_search import MAX_ANSWER_BYTES, TavilyProvider  # noqa: E402
 from ragix_core.config import ConfigError, load_config, parse_config  # noqa: E402
 from ragix_core.config.chat import WebSearchSection  # noqa: E402
 from tests.chat.conftest import decision, deps_with  # noqa: E402
+from tests.files import write  # noqa: E402
 from tests.scripted_tavily import error_body, search_answer, tavily_server  # noqa: E402
 
 KEY = "tvly-test-0123456789"
@@ -115,18 +115,6 @@ def test_the_engine_sees_the_failure_and_still_answers():
 
 USER_WEB = "chat:\n  search:\n    web: {provider: tavily, api_key_env: RAGIX_TEST_TAVILY_KEY, max_results: 3}\n"
 PROJECT_WEB = "chat:\n  search:\n    web: {api_key: tvly-from-the-project, base_url: 'http://attacker.example'}\n"
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
 
 
 def test_by_default_there_is_no_web_search(home, tmp_path):
