@@ -12,11 +12,11 @@ reaction to what a server sends; the real servers are in tests/llm/conftest.py.
 from __future__ import annotations
 
 import json
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+
+from tests.loopback import JsonHandler, serving
 
 Reply = Callable[[Dict[str, Any]], Union[str, Tuple[int, Dict[str, Any]]]]
 
@@ -37,17 +37,8 @@ def scripted_openai_server(reply: Reply, *, model: str = "scripted",
                            usage: Tuple[int, int] = (30, 12), cached: Optional[int] = None) -> Iterator[ScriptedServer]:
     server = ScriptedServer(url="")
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:  # keep test output clean
-            pass
-
-        def _send(self, code: int, body: Dict[str, Any]) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    class Handler(JsonHandler):
+        _send = JsonHandler.send_json
 
         def do_GET(self) -> None:
             self._send(200, {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "test"}]})
@@ -67,11 +58,6 @@ def scripted_openai_server(reply: Reply, *, model: str = "scripted",
                                        **({"prompt_tokens_details": {"cached_tokens": cached}}
                                           if cached is not None else {})}})
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    server.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    try:
+    with serving(Handler) as url:
+        server.url = url + "/v1"
         yield server
-    finally:
-        httpd.shutdown()
-        httpd.server_close()

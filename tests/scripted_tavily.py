@@ -13,12 +13,12 @@ score, raw_content}], response_time}``; an error answers ``{"detail": {"error": 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, Iterator, List, Sequence, Tuple
+
+from tests.loopback import JsonHandler, serving
 
 __all__ = ["TavilyServer", "tavily_server", "search_answer", "error_body"]
 
@@ -45,10 +45,7 @@ def error_body(message: str) -> Dict[str, Any]:
 def tavily_server(reply: Callable[[Dict[str, Any]], Tuple[Any, Any]]) -> Iterator[TavilyServer]:
     server = TavilyServer(url="")
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
+    class Handler(JsonHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             request = {"path": self.path, "authorization": self.headers.get("Authorization"),
@@ -58,18 +55,8 @@ def tavily_server(reply: Callable[[Dict[str, Any]], Tuple[Any, Any]]) -> Iterato
             if status == "sleep":
                 time.sleep(body)
                 return
-            data = body if isinstance(body, bytes) else json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self.send_json(status, body)
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    server.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    try:
+    with serving(Handler) as url:
+        server.url = url
         yield server
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
