@@ -149,6 +149,9 @@ class VotingSection(_Section):
     # A greedy output of at most this many lines (a count, a name) is confirmed by samples before it is
     # the answer: a wrong pipe still prints a plausible number. 0 = a greedy output that found something stands.
     confirm_lines: int = Field(3, ge=0, le=50)
+    # Other commands that must print something to confirm or dispute such an output (within ``samples``
+    # draws). They never replace it, so each one more costs a call and changes only the stop reason.
+    cross_checks: int = Field(1, ge=0, le=10)
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
     # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
     k_max: Optional[int] = Field(None, ge=1, le=11)

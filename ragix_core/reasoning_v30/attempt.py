@@ -6,12 +6,15 @@ The order is what the published evidence for small models supports:
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
    win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
-   plausible answer) is put to the same vote, each later draw asked for a command written another way
-   (prompts/command_followup.md, cross_check): a different command that prints the same thing
-   confirms it, and any other output leaves it disputed, never replaced: drawn at a temperature and
+   plausible answer) is cross-checked: drawn at a temperature and asked for a command written another
+   way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed something (one
+   by default) or ``samples`` were drawn. A different command that prints the same thing confirms it,
+   and any other output leaves it disputed, never replaced: drawn at a temperature and
    told to write the command another way, cross-check draws are worse commands than the greedy one
    (measured at ec0ed53: where they outvoted a right greedy count, the run ended ``success`` on their
-   wrong one). A short output no second command reproduced is ``unconfirmed``;
+   wrong one). A short output no second command reproduced is ``unconfirmed``. Since a cross-check can
+   no longer change the answer, only its stop reason, one that printed something is enough: at d7e5004,
+   three of the five calls of a typical confirmed or disputed answer were cross-checks;
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback).
@@ -38,9 +41,10 @@ from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES"]
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
+CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
 # A number standing as a word of its own: 42 in "42 src/main.c", not the 1 of file1.txt nor the digits of a hash.
 _STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 
@@ -200,10 +204,11 @@ class AttemptOutcome:
 
 class CommandAttempt:
     def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
-                 samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES):
-        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0:
-            raise ValueError("samples, retries and confirm_lines must be >= 0 and quorum >= 1 "
-                             f"(got {samples}, {retries}, {confirm_lines}, {quorum})")
+                 samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES,
+                 cross_checks: int = CROSS_CHECKS):
+        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0:
+            raise ValueError("samples, retries, confirm_lines and cross_checks must be >= 0 and quorum >= 1 "
+                             f"(got {samples}, {retries}, {confirm_lines}, {cross_checks}, {quorum})")
         self.ask_command = ask_command
         self.run_step = run_step
         self.feedback = feedback
@@ -211,6 +216,7 @@ class CommandAttempt:
         self.quorum = quorum
         self.retries = retries
         self.confirm_lines = confirm_lines
+        self.cross_checks = cross_checks
 
     def attempt(self, description: str) -> AttemptOutcome:
         out = AttemptOutcome()
@@ -249,7 +255,8 @@ class CommandAttempt:
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,
                  ran: Dict[str, PlanStep]) -> None:
         """Put a short output (a count, a name) to a vote of commands written another way."""
-        if self.samples and self.confirm_lines and not _changes(first) and _short(first, self.confirm_lines):
+        if (self.samples and self.cross_checks and self.confirm_lines and not _changes(first)
+                and _short(first, self.confirm_lines)):
             out.checked = True
             self._vote(first, label, True, description, out, ran)  # confirm or dispute it
 
@@ -258,8 +265,10 @@ class CommandAttempt:
         """Draw samples beside ``first`` and keep the output most distinct commands printed: ``first``
         on a tie (it was drawn first), never a failed or empty one. With ``cross_check`` each draw is
         asked for a command written another way than those already run, and ``first`` stays the
-        winner whatever they print: they can confirm it or dispute it, not replace it."""
+        winner whatever they print: they can confirm it or dispute it, not replace it, so the vote
+        ends once ``cross_checks`` of them printed something."""
         voted = set()
+        checks = []  # cross-check draws that printed something
 
         def draw(i: int) -> Optional[PlanStep]:
             if i == 0:  # the first command is the vote's first sample: no second call
@@ -269,12 +278,16 @@ class CommandAttempt:
                 return first
             if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
                 raise StopSampling  # a sampled command changed the project: that change is the result
+            if cross_check and len(checks) >= self.cross_checks:
+                raise StopSampling  # enough other commands printed something to confirm or dispute
             feedback = "\n\n" + prompts.section("command_followup", "cross_check",
                                                  tried=_listed(out.steps)) if cross_check else ""
             step = self._draw(feedback, True, description, out, ran)
             if step is None or step.status != StepStatus.SUCCESS or id(step) in voted or _states_itself(step):
                 return None  # failed, a command already voted (the same pipe again), or an echo
             voted.add(id(step))
+            if not found_nothing(step):
+                checks.append(step)
             return step
 
         out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum, empty=found_nothing)

@@ -77,7 +77,7 @@ class DirectAnswers:
                                  lambda step, final=False: self._run_written(step, goal, final),
                                  lambda step: execution_feedback(step, self.root),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries,
-                                 confirm_lines=v.confirm_lines).attempt(goal)
+                                 confirm_lines=v.confirm_lines, cross_checks=v.cross_checks).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
         if winner is None and self.may_escalate:

@@ -76,7 +76,7 @@ def test_samples_that_agree_on_another_output_dispute_a_short_greedy_one_but_nev
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="10\n"),
                            cmds[1]: ToolResult("shell", 0, stdout="1\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="1\n")})
-    out = attempt(script)
+    out = attempt(script, cross_checks=3)
     assert len(script.asked) == 3  # the two samples agreed: the quorum ends the vote
     assert out.decided_by == "greedy" and out.winner.tool_call.args["command"] == cmds[0]
     assert out.agreed == 1 and out.disputed and not out.confirmed and not out.unconfirmed
@@ -96,9 +96,33 @@ def test_a_greedy_command_that_failed_is_still_replaced_by_the_samples_vote():
 def test_a_short_greedy_output_no_sample_repeats_is_disputed():
     cmds = ["grep -c a x.py", "grep -c b x.py", "grep -c c x.py", "grep -c d x.py"]
     script = Script(cmds, {c: ToolResult("shell", 0, stdout=f"{n}\n") for n, c in enumerate(cmds, 3)})
-    out = attempt(script)
+    out = attempt(script, cross_checks=3)
     assert len(script.asked) == 4 and out.disputed and out.winner.tool_call.args["command"] == cmds[0]
     assert out.decided_by == "greedy" and out.confidence() == pytest.approx(0.25)
+
+
+def test_one_cross_check_that_printed_something_else_ends_the_vote_disputed_by_default():
+    # A cross-check cannot change the answer, only its stop reason: a second one would cost a call for that.
+    cmds = ["grep -c a x.py", "grep -c b x.py", "grep -c c x.py"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: ToolResult("shell", 0, stdout="4\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="3\n")})
+    out = attempt(script)
+    assert len(script.asked) == 2 and out.disputed and out.winner.tool_call.args["command"] == cmds[0]
+    assert [s.tool_call.args["command"] for s in out.rivals()] == [cmds[1]]
+
+
+def test_a_cross_check_that_failed_or_found_nothing_does_not_count_and_another_is_drawn():
+    cmds = ["grep -c a x.py", "wc -l nope.md", "grep -rn zz .", "awk '/a/ {n++} END {print n}' x.py"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: MISSING, cmds[2]: NOTHING,
+                           cmds[3]: ToolResult("shell", 0, stdout="3\n")})
+    out = attempt(script)
+    assert len(script.asked) == 4 and out.confirmed and out.agreed == 2
+
+
+def test_cross_checks_zero_lets_a_short_greedy_output_stand_unchecked():
+    script = Script(["grep -c a x.py"], {"grep -c a x.py": ToolResult("shell", 0, stdout="3\n")})
+    out = attempt(script, cross_checks=0)
+    assert script.asked == [("", 0, False)] and not out.checked and not out.unconfirmed
 
 
 def test_a_short_greedy_output_stands_unconfirmed_when_every_sample_fails():
@@ -231,10 +255,12 @@ def test_no_command_at_all_is_a_named_stop():
 
 
 def test_bad_budgets_are_refused():
-    with pytest.raises(ValueError, match="samples, retries and confirm_lines"):
+    with pytest.raises(ValueError, match="samples, retries, confirm_lines and cross_checks"):
         CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", samples=-1)
     with pytest.raises(ValueError, match="confirm_lines"):
         CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", confirm_lines=-1)
+    with pytest.raises(ValueError, match="cross_checks"):
+        CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", cross_checks=-1)
 
 
 def test_a_write_refused_in_a_read_only_run_ends_the_attempt_at_once():
