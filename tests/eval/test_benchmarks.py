@@ -1,4 +1,5 @@
 import json
+import pickle
 import zipfile
 from pathlib import Path
 
@@ -35,6 +36,7 @@ def test_gsm_is_deterministic_and_checked():
     import reasoning_gym
 
     entry = reasoning_gym.create_dataset("gsm_symbolic", size=5, seed=7)[0]
+    assert pickle.loads(pickle.dumps(a)) == a  # a worker process (ragix eval --jobs) gets the same checks
     ok, _ = a[0].checker(f"Reasoning... so the result is {entry['answer']}", Path("."))
     bad, detail = a[0].checker(f"{float(entry['answer']) + 1}", Path("."))
     assert ok and not bad and f"expected {entry['answer']}" in detail
@@ -81,10 +83,13 @@ TASKS = [
 ]
 
 
-def test_agentbench_adapter_selects_sets_up_and_checks(tmp_path, monkeypatch):
+@pytest.mark.parametrize("sent", [False, True], ids=["here", "sent"])
+def test_agentbench_adapter_selects_sets_up_and_checks(sent, tmp_path, monkeypatch):
     monkeypatch.setenv("RAGIX_BENCH_DIR", str(make_wheel(tmp_path, TASKS, {"example/x.sh": "#!/bin/bash\ngrep -l needle ~/*.txt | xargs -n1 basename\n"})))
     skipped = []
     scen = agentbench_scenarios("test", skipped=skipped)
+    if sent:  # as a worker process gets them (ragix eval --jobs): the setup and checker still share the reference
+        scen = pickle.loads(pickle.dumps(scen))
     assert [s.id for s in scen] == ["agentbench-os-test-1", "agentbench-os-test-2", "agentbench-os-test-3"]
     assert {sid for sid, _ in skipped} == {f"agentbench-os-test-{i}" for i in range(4, 10)}
     assert scen[0].input == "How many .log files are in ./logs?"

@@ -1,5 +1,6 @@
 import json
 import os
+import pickle
 import subprocess
 import zipfile
 from pathlib import Path
@@ -10,7 +11,7 @@ from ragix_core.core.types import ToolResult
 from ragix_core.eval.benchmarks import BenchmarkError, benchmark_scenarios
 from ragix_core.eval.benchmarks.nl2bash import find_wheel, nl2bash_scenarios, rewrite_task
 from ragix_core.eval.benchmarks.nl2bash_gold import unsafe
-from ragix_core.eval.benchmarks.nl2bash_tree import run_bash, vet_setup
+from ragix_core.eval.benchmarks.nl2bash_tree import run_bash, snapshot, vet_setup
 from ragix_core.eval.evaluate import evaluate_run
 from ragix_core.eval.scenario import checker_takes_outputs
 from ragix_core.eval.workspace import working_copy
@@ -50,11 +51,19 @@ TASKS = [
 ]
 
 
-@pytest.fixture
-def small(tmp_path, monkeypatch):
+@pytest.fixture(params=["here", "sent"])
+def small(request, tmp_path, monkeypatch):
+    """The scenarios as loaded, and as a worker process gets them (``ragix eval --jobs``: pickled, the
+    fixture tree sent as bytes and rebuilt in a directory of its own)."""
     monkeypatch.setenv("RAGIX_BENCH_DIR", str(make_wheel(tmp_path, TASKS, SCRIPT)))
     skipped = []
-    return nl2bash_scenarios(("fs_1",), skipped=skipped), dict(skipped)
+    scenarios = nl2bash_scenarios(("fs_1",), skipped=skipped)
+    if request.param == "sent":
+        sent = pickle.loads(pickle.dumps(scenarios))
+        assert sent[0].setup.fixture.root != scenarios[0].setup.fixture.root
+        assert snapshot(sent[0].setup.fixture.root) == scenarios[0].setup.fixture.snapshot  # modes, mtimes too
+        scenarios = sent
+    return scenarios, dict(skipped)
 
 
 def test_small_fixture_tasks_and_skips(small):

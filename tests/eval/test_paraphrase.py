@@ -3,6 +3,7 @@ judges replies fairly; the adapter unpacks the sdist into each working copy and 
 
 import hashlib
 import io
+import pickle
 import re
 import sys
 import tarfile
@@ -103,10 +104,12 @@ def test_real_sdist_is_unpacked_into_the_working_copy():
     assert [s.id for s in scenarios] == ["para-py-total-1", "para-py-total-2", "para-py-total-3",
                                          "para-py-package-1", "para-py-package-2", "para-py-package-3"]
     assert all(s.empty_workdir and s.category == "paraphrase" for s in scenarios)
-    with working_copy(None) as work:
-        scenarios[0].setup(work)
-        assert (work / "sqlparse" / "lexer.py").is_file() and (work / ".github").is_dir()
-        assert len(list(work.rglob("*.py"))) == 42  # the answer of para-py-total
+    sent = pickle.loads(pickle.dumps(scenarios[0]))  # as a worker process gets it (ragix eval --jobs)
+    for scenario in (scenarios[0], sent):
+        with working_copy(None) as work:
+            scenario.setup(work)
+            assert (work / "sqlparse" / "lexer.py").is_file() and (work / ".github").is_dir()
+            assert len(list(work.rglob("*.py"))) == 42  # the answer of para-py-total
 
 
 def fake_sdist(tmp_path, monkeypatch, members):

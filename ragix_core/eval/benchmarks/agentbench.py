@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -93,41 +94,45 @@ def _run_script(code: str, work: Path) -> subprocess.CompletedProcess:
                           timeout=_SCRIPT_TIMEOUT, stdin=subprocess.DEVNULL)
 
 
-def _judge(kind: str, fixed: Optional[str]):
-    """Setup computes the reference answer per working copy; the checker reads it back."""
-    expected: Dict[str, str] = {}
+class _Reference:
+    """A task's reference answer: fixed by the task, or computed by its example solution in each working copy
+    (setup records it, the checker reads it back; both run in the same process, the worker's with --jobs).
+    An object, not closures, so a run can be sent to a worker process."""
 
-    def remember(work: Path, value: str) -> None:
-        expected[str(work)] = value
+    def __init__(self, kind: str, fixed: Optional[str]):
+        self.kind, self.fixed = kind, fixed
+        self.expected: Dict[str, str] = {}
 
-    def check(answer: str, work: Path) -> Tuple[bool, str]:
-        want = fixed if fixed is not None else expected.get(str(work))
+    def check(self, answer: str, work: Path) -> Tuple[bool, str]:
+        want = self.fixed if self.fixed is not None else self.expected.get(str(work))
         if want is None:
             return False, "no reference answer was computed"
-        if kind == "integer":
+        if self.kind == "integer":
             got = last_number(answer)
             return numbers_equal(answer, want), f"expected {want}, got {got if got is not None else 'no number'}"
         return string_answer_matches(answer, want), f"expected {want!r}"
 
-    return remember, check
 
+@dataclass(frozen=True)
+class _Setup:
+    """The task's init script, then its example solution for the reference answer, in the working copy."""
+    init: str
+    example: Optional[str]
+    reference: _Reference
 
-def _make_setup(init: str, example: Optional[str], kind: str, remember):
-    def setup(work: Path) -> None:
-        if init.strip():
-            p = _run_script(init, work)
+    def __call__(self, work: Path) -> None:
+        if self.init.strip():
+            p = _run_script(self.init, work)
             if p.returncode != 0:
                 raise RuntimeError(f"init script failed ({p.returncode}): {p.stderr.strip()[:200]}")
-        if example is not None:
-            p = _run_script(example, work)
+        if self.example is not None:
+            p = _run_script(self.example, work)
             value = p.stdout.strip()
             if p.returncode != 0 or not value:
                 raise RuntimeError(f"reference solution failed ({p.returncode}): {p.stderr.strip()[:200]}")
-            if kind == "integer" and last_number(value) is None:
+            if self.reference.kind == "integer" and last_number(value) is None:
                 raise RuntimeError(f"reference answer {value[:40]!r} is not an integer")
-            remember(work, value)
-
-    return setup
+            self.reference.expected[str(work)] = value
 
 
 def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optional[Scenario], str]:
@@ -159,7 +164,7 @@ def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optiona
         why = _unsafe(code)
         if why:
             return None, why
-    remember, check_fn = _judge(kind, fixed)
+    reference = _Reference(kind, fixed)
     description = str(rec.get("description", "")).replace(_HOME + "/", "./").replace(_HOME, ".")
     scen = Scenario(
         id=f"agentbench-os-{split}-{rec.get('id')}",
@@ -169,8 +174,8 @@ def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optiona
         source=f"inspect-evals AgentBench OS {split}",
         category="agentbench_os",
         empty_workdir=True,
-        setup=_make_setup(init, example, kind, remember),
-        checker=check_fn,
+        setup=_Setup(init, example, reference),
+        checker=reference.check,
     )
     return scen, ""
 

@@ -7,6 +7,7 @@ reference answer. Problems run in an empty working directory: no tools are neede
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Tuple
 
@@ -18,12 +19,15 @@ __all__ = ["gsm_scenarios", "DEFAULT_SEED"]
 DEFAULT_SEED = 42
 
 
-def _checker(expected: str):
-    def check(answer: str, workdir: Path) -> Tuple[bool, str]:
-        got = last_number(answer)
-        return numbers_equal(answer, expected), f"expected {expected}, got {got if got is not None else 'no number'}"
+@dataclass(frozen=True)
+class NumberChecker:
+    """The answer's last number equals ``expected`` (an object, not a closure: sent to workers with --jobs)."""
+    expected: str
 
-    return check
+    def __call__(self, answer: str, workdir: Path) -> Tuple[bool, str]:
+        got = last_number(answer)
+        return (numbers_equal(answer, self.expected),
+                f"expected {self.expected}, got {got if got is not None else 'no number'}")
 
 
 def gsm_scenarios(size: int = 20, seed: int = DEFAULT_SEED) -> List[Scenario]:
@@ -46,6 +50,6 @@ def gsm_scenarios(size: int = 20, seed: int = DEFAULT_SEED) -> List[Scenario]:
             source=f"reasoning-gym gsm_symbolic seed={seed}",
             category="gsm_symbolic",
             empty_workdir=True,
-            checker=_checker(expected),
+            checker=NumberChecker(expected),
         ))
     return out

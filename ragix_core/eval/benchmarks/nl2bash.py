@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
 
@@ -66,11 +67,13 @@ def _records(zf: zipfile.ZipFile, name: str) -> List[Tuple[str, str]]:
     return out
 
 
-def _setup(fixture: Fixture):
-    def setup(work: Path) -> None:
-        fixture.copy_to(work)
+@dataclass(frozen=True)
+class FixtureSetup:
+    """A run's working copy is the fixture tree (an object, not a closure: it is sent to workers with --jobs)."""
+    fixture: Fixture
 
-    return setup
+    def __call__(self, work: Path) -> None:
+        self.fixture.copy_to(work)
 
 
 def _fixture_scenarios(zf: zipfile.ZipFile, name: str,
@@ -95,7 +98,7 @@ def _fixture_scenarios(zf: zipfile.ZipFile, name: str,
             source=f"icalfa NL2Bash {name}",
             category="nl2bash",
             empty_workdir=True,
-            setup=_setup(fixture),
+            setup=FixtureSetup(fixture),
             checker=checker,
         ))
     return out

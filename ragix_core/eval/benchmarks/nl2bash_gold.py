@@ -21,14 +21,15 @@ import os
 import re
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from ragix_core.eval.benchmarks.nl2bash_tree import (Fixture, normalize, run_bash, shell_words, snapshot, squash,
                                                      tree_diff, under_testbed)
 from ragix_core.eval.scenario import Checker
 
-__all__ = ["unsafe", "judge"]
+__all__ = ["unsafe", "judge", "ReadChecker", "WriteChecker"]
 
 _HOST = re.compile(
     r"(?<![-\w./])(sudo|su|chown|chgrp|useradd|userdel|usermod|groupadd|passwd|id|whoami|who|groups|hostname|"
@@ -78,27 +79,32 @@ def _said(line: str, answer: str) -> bool:
     return re.search(r"(?<![\w/.-])" + re.escape(line) + r"(?![\w/-])", answer) is not None
 
 
-def _read_checker(lines: List[str]):
-    def check(answer: str, workdir: Path, outputs: Sequence[str] = ()) -> Tuple[bool, str]:
+@dataclass(frozen=True)
+class ReadChecker:
+    """A read task passes when every line the gold command printed was printed by the agent's commands or
+    stated in its answer. An object, not a closure, so a run can be sent to a worker process (--jobs)."""
+    lines: Tuple[str, ...]
+
+    def __call__(self, answer: str, workdir: Path, outputs: Sequence[str] = ()) -> Tuple[bool, str]:
         roots = _roots(workdir)
         printed = {line for out in outputs for line in _lines(out, roots)}
         said = "\n".join(_lines(answer or "", roots))
-        missing = [line for line in lines if line not in printed and not _said(line, said)]
+        missing = [line for line in self.lines if line not in printed and not _said(line, said)]
         if missing:
-            return False, (f"{len(missing)} of the gold command's {len(lines)} lines neither printed nor in the "
+            return False, (f"{len(missing)} of the gold command's {len(self.lines)} lines neither printed nor in the "
                            f"answer, e.g. {missing[0][:80]!r}")
-        return True, f"all {len(lines)} lines of the gold output found"
-
-    return check
+        return True, f"all {len(self.lines)} lines of the gold output found"
 
 
-def _write_checker(tree):
-    def check(answer: str, workdir: Path) -> Tuple[bool, str]:
-        diff = tree_diff(tree, snapshot(workdir))
+@dataclass(frozen=True)
+class WriteChecker:
+    """A write task passes when the tree after the run is the tree after the gold command."""
+    tree: Any
+
+    def __call__(self, answer: str, workdir: Path) -> Tuple[bool, str]:
+        diff = tree_diff(self.tree, snapshot(workdir))
         return not diff, (f"the tree differs from the gold command's: {diff}" if diff
                           else "the tree is the gold command's")
-
-    return check
 
 
 def judge(gold: str, fixture: Fixture) -> Tuple[Optional[str], Optional[Checker], str]:
@@ -128,7 +134,7 @@ def judge(gold: str, fixture: Fixture) -> Tuple[Optional[str], Optional[Checker]
         part = "output" if lines != lines2 else "tree (" + tree_diff(tree, tree2, limit=1) + ")"
         return None, None, f"nondeterministic: the {part} differs between two fresh copies"
     if tree != fixture.snapshot:
-        return "write", _write_checker(tree), ""
+        return "write", WriteChecker(tree), ""
     if not lines:
         return None, None, "prints nothing and changes nothing: any answer would pass"
-    return "read", _read_checker(lines), ""
+    return "read", ReadChecker(tuple(lines)), ""

@@ -14,12 +14,14 @@ command and the agent see the same timestamps (``ls -l``, ``find -mmin``).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
 import shutil
 import stat
 import subprocess
+import tarfile
 import tempfile
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
@@ -104,6 +106,28 @@ class Fixture:
     def copy_to(self, dest: Path) -> None:
         # symlinks=True: a link is copied as a link, never followed out of the tree
         shutil.copytree(self.root, dest, symlinks=True, dirs_exist_ok=True)
+
+    def __reduce__(self):
+        # Sent to a worker process (ragix eval --jobs) as the tree's bytes, rebuilt there in a temporary
+        # directory of its own: the driver's directory may be on another machine, or gone.
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tar.add(self.root, arcname="testbed")  # links stay links; modes and mtimes kept
+        return _unpacked_fixture, (buf.getvalue(), self.dropped, self.snapshot)
+
+
+def _unpacked_fixture(data: bytes, dropped, tree) -> Fixture:
+    """A Fixture rebuilt from ``Fixture.__reduce__``'s bytes (never run again: the script ran on the driver)."""
+    fixture = Fixture.__new__(Fixture)
+    fixture.dropped, fixture.snapshot = dropped, tree
+    fixture._tmp = tempfile.TemporaryDirectory(prefix="ragix-nl2bash-sent-")
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
+        if hasattr(tarfile, "tar_filter"):  # Python 3.11.4 and later: no absolute or ../ member
+            tar.extractall(fixture._tmp.name, filter="tar")
+        else:  # our own bytes, written by __reduce__ above
+            tar.extractall(fixture._tmp.name)
+    fixture.root = Path(fixture._tmp.name).resolve() / "testbed"
+    return fixture
 
 
 def normalize(text: str, roots: Sequence[Path]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional
 
@@ -71,6 +72,16 @@ def fact_of(scenario_id: str) -> str:
     return scenario_id.rsplit("-", 1)[0]
 
 
+@dataclass(frozen=True)
+class SdistSetup:
+    """A run's working copy is the package's source, unpacked from its sdist (an object, not a closure: it
+    is sent to workers with --jobs, which read the sdist from the same path)."""
+    sdist: Path
+
+    def __call__(self, work: Path) -> None:
+        unpack_sdist(self.sdist, work)
+
+
 def paraphrase_scenarios(facts: Optional[int] = None) -> List[Scenario]:
     """Every phrasing of the first ``facts`` facts (all of them when None), in the frozen order."""
     sdist = find_sdist()
@@ -82,9 +93,7 @@ def paraphrase_scenarios(facts: Optional[int] = None) -> List[Scenario]:
         by_fact.setdefault(fact_of(scen.id), []).append(scen)
     chosen = list(by_fact.values())[:facts] if facts is not None else list(by_fact.values())
 
-    def setup(work: Path) -> None:
-        unpack_sdist(sdist, work)
-
+    setup = SdistSetup(Path(sdist))
     out: List[Scenario] = []
     for group in chosen:
         for scen in group:
