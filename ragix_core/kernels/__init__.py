@@ -1,6 +1,5 @@
-"""Deterministic analysis kernels: pure functions from source text to typed records.
-
-No model, no I/O of their own: the caller reads the files (tools/model_commands.py reads them
-through the confined path guard) and decides how the records are shown. The same kernel serves
-a command designed for the model and, later, an audit report or an MCP tool.
+"""Deterministic analysis kernels (audit/: ast_scan, metrics, churn, hotspots, risk, recommendations) and
+the presenter that shows them in tiers (presenter/). Kernels sit above the confined tools (churn reads git
+history through the sandbox); the Python parser they share with the model's commands is
+ragix_core/python_source.py, below both.
 """

@@ -25,7 +25,7 @@ import fnmatch
 import os
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-from ragix_core.kernels.python_source import (SourceError, calls_in, calls_of, definitions, imports,
+from ragix_core.python_source import (SourceError, calls_in, calls_of, definitions, imports,
                                               imports_module, parse)
 from ragix_core.tools.paths import PathGuard
 from ragix_core.tools.policy import MODEL_COMMANDS

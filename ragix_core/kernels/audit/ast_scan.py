@@ -1,6 +1,6 @@
 """ast_scan: what each source file defines, imports and calls, as data.
 
-Python is read with ``ast`` through ``kernels/python_source`` (the parser behind the model's
+Python is read with ``ast`` through ``ragix_core/python_source.py`` (the parser behind the model's
 ``defs``/``importers``/``callers`` commands, so the audit and the commands cannot disagree); the other
 languages with tree-sitter grammars (``treesitter_scan``). A file that does not parse is listed with
 its error and no records, never guessed from its text.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Dict, List, Tuple
 
-from ragix_core.kernels import python_source
+from ragix_core import python_source
 from ragix_core.kernels.audit import treesitter_scan
 from ragix_core.kernels.audit.tree import SourceTree
 

@@ -1,10 +1,10 @@
-"""The Python source kernel (kernels/python_source.py) on small sources written here."""
+"""What a Python file defines, imports and calls (ragix_core/python_source.py), on small sources written here."""
 
 from __future__ import annotations
 
 import pytest
 
-from ragix_core.kernels.python_source import (Import, SourceError, calls_in, calls_of, definitions, imports,
+from ragix_core.python_source import (Import, SourceError, calls_in, calls_of, definitions, imports,
                                               imports_module, parse)
 
 SOURCE = '''\
