@@ -6,7 +6,8 @@ import io
 from rich.console import Console
 from rich.live import Live
 
-from ragix_core.cli.live_view import RunView, event_line
+from ragix_core.cli.live_view import RunView
+from ragix_core.core.event_lines import event_line
 from ragix_core.cli.progress import follow_run
 from ragix_core.core.events import EventBus, EventKind
 

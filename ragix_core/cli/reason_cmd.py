@@ -21,7 +21,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import event_line
+from ragix_core.core.event_lines import event_line
 from ragix_core.config import ConfigError, load_config
 from ragix_core.core.events import Event, EventBus, EventKind
 

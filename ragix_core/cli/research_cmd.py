@@ -30,9 +30,10 @@ from typer.core import TyperGroup
 from ragix_core.cli import app
 from ragix_core.cli.progress import follow_run
 from ragix_core.config import ConfigError, load_config
+from ragix_core.core.event_lines import research_line
 from ragix_core.core.events import Event, EventBus, EventKind
 
-__all__ = ["research_app", "research_line", "show_research_logs"]
+__all__ = ["research_app", "show_research_logs"]
 
 
 class _AskByDefault(TyperGroup):
@@ -48,25 +49,6 @@ research_app = typer.Typer(cls=_AskByDefault, no_args_is_help=True,
                            help="Deep research over local documents: cited answers, source tiers, three modes. "
                                 "`ragix research QUESTION --docs DIR ...` is short for `ragix research ask ...`.")
 app.add_typer(research_app, name="research")
-
-
-def research_line(event: Event) -> Optional[str]:
-    """One human line for a research event (None for others)."""
-    d = event.data
-    if event.kind == EventKind.RESEARCH_SEARCH:
-        what = "search" if not d.get("iteration") else f"gap search (round {d.get('iteration')})"
-        line = f"{what}: {d.get('query')!r} -> {d.get('hits')} hits, {d.get('added')} new in context"
-        if d.get("mode_reason"):  # the first search says which mode and dates the run chose, and why
-            line += f" · mode {d.get('mode')}: {d['mode_reason']} · dates: {d.get('time_reason')}"
-        return line
-    if event.kind == EventKind.RESEARCH_AGENT:
-        extra = ""
-        if d.get("queries"):
-            extra = " queries: " + "; ".join(map(str, d["queries"]))
-        if d.get("failures"):
-            extra += f" ({d['failures']} failed check(s))"
-        return f"round {d.get('iteration')} {d.get('agent')}: {d.get('status')}{extra}"
-    return None
 
 
 class _View:

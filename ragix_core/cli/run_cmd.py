@@ -17,7 +17,8 @@ from rich.live import Live
 from rich.markup import escape
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import RunView, event_line
+from ragix_core.cli.live_view import RunView
+from ragix_core.core.event_lines import event_line
 from ragix_core.cli.progress import follow_run
 from ragix_core.cli.run_report import EXIT_ABORTED, exit_code, print_run
 from ragix_core.config import ConfigError, load_config

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import event_line
+from ragix_core.core.event_lines import event_line
 from ragix_core.core.events import Event
 
 __all__ = ["trace_app"]

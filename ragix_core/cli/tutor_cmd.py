@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragix_core.cli import app
-from ragix_core.cli.live_view import event_line
+from ragix_core.core.event_lines import event_line
 from ragix_core.cli.progress import follow_run
 from ragix_core.core.events import Event, EventKind
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict
 
 import anyio
 
-from ragix_core.cli.live_view import event_line
+from ragix_core.core.event_lines import event_line
 from ragix_core.core.events import Event, EventBus, EventKind
 
 from .cancel import Cancellation
