@@ -6,15 +6,14 @@ The order is what the published evidence for small models supports:
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
    win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
-   plausible answer) is cross-checked: drawn at a temperature and asked for a command written another
-   way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed something (one
-   by default) or ``samples`` were drawn. A different command that prints the same thing confirms it,
-   and any other output leaves it disputed, never replaced: drawn at a temperature and
-   told to write the command another way, cross-check draws are worse commands than the greedy one
-   (measured at ec0ed53: where they outvoted a right greedy count, the run ended ``success`` on their
-   wrong one). A short output no second command reproduced is ``unconfirmed``. Since a cross-check can
-   no longer change the answer, only its stop reason, one that printed something is enough: at d7e5004,
-   three of the five calls of a typical confirmed or disputed answer were cross-checks;
+   plausible answer) is cross-checked by commands drawn at a temperature and asked to compute it
+   another way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed
+   something (one by default) or ``samples`` were drawn. A different command that prints the same
+   thing confirms it; any other output leaves it disputed, never replaced: cross-check draws are
+   worse commands than the greedy one (measured at ec0ed53: where they outvoted a right greedy count,
+   the run ended ``success`` on their wrong one). A short output no second command reproduced is
+   ``unconfirmed``. Since a cross-check can change only the stop reason, one that printed something
+   is enough (at d7e5004 three of the five calls of a typical cross-checked run were cross-checks);
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback).
