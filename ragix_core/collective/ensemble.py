@@ -8,7 +8,9 @@ and tokens are the ensemble's cost (on one local model, running them at once wou
 
 The vote: answers of members that ended ``success`` are grouped when their normalised tokens overlap by
 ``SIMILARITY`` or more (token Jaccard, ``ragix_core.sampling``); the largest group wins, ties to the earliest
-member. ``agreement`` = winners / members (all members: a member that failed did not agree). The run succeeds
+member. ``agreement`` = winners / members (all members: a member that failed did not agree). Each member's
+calls and tokens are kept beside its answer (``usage``), so a report can set the ensemble's cost against
+what each member spent inside it (unseeded samples make a member's cost differ from its own run). The run succeeds
 when a group holds a strict majority of the members; else it ends ``no_agreement`` with the largest group's
 answer. ``meta["ensemble"]`` keeps every member's answer, stop and group.
 
@@ -47,6 +49,11 @@ def _members(meta: Dict[str, Any]) -> List[str]:
     return members
 
 
+def _spent(before: Dict[str, int], after: Dict[str, int]) -> Dict[str, int]:
+    """What one member cost: the run's usage after it, less before it (members run one after another)."""
+    return {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in after}
+
+
 class EnsembleEngine:
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
@@ -73,10 +80,12 @@ class EnsembleEngine:
             sub = ReasoningState(goal=state.goal, session_id=state.session_id,
                                  meta={k: v for k, v in state.meta.items() if k != "ensemble"})
             sub.meta["strategy"] = name
+            before = self.ctx.usage()
             sub = build_engine(get_engine(name), self.ctx).run(sub)
             state.executed_steps.extend(sub.executed_steps)
             results.append({"member": i, "engine": name, "stop_reason": sub.stop_reason,
-                            "answer": sub.final_answer or "", "error": sub.last_error})
+                            "answer": sub.final_answer or "", "error": sub.last_error,
+                            "usage": _spent(before, self.ctx.usage())})
             if sub.stop_reason == USER_ABORT:  # Ctrl-C stops the ensemble, not only the member it hit
                 state.meta["ensemble"] = {"members": results, "groups": 0, "agreement": 0.0, "winner": None}
                 state.stop_reason, state.last_error = USER_ABORT, sub.last_error

@@ -66,6 +66,8 @@ class ScenarioResult:
     # the main path's attempt (reasoning_v30/attempt.py): how the winning command was chosen
     # (decided_by, agreed, confirmed, disputed, ...); None for a run that took another route
     attempt: Optional[Dict[str, Any]] = None
+    # an ensemble's members: engine, stop, answer group and what each spent inside the ensemble
+    ensemble: Optional[Dict[str, Any]] = None
     # where the run ran: the machine (a Ray worker's, with --executor ray) and the ragix commit it ran
     host: str = ""
     commit: str = ""
@@ -81,6 +83,17 @@ def _attempt_meta(state: Any) -> Optional[Dict[str, Any]]:
     if not isinstance(meta, dict):
         return None
     return {k: v for k, v in meta.items() if k != "commands"}
+
+
+def _ensemble_meta(state: Any) -> Optional[Dict[str, Any]]:
+    """What the report keeps of an ensemble's vote (collective/ensemble.py): each member's engine, stop,
+    group and usage, the agreement and the winner; not the members' answers (the trace has them)."""
+    meta = (getattr(state, "meta", None) or {}).get("ensemble")
+    if not isinstance(meta, dict) or not isinstance(meta.get("members"), list):
+        return None
+    members = [{k: m.get(k) for k in ("engine", "stop_reason", "group", "usage")}
+               for m in meta["members"] if isinstance(m, dict)]
+    return {"agreement": meta.get("agreement"), "winner": meta.get("winner"), "members": members}
 
 
 def tokens_by_node(events: Sequence[Any]) -> Dict[str, int]:
@@ -183,6 +196,7 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
         final_answer=answer,
         confidence=getattr(state, "confidence", None),
         attempt=_attempt_meta(state),
+        ensemble=_ensemble_meta(state),
         session_id=str(getattr(result, "session_id", "") or ""),
         trace_path=str(result.trace_path) if getattr(result, "trace_path", None) else None,
         failure=failure,

@@ -11,9 +11,11 @@ from ragix_core.core.interrupt import USER_ABORT
 from ragix_core.memory.traces import read_trace
 from ragix_core.core.types import ReasoningState
 from ragix_core.runtime.run import run_goal
+from tests.scripted_llm import ScriptedLLM
 
 ANSWERS = {"toy_a": "There are 12 Python files.", "toy_b": "there are 12 python files",
-           "toy_c": "I found 7 files.", "toy_fail": "", "toy_abort": "Found so far: 3 files."}
+           "toy_c": "I found 7 files.", "toy_fail": "", "toy_abort": "Found so far: 3 files.",
+           "toy_asks": "12 Python files."}
 
 
 class ToyMember:
@@ -26,6 +28,8 @@ class ToyMember:
 
     def run(self, state: ReasoningState) -> ReasoningState:
         assert "ensemble" not in state.meta and state.meta["strategy"] == self.name
+        if self.name == "toy_asks":  # a member that asks the model once
+            self.ctx.roles.get("worker").complete([{"role": "user", "content": "count"}])
         state.final_answer = ANSWERS[self.name] or None
         state.stop_reason = "success" if ANSWERS[self.name] else "max_iterations"
         if self.name == "toy_abort":  # what a graph does on Ctrl-C: it catches it and ends user_abort
@@ -54,6 +58,10 @@ def toy_fail(ctx):
 
 def toy_abort(ctx):
     return ToyMember(ctx, "toy_abort")
+
+
+def toy_asks(ctx):
+    return ToyMember(ctx, "toy_asks")
 
 
 @pytest.fixture()
@@ -122,3 +130,15 @@ def test_an_aborted_ensemble_ends_its_trace_with_its_own_run_end(project):
     last = [e for e in result.events if e.kind == EventKind.RUN_END][-1]
     assert last.data["stop_reason"] == USER_ABORT and len([e for e in result.events
                                                            if e.kind == EventKind.RUN_END]) == 3
+
+
+def test_each_members_calls_and_tokens_are_kept_beside_its_answer(project):
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}}})
+    result = run_goal("How many Python files?", cwd=project, config=cfg, strategy="ensemble",
+                      meta={"ensemble": {"members": ["toy_a", "toy_asks", "toy_c"]}},
+                      client_factory=lambda settings: ScriptedLLM(["12"], usage=(30, 4)))
+    usage = {m["engine"]: m["usage"] for m in result.state.meta["ensemble"]["members"]}
+    assert usage["toy_asks"]["llm_calls"] == 1 and usage["toy_asks"]["prompt_tokens"] == 30
+    assert usage["toy_asks"]["completion_tokens"] == 4
+    assert usage["toy_a"]["llm_calls"] == usage["toy_c"]["llm_calls"] == 0
+    assert result.usage["llm_calls"] == sum(u["llm_calls"] for u in usage.values())

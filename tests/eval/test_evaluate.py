@@ -254,3 +254,18 @@ def test_the_report_keeps_how_the_main_path_chose_its_command_and_the_stated_con
     assert r.attempt == {"decided_by": "greedy", "agreed": 2, "confirmed": True}  # the commands are commands_run's
     plain = evaluate_run(SCEN, make_result("The largest is docs/guide.md: 120 LINES", ["find ."]))
     assert plain.attempt is None
+
+
+def test_the_report_keeps_each_ensemble_members_stop_group_and_cost_but_not_its_answer():
+    res = make_result("12 files")
+    res.state.meta["ensemble"] = {"agreement": 0.667, "winner": "graph_v30", "groups": 2, "members": [
+        {"member": 0, "engine": "graph_v30", "stop_reason": "success", "answer": "12 files", "group": 0,
+         "usage": {"llm_calls": 3, "prompt_tokens": 900, "completion_tokens": 40}},
+        {"member": 1, "engine": "s0", "stop_reason": "no_evidence", "answer": "", "error": "x",
+         "usage": {"llm_calls": 1, "prompt_tokens": 300, "completion_tokens": 9}}]}
+    r = evaluate_run(SCEN, res)
+    assert r.ensemble["agreement"] == 0.667 and r.ensemble["winner"] == "graph_v30"
+    assert r.ensemble["members"][1] == {"engine": "s0", "stop_reason": "no_evidence", "group": None,
+                                        "usage": {"llm_calls": 1, "prompt_tokens": 300, "completion_tokens": 9}}
+    assert "answer" not in r.ensemble["members"][0]
+    assert evaluate_run(SCEN, make_result("12 files")).ensemble is None
