@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1] / "ragix_core"
 # Lowest first. A layer may import its own and lower layers only.
 LAYERS = [
     ("core", {"core"}),
-    ("base", {"prompts", "llm", "tools", "memory", "evidence", "sampling", "kernels"}),
+    ("base", {"prompts", "llm", "tools", "memory", "evidence", "sampling", "kernels", "python_source"}),
     ("config", {"config", "profiles", "trust"}),
     ("runtime", {"runtime"}),
     ("engines", {"reasoning_v30", "reasoning", "baseline_s0", "reasoning_slim", "reasoning_tutor",
