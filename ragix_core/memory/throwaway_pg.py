@@ -98,9 +98,17 @@ class ThrowawayCluster:
             self._runas = ["runuser", "-u", "postgres", "--"]
         self._run("initdb", "-D", str(self.data), "-U", _USER, "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
                   "--no-sync")
-        self.port = _free_port()
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", self._options(),
-                  "-w", "-t", "60", "start")
+        # A free port can be taken between our probe and the server's bind (another cluster starting at the
+        # same moment, as in parallel tests): the server then says so in its log, and another port is tried.
+        for attempt in range(3):
+            self.port = _free_port()
+            try:
+                self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o",
+                          self._options(), "-w", "-t", "60", "start")
+                return self
+            except ClusterError as exc:
+                if attempt == 2 or "Address already in use" not in str(exc):
+                    raise
         return self
 
     def restart(self) -> None:
