@@ -41,4 +41,6 @@ ls .bench/sqlparse-0.6.1.tar.gz >/dev/null 2>&1 || \
 "$venv/bin/python" benchmarks/research_docsets.py fetch >&2 || echo "test.sh: research docsets not fetched" >&2
 # Assemble the default model before the timed tests start (idempotent, verified by sha256).
 "$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
-exec "$venv/bin/python" -m pytest "$@"
+# One worker per core (pytest-xdist, -n logical); the real-model tests all run in one of them, one after another
+# (tests/conftest.py), the others share the rest. `scripts/test.sh -n 0` runs everything in this process.
+exec "$venv/bin/python" -m pytest -n logical --dist loadgroup "$@"

@@ -32,3 +32,19 @@ def home(tmp_path, monkeypatch):
     """A fresh, empty $RAGIX_HOME (the user's config, trust list, runs, corpus) under tmp_path."""
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+# Tests that look for leftover processes by a marker on any command line of the machine (tests/tools/helpers.py
+# survivors): two of them at once in different workers would each see the other's processes.
+PROCESS_SCANNING = {"test_adversarial.py", "test_limits.py", "test_gaps.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist (scripts/test.sh runs `-n logical --dist loadgroup`), every real-model test goes to one
+    worker, one after another: each uses every core for the model, and two at once would only fight over
+    them. The tests that scan the machine's processes go to one worker too. The others share the workers."""
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.xdist_group("real_model"))
+        elif item.path.parent.name == "tools" and item.path.name in PROCESS_SCANNING:
+            item.add_marker(pytest.mark.xdist_group("process_scanning"))

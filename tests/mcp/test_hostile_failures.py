@@ -56,7 +56,7 @@ def test_a_server_failure_is_a_failed_step_reflect_sees_and_the_replan_routes_ar
         assert "- mcp.hostile.echo:" in replan and UNAVAILABLE not in replan
     assert steps[1].tool_call.args["command"] == "cat notes.txt" and steps[1].result.stdout == "the notes\n"
     assert res.state.stop_reason == "success", (res.state.stop_reason, res.state.last_error)
-    assert _starts(capfd) == 1 and not server_processes(mode)
+    assert _starts(capfd) == 1 and not server_processes(mode, project)
 
 
 @pytest.mark.parametrize("mode, kind", FAILURES)

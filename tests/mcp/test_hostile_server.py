@@ -39,7 +39,8 @@ def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, g
     """One run of ``goal`` with the hostile server in ``mode``; the planner plans ``steps`` (or
     ``plans``, one per PLAN), the worker writes ``command``."""
     cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
-                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode], "timeout": timeout,
+                        "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode, str(project)],
+                                                        "timeout": timeout,
                                                         "mounts": [str(HOSTILE.parent)], "env": env or {},
                                                         "network": network}}}})
     model = RoutedModel(plans or plan_of(*(steps or [{"description": "echo", "tool": "mcp.hostile.echo",
@@ -50,14 +51,16 @@ def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, g
     return res, model, time.monotonic() - started
 
 
-def server_processes(mode: str) -> list:
+def server_processes(mode: str, project: Path) -> list:
+    """The hostile servers in ``mode`` that ``run(project, ...)`` started and that still run. The project
+    (an argument the server ignores) tells them from another test's, running at the same time under xdist."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if str(HOSTILE).encode() in cmdline and mode.encode() in cmdline:
+        if str(HOSTILE).encode() in cmdline and mode.encode() in cmdline and str(project).encode() in cmdline:
             found.append(pid)
     return found
 
@@ -67,7 +70,7 @@ def test_a_server_that_answers_its_handshake_with_garbage_ends_the_run_before_an
     assert res.state.stop_reason == "mcp_server_timeout", (res.state.stop_reason, res.state.last_error)
     assert not model.prompts and "hostile" in res.state.final_answer
     assert seconds < 30  # the server's timeout (4s) bounds the handshake
-    assert not server_processes("garbage"), "the server outlived its run"
+    assert not server_processes("garbage", project), "the server outlived its run"
 
 
 def test_a_huge_result_is_cut_at_the_boxes_output_limit(project):
