@@ -39,12 +39,20 @@ def home(tmp_path, monkeypatch):
 PROCESS_SCANNING = {"test_adversarial.py", "test_limits.py", "test_gaps.py"}
 
 
+def _on_ray(item) -> bool:
+    """Whether the test runs on the throwaway Ray cluster: it asks for it, or for an executor made "ray"."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return "ray_session" in getattr(item, "fixturenames", ()) or "ray" in params.values()
+
+
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (scripts/test.sh runs `-n logical --dist loadgroup`), every real-model test goes to one
     worker, one after another: each uses every core for the model, and two at once would only fight over
-    them. The tests that scan the machine's processes go to one worker too. The others share the workers."""
+    them. The tests on the throwaway Ray cluster go there too: Ray runs its tasks at a lower priority, and
+    beside a model using every core they waited minutes for each run. The tests that scan the machine's
+    processes go to one worker of their own. The others share the workers."""
     for item in items:
-        if item.get_closest_marker("slow") is not None:
+        if item.get_closest_marker("slow") is not None or _on_ray(item):
             item.add_marker(pytest.mark.xdist_group("real_model"))
         elif item.path.parent.name == "tools" and item.path.name in PROCESS_SCANNING:
             item.add_marker(pytest.mark.xdist_group("process_scanning"))
