@@ -1,7 +1,7 @@
 """The table docs/RESULTS.md opens with: an engine against the plain call, from `ragix eval --json` reports.
 
     python benchmarks/engine_vs_plain.py REPORT.json [REPORT.json ...] [--engine graph_v30] [--plain s0]
-                                         [--within OTHER.json]
+                                         [--within OTHER.json] [--together NAME]
 
 Each report must hold both strategies' runs of the same scenarios (one `ragix eval -s ENGINE -s s0` command).
 Per report, one Markdown row: pass (Wilson 95 % interval) for each, the difference, tokens and median wall time
@@ -10,7 +10,9 @@ ended `success` were right (what a user can trust a `success` for). Tokens are c
 all prompt and completion tokens sent, and the tokens computed (prompt tokens not served from the backend's
 prefix cache, plus completion): sampled commands resend the same prompt, which the cache serves. Reports that are partial
 (a run still going) are marked; --within keeps the scenarios another report ran too, to compare two commits on the
-same scenarios. Prints the rows and, with --json, the same figures as JSON.
+same scenarios. --together NAME reads the reports as parts of one run (a run stopped and the rest run with
+--only, at the same commit: refused when the runs name different commits or a scenario twice) and prints one row.
+Prints the rows and, with --json, the same figures as JSON.
 """
 
 from __future__ import annotations
@@ -64,6 +66,23 @@ def compare(report: Dict[str, Any], engine: str, plain: str, within: Optional[se
     return out
 
 
+def together(reports: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """One report from parts of one run: their scenarios, partial when any part is. A part of another commit, or
+    a scenario run by the same strategy in two parts, is a ValueError: the row would mix what it compares."""
+    commits = {r.get("commit") for rep in reports for r in rep["scenarios"] if r.get("commit")}
+    if len(commits) > 1:
+        raise ValueError(f"the parts ran different commits: {', '.join(sorted(commits))}")
+    seen, scenarios = set(), []
+    for rep in reports:
+        for r in rep["scenarios"]:
+            key = (r["id"], r["strategy"], r.get("run", 1))
+            if key in seen:
+                raise ValueError(f"{r['id']} ({r['strategy']}) is in two parts")
+            seen.add(key)
+            scenarios.append(r)
+    return {"meta": {"partial": any(rep.get("meta", {}).get("partial") for rep in reports)}, "scenarios": scenarios}
+
+
 def _rate(f: Dict[str, Any]) -> str:
     ci = f["ci"]
     return f"{f['passed']}/{f['runs']} = {f['rate']:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "–"
@@ -85,6 +104,8 @@ def main() -> int:
     ap.add_argument("--engine", default="graph_v30")
     ap.add_argument("--plain", default="s0")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    ap.add_argument("--together", metavar="NAME",
+                    help="read the reports as parts of one run at one commit and print one row named NAME")
     ap.add_argument("--within", type=Path, metavar="REPORT",
                     help="only the scenarios both strategies ran in REPORT too (compare two commits on the same ones)")
     args = ap.parse_args()
@@ -98,19 +119,26 @@ def main() -> int:
     print(f"| set | {args.engine} pass [95 % CI] | {args.plain} pass | difference | tokens sent | tokens computed | "
           "median wall / run | wrong answers ending `success` | right when it ended `success` |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    found = {}
+    found, named = {}, []
     for path in args.reports:
         try:
-            report = json.loads(path.read_text())
+            named.append((path.stem, json.loads(path.read_text())))
         except (OSError, ValueError) as exc:
             print(f"{path}: cannot read the report ({exc})", file=sys.stderr)
             return 2
+    if args.together:
+        try:
+            named = [(args.together, together([report for _, report in named]))]
+        except (KeyError, ValueError) as exc:
+            print(f"--together: {exc}", file=sys.stderr)
+            return 2
+    for name, report in named:
         c = compare(report, args.engine, args.plain, within)
         if not c[args.engine]["runs"]:
-            print(f"{path}: no run of both {args.engine} and {args.plain}", file=sys.stderr)
+            print(f"{name}: no run of both {args.engine} and {args.plain}", file=sys.stderr)
             continue
-        found[path.stem] = c
-        print(row(path.stem, c, args.engine, args.plain))
+        found[name] = c
+        print(row(name, c, args.engine, args.plain))
     if args.json:
         print(json.dumps(found, indent=1))
     return 0

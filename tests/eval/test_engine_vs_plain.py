@@ -3,6 +3,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks import engine_vs_plain as table  # noqa: E402
 
@@ -35,3 +37,17 @@ def test_within_keeps_the_scenarios_another_report_ran_too():
     c = table.compare(report, "graph_v30", "s0", table.both_ran(older, "graph_v30", "s0"))
     e = c["graph_v30"]
     assert (e["runs"], e["passed"], e["said_success"], e["wrong_success"]) == (1, 0, 0, 0)
+
+
+def test_parts_of_one_run_make_one_row_and_parts_of_two_commits_are_refused():
+    first = {"meta": {"partial": True}, "scenarios": [dict(run("a", "graph_v30", True), commit="c1"),
+                                                      dict(run("a", "s0", False), commit="c1")]}
+    rest = {"meta": {}, "scenarios": [dict(run("b", "graph_v30", False), commit="c1"),
+                                      dict(run("b", "s0", True), commit="c1")]}
+    c = table.compare(table.together([first, rest]), "graph_v30", "s0")
+    assert (c["graph_v30"]["runs"], c["graph_v30"]["passed"], c["s0"]["passed"]) == (2, 1, 1) and c["partial"]
+    other = {"scenarios": [dict(run("b", "graph_v30", False), commit="c2")]}
+    with pytest.raises(ValueError, match="different commits: c1, c2"):
+        table.together([first, other])
+    with pytest.raises(ValueError, match="a \\(graph_v30\\) is in two parts"):
+        table.together([first, first])
