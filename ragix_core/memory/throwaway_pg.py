@@ -109,7 +109,7 @@ class ThrowawayCluster:
             except ClusterError as exc:
                 if attempt == 2 or "Address already in use" not in str(exc):
                     raise
-        return self
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def restart(self) -> None:
         # -l as in start: a server writing to our captured stdout would keep the pipe (and us) waiting.

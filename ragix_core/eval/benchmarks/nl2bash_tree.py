@@ -14,19 +14,18 @@ command and the agent see the same timestamps (``ls -l``, ``find -mmin``).
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import shlex
 import shutil
 import stat
 import subprocess
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from ragix_core.eval.benchmarks.errors import BenchmarkError
+from ragix_core.eval.workspace import pack_directory, unpack_directory
 from ragix_core.tools.policy import RAGIX_STATE_DIR
 
 __all__ = ["TESTBED", "Fixture", "shell_words", "under_testbed", "vet_setup", "run_bash", "snapshot", "tree_diff",
@@ -110,10 +109,7 @@ class Fixture:
     def __reduce__(self):
         # Sent to a worker process (ragix eval --jobs) as the tree's bytes, rebuilt there in a temporary
         # directory of its own: the driver's directory may be on another machine, or gone.
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            tar.add(self.root, arcname="testbed")  # links stay links; modes and mtimes kept
-        return _unpacked_fixture, (buf.getvalue(), self.dropped, self.snapshot)
+        return _unpacked_fixture, (pack_directory(self.root), self.dropped, self.snapshot)
 
 
 def _unpacked_fixture(data: bytes, dropped, tree) -> Fixture:
@@ -121,12 +117,7 @@ def _unpacked_fixture(data: bytes, dropped, tree) -> Fixture:
     fixture = Fixture.__new__(Fixture)
     fixture.dropped, fixture.snapshot = dropped, tree
     fixture._tmp = tempfile.TemporaryDirectory(prefix="ragix-nl2bash-sent-")
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
-        if hasattr(tarfile, "tar_filter"):  # Python 3.11.4 and later: no absolute or ../ member
-            tar.extractall(fixture._tmp.name, filter="tar")
-        else:  # our own bytes, written by __reduce__ above
-            tar.extractall(fixture._tmp.name)
-    fixture.root = Path(fixture._tmp.name).resolve() / "testbed"
+    fixture.root = unpack_directory(data, Path(fixture._tmp.name).resolve() / "testbed")
     return fixture
 
 
