@@ -66,6 +66,16 @@ def small(request, tmp_path, monkeypatch):
     return scenarios, dict(skipped)
 
 
+def test_a_fixture_sent_to_a_worker_keeps_its_special_mode_bits(tmp_path, monkeypatch):
+    # fs_1 has a file of mode 1553; the unpacker clears sticky/setuid/setgid bits unless they are set back.
+    script = SCRIPT + "echo 'sticky' > /testbed/dir1/sticky.txt\nchmod 1553 /testbed/dir1/sticky.txt\n"
+    monkeypatch.setenv("RAGIX_BENCH_DIR", str(make_wheel(tmp_path, TASKS, script)))
+    fixture = nl2bash_scenarios(("fs_1",))[0].setup.fixture
+    assert fixture.snapshot["dir1/sticky.txt"][1] == 0o1553
+    sent = pickle.loads(pickle.dumps(fixture))
+    assert snapshot(sent.root) == fixture.snapshot
+
+
 def test_small_fixture_tasks_and_skips(small):
     scen, skipped = small
     assert [s.id for s in scen] == ["nl2bash-fs_1-1", "nl2bash-fs_1-2"]

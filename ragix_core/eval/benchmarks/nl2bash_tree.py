@@ -118,6 +118,11 @@ def _unpacked_fixture(data: bytes, dropped, tree) -> Fixture:
     fixture.dropped, fixture.snapshot = dropped, tree
     fixture._tmp = tempfile.TemporaryDirectory(prefix="ragix-nl2bash-sent-")
     fixture.root = unpack_directory(data, Path(fixture._tmp.name).resolve() / "testbed")
+    # The unpacker clears setuid/setgid/sticky bits (safe for any archive); the fixture's own bits are part of
+    # the tree a write task is judged against (fs_1 has a file of mode 1553), so they are set back.
+    for rel, entry in tree.items():
+        if entry[0] != "link":
+            os.chmod(fixture.root / rel, entry[1])
     return fixture
 
 
