@@ -41,6 +41,16 @@ ls .bench/sqlparse-0.6.1.tar.gz >/dev/null 2>&1 || \
 "$venv/bin/python" benchmarks/research_docsets.py fetch >&2 || echo "test.sh: research docsets not fetched" >&2
 # Assemble the default model before the timed tests start (idempotent, verified by sha256).
 "$venv/bin/python" -c "from ragix_core.llm.models import assemble; assemble()" >&2
-# One worker per core (pytest-xdist, -n logical); the real-model tests all run in one of them, one after another
-# (tests/conftest.py), the others share the rest. `scripts/test.sh -n 0` runs everything in this process.
-exec "$venv/bin/python" -m pytest -n logical --dist loadgroup "$@"
+# With no arguments, in two parts: everything but the real-model tests on one worker per core (pytest-xdist),
+# then the real-model tests (marked real_model by tests/conftest.py) alone, one after another, so the model
+# has every core (beside other tests its calls slowed past their timeouts). With arguments, one pytest run
+# with workers, the real-model tests kept in one of them (`scripts/test.sh -n 0` runs all in this process).
+py="$venv/bin/python"
+if [ "$#" -gt 0 ]; then
+  exec "$py" -m pytest -n logical --dist loadgroup "$@"
+fi
+status=0
+"$py" -m pytest -n logical --dist loadgroup -m "not real_model" || status=$?
+echo "test.sh: part 1 of 2 (all but the real-model tests) exited $status; part 2: the real-model tests, alone" >&2
+"$py" -m pytest -n 0 -m real_model || status=$?
+exit "$status"

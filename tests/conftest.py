@@ -45,14 +45,18 @@ def _on_ray(item) -> bool:
     return "ray_session" in getattr(item, "fixturenames", ()) or "ray" in params.values()
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers set here
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (scripts/test.sh runs `-n logical --dist loadgroup`), every real-model test goes to one
-    worker, one after another: each uses every core for the model, and two at once would only fight over
-    them. The tests on the throwaway Ray cluster go there too: Ray runs its tasks at a lower priority, and
-    beside a model using every core they waited minutes for each run. The tests that scan the machine's
-    processes go to one worker of their own. The others share the workers."""
+    """Real-model tests are marked ``real_model``: scripts/test.sh runs them after the others, alone, one after
+    another, because the model uses every core and beside anything else it slows past its call timeouts
+    (llama.cpp's threads wait for each other: 200 tokens took 86 s on 2 threads beside one busy core, 54 s
+    on 1 thread, 42 s on 2 threads alone). The tests on the throwaway Ray cluster go with them: Ray runs its
+    tasks at a lower priority, and beside a model they waited minutes for each run. Under pytest-xdist
+    (`-n logical --dist loadgroup`) the same tests also form one group, so a single run with workers keeps
+    them in one worker; the tests that scan the machine's processes go to one worker of their own."""
     for item in items:
         if item.get_closest_marker("slow") is not None or _on_ray(item):
+            item.add_marker(pytest.mark.real_model)
             item.add_marker(pytest.mark.xdist_group("real_model"))
         elif item.path.parent.name == "tools" and item.path.name in PROCESS_SCANNING:
             item.add_marker(pytest.mark.xdist_group("process_scanning"))
