@@ -48,7 +48,8 @@ def main() -> int:
             seconds = time.perf_counter() - start
             t, u = result.totals(), result.usage
             rows.append([tree.name, f"T{tier}", len(result.every()), t["numbers_checked"], t["sentences_kept"],
-                         t["sentences_dropped"], t["unsupported_numbers"], t["unknown_paths"], t["errors"],
+                         t["sentences_dropped"], t["unsupported_numbers"], t["unknown_paths"],
+                         t["misattributed_numbers"], t["errors"],
                          u["calls"], u["prompt_tokens"], u["completion_tokens"], f"{seconds:.0f}"])
             details.append({"tree": str(tree), "tier": tier, "seconds": round(seconds, 1), **result.to_dict()})
             # After each tier, not at the end: a run of hours stopped early keeps what it measured.
@@ -58,8 +59,8 @@ def main() -> int:
                 args.out.write_text(json.dumps(details, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"model {client.model}")
     print("| tree | tier | summaries | numbers cited | kept | dropped | unsupported numbers | unknown files | "
-          "errors | calls | prompt tokens | completion tokens | seconds |")
-    print("| --- | --- |" + " ---: |" * 11)
+          "misattributed | errors | calls | prompt tokens | completion tokens | seconds |")
+    print("| --- | --- |" + " ---: |" * 12)
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
     return 0

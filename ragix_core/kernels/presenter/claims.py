@@ -1,228 +1,28 @@
 """Checking a model's prose against the numbers and file names the audit kernels produced.
 
 Presenter tiers T1-T3 let a model write sentences about kernel output; this module is what keeps them
-honest. ``check_prose(text, facts)`` splits the text into sentences, finds every number (digits, number
-words, percentages, "1st", "10x") and every file or directory name in each, and keeps a sentence only
-when all of them are in ``facts``. A dropped sentence is returned with what it cited that no kernel
-produced, so the report can count it. Deterministic: no model, no clock.
-
-A cited number checks when it equals a produced value (1.0 and 1 are the same number), or is that value
-rounded to the decimals the sentence wrote (0.42 for 0.4231; 47 for 47.3 only from 10 up, so a "0" cannot
-stand for 0.3). A derived quantity ("twice", "half", "triple") has no produced value and never checks. Digits glued to
-letters on their left ("CCN99", "risk62") and scientific notation ("1e3") are numbers too.
-
-A cited path checks when it is a produced path; a slashed one also when it is the tail of one or of one's
-directory, part for part (``auth/FILE.py`` or ``src/auth/`` for ``src/auth/FILE.py``, never
-``src/billing/FILE.py``, never ``lib/__init__.py`` for ``pkg/__init__.py``); a bare file name when it
-is the file name of one. A bare name written as a directory's ("the utils directory",
-"`utils` folder", "the utils package") checks when it names a directory of a produced path. What is
-not checked: other names (functions, classes) and a directory named without such a word.
+honest. ``check_prose(text, facts)`` splits the text into sentences and keeps a sentence only when every
+number and every file or directory name in it is one the kernels produced (citations.py says how a
+number or a path checks) and each number goes with a path the kernels showed it with (binding.py). A
+dropped sentence is returned with what it cited that no kernel produced, or gave to the wrong path, so
+the report can count it. Deterministic: no model, no clock.
 """
 
 from __future__ import annotations
 
-import math
-import os
 import re
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, FrozenSet, Iterable, List, Optional, Tuple
+from typing import List
+
+from ragix_core.kernels.presenter.binding import misattributed
+from ragix_core.kernels.presenter.citations import (Facts, cited_directory_names, cited_numbers, cited_paths,
+                                                    facts_from, number_checks, path_checks)
 
 __all__ = ["Facts", "Dropped", "CheckedProse", "check_prose", "cited_numbers", "cited_paths", "cited_directory_names",
-           "facts_from"]
+           "facts_from", "split_sentences"]
 
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "dozen": 12}
-# Quantities a sentence derives instead of citing: no kernel produced them, so they never check.
-_DERIVED = {"twice", "thrice", "half", "halves", "triple", "tripled", "quadruple", "doubled", "halved"}
-_WORD = re.compile(r"\b(?:" + "|".join(sorted(list(_UNITS) + list(_TENS) + list(_SCALES) + list(_DERIVED),
-                                              key=len, reverse=True))
-                   + r")(?:-(?:" + "|".join(list(_UNITS)) + r"))?\b", re.IGNORECASE)
-# Digits not glued to a word or a path on their left; "1,234", "0.42", "-3"; a suffix (1st, 10x, 5k) is
-# part of the claim, so the digits are still checked.
-_NUMBER = re.compile(r"(?<![\w.])(-?)(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(?=[A-Za-z%]*\b|[^\w]|$)")
-_CODE_EXT = ("py pyi js jsx mjs cjs ts tsx go java rs c h cc cpp cxx hpp hh cs rb php swift kt kts scala lua m mm "
-             "sh json yaml yml toml md txt cfg ini").split()
-# A path-like token: has a slash, or is a dotted name ending in a known extension (core.py, a/b/c.ts).
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]*\w/?|[\w-][\w.-]*\.(?:" + "|".join(_CODE_EXT) + r"))(?![\w/-])")
-_EXT = re.compile(r"\.(?:" + "|".join(_CODE_EXT) + r")$")
-# Scientific notation (1e3, 2.5E-4), and digits glued to letters on their left (CCN99, v2, risk62.1).
-_SCIENTIFIC = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?[eE][+-]?\d+\b")
-_GLUED = re.compile(r"(?<![\w.])[A-Za-z]+(\d+(?:\.\d+)*)\b")
-# A bare name written as a directory's: "the utils directory", "`utils` folder". The words before such a
-# noun that are not names (determiners, quantifiers, comparatives) are left alone.
-_DIR_NAME = re.compile(r"(?<![\w/.-])`?([A-Za-z_][\w-]*)`?\s+(?:director(?:y|ies)|folders?|packages?)\b",
-                       re.IGNORECASE)
-_NOT_A_NAME = set("""a an the this that these those each every any all its their our your my his her which what
-whose one same other another whole entire top root parent child sub main source project code only single next
-last first second third previous following such either neither both some many few several no more most less
-least new old large small big deep nested given named listed risky complex empty separate own""".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
-
-
-@dataclass(frozen=True)
-class Facts:
-    """What the kernels produced for one piece of prose: its numbers and its file/directory paths."""
-
-    numbers: FrozenSet[float]
-    paths: FrozenSet[str]
-
-    @property
-    def basenames(self) -> FrozenSet[str]:
-        return frozenset(os.path.basename(p.rstrip("/")) for p in self.paths)
-
-    @property
-    def directory_names(self) -> FrozenSet[str]:
-        """Names of the directories of produced paths: every part of a directory's, a file's parents."""
-        names = set()
-        for p in self.paths:
-            parts = [part for part in p.rstrip("/").split("/") if part not in ("", ".")]
-            names.update(parts if parts and not _EXT.search(parts[-1]) else parts[:-1])
-        return frozenset(names)
-
-    def __or__(self, other: "Facts") -> "Facts":
-        return Facts(self.numbers | other.numbers, self.paths | other.paths)
-
-
-def _is_path_like(text: str) -> bool:
-    return bool(_PATH.fullmatch(text)) or text == "."
-
-
-def facts_from(*documents: Any, paths: Iterable[str] = ()) -> Facts:
-    """Every number (bools excepted) and every path-like string found anywhere in ``documents``
-    (kernel JSON, nested dicts and lists), plus ``paths``. Strings are read for their numbers too: a
-    recommendation's sentence cites numbers the kernel wrote into it."""
-    numbers: set = set()
-    found = set(paths)
-
-    def walk(value: Any) -> None:
-        if isinstance(value, bool) or value is None:
-            return
-        if isinstance(value, (int, float)):
-            if math.isfinite(value):
-                numbers.add(float(value))
-        elif isinstance(value, str):
-            if _is_path_like(value):
-                found.add(value)
-            else:
-                numbers.update(float(n) for n, _ in cited_numbers(value, strip_paths=True) if n is not None)
-        elif isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                walk(v)
-
-    for doc in documents:
-        walk(doc)
-    return Facts(frozenset(numbers), frozenset(found))
-
-
-def cited_paths(sentence: str, facts: Optional[Facts] = None) -> List[str]:
-    """The file and directory names ``sentence`` cites. A slashed word with no extension ("and/or",
-    "complexity/churn", "TODO/FIXME/XXX") is a path only when written as one (in backticks, a trailing
-    slash) or when one of its parts is a produced directory's name (``src/auth`` where ``src`` exists)."""
-    parts = {part for p in (facts.paths if facts else ()) for part in p.split("/")}
-    out = []
-    for m in _PATH.finditer(sentence):
-        token = m.group(1)
-        start, end = m.span(1)
-        quoted = sentence[start - 1:start] == "`" or sentence[end:end + 1] == "`"
-        if ("/" not in token or _EXT.search(token) or quoted or token.endswith("/")
-                or any(part in parts for part in token.split("/") if part)):
-            out.append(token)
-    return out
-
-
-def cited_directory_names(sentence: str) -> List[str]:
-    """Bare names ``sentence`` writes as a directory's ("the utils directory"); paths are cited_paths'."""
-    out = []
-    for m in _DIR_NAME.finditer(_PATH.sub(" ", sentence)):
-        name = m.group(1)
-        low = name.lower()
-        if (low in _NOT_A_NAME or low in _UNITS or low in _TENS or (len(low) >= 6 and low.endswith("est"))
-                or low.endswith("ier")):  # "the riskiest directory", "a riskier package"
-            continue
-        out.append(name)
-    return out
-
-
-def _word_value(word: str) -> Optional[float]:
-    word = word.lower()
-    if word in _DERIVED:
-        return None
-    head, _, tail = word.partition("-")
-    value = _UNITS.get(head, _TENS.get(head, _SCALES.get(head)))
-    return float(value + _UNITS.get(tail, 0)) if value is not None else None
-
-
-def cited_numbers(sentence: str, strip_paths: bool = True) -> List[Tuple[Optional[float], str]]:
-    """(value, as written) for every number in ``sentence``; value None for a derived quantity
-    ("twice"). Paths are taken out first: the 2 of ``v2/FILE.py`` is a name, not a claim."""
-    text = _PATH.sub(" ", sentence) if strip_paths else sentence
-    out: List[Tuple[Optional[float], str]] = []
-    for m in _SCIENTIFIC.finditer(text):
-        out.append((float(m.group(0)), m.group(0)))
-    text = _SCIENTIFIC.sub(" ", text)
-    for m in _GLUED.finditer(text):
-        digits = m.group(1)
-        out.append((None if digits.count(".") > 1 else float(digits), m.group(0)))
-    for m in _NUMBER.finditer(text):
-        sign, whole, frac = m.group(1), m.group(2).replace(",", ""), m.group(3)
-        if frac.count(".") > 1:  # 3.1.4: a version, cited as written
-            out.append((None, m.group(0)))
-            continue
-        written = sign + whole + frac
-        out.append((float(written), m.group(0)))
-    for m in _WORD.finditer(text):
-        out.append((_word_value(m.group(0)), m.group(0)))
-    return out
-
-
-def _decimals(written: str) -> int:
-    mantissa = written.lstrip("-")
-    if _SCIENTIFIC.fullmatch(written):
-        mantissa = re.split("[eE]", mantissa, 1)[0]
-    digits = mantissa.split(".", 1)
-    return len(digits[1]) if len(digits) == 2 else 0
-
-
-def _number_checks(value: Optional[float], written: str, facts: Facts) -> bool:
-    if value is None:
-        return False
-    if value in facts.numbers:
-        return True
-    places = _decimals(written)  # the digits as written (a suffix such as % or st is not part of them)
-    if places == 0 and abs(value) < 10:
-        return False
-    quantum = Decimal(1).scaleb(-places)
-    try:
-        target = Decimal(repr(value)).quantize(quantum)
-        return any(Decimal(repr(v)).quantize(quantum, rounding=ROUND_HALF_UP) == target for v in facts.numbers
-                   if abs(v - value) < 1)
-    except InvalidOperation:
-        return False
-
-
-def _path_checks(path: str, facts: Facts) -> bool:
-    path = path[2:] if path.startswith("./") and len(path) > 2 else path
-    path = path.rstrip("/") or "."
-    produced = {p.rstrip("/") or "." for p in facts.paths}
-    if path in produced:
-        return True
-    if "/" not in path:  # a bare file name stands for the produced path it names
-        return path in facts.basenames
-    # a slashed one only for a produced path, or a produced path's directory, it is the tail of, part for part
-    parts = path.split("/")
-    for p in produced:
-        whole = p.split("/")
-        if any(whole[max(0, end - len(parts)):end] == parts for end in range(len(parts), len(whole) + 1)):
-            return True
-    return False
 
 
 @dataclass
@@ -230,9 +30,11 @@ class Dropped:
     sentence: str
     numbers: List[str] = field(default_factory=list)  # as written, unsupported
     paths: List[str] = field(default_factory=list)  # cited, no kernel produced them
+    misattributed: List[str] = field(default_factory=list)  # "N (PATH)": produced, but not shown with PATH
 
     def to_dict(self) -> dict:
-        return {"sentence": self.sentence, "unsupported_numbers": self.numbers, "unknown_paths": self.paths}
+        return {"sentence": self.sentence, "unsupported_numbers": self.numbers, "unknown_paths": self.paths,
+                "misattributed_numbers": self.misattributed}
 
 
 @dataclass
@@ -262,7 +64,8 @@ def split_sentences(text: str) -> List[str]:
 
 
 def check_prose(text: str, facts: Facts) -> CheckedProse:
-    """Keep the sentences of ``text`` whose every number and path is in ``facts``; drop the others."""
+    """Keep the sentences of ``text`` whose every number and path is in ``facts``, each number with a path
+    it was shown with; drop the others."""
     kept: List[str] = []
     dropped: List[Dropped] = []
     n_numbers = n_paths = 0
@@ -272,11 +75,12 @@ def check_prose(text: str, facts: Facts) -> CheckedProse:
         numbers = cited_numbers(sentence)
         n_numbers += len(numbers)
         n_paths += len(paths) + len(directories)
-        bad_numbers = [w for v, w in numbers if not _number_checks(v, w, facts)]
-        bad_paths = ([p for p in paths if not _path_checks(p, facts)]
+        bad_numbers = [w for v, w in numbers if not number_checks(v, w, facts)]
+        bad_paths = ([p for p in paths if not path_checks(p, facts)]
                      + [d for d in directories if d not in facts.directory_names])
-        if bad_numbers or bad_paths:
-            dropped.append(Dropped(sentence, bad_numbers, bad_paths))
+        wrong_owner = misattributed(sentence, facts)
+        if bad_numbers or bad_paths or wrong_owner:
+            dropped.append(Dropped(sentence, bad_numbers, bad_paths, wrong_owner))
         else:
             kept.append(sentence)
     return CheckedProse(kept, dropped, n_numbers, n_paths)

@@ -4,7 +4,8 @@ A cluster is a directory of the risk kernel's table (its files are the files dir
 by the directory's nloc-weighted risk. Its facts are a few lines written from kernel rows only: the
 directory row, its riskiest files (risk, complexity, size, tests, markers, churn) and the
 recommendations that fired on them. ``Facts`` are collected from exactly the values those lines show,
-so the checker accepts what the model was shown and nothing else.
+so the checker accepts what the model was shown and nothing else; each line's numbers are bound to its
+path, so a number given to another file is caught too (binding.py).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
         rows = by_dir.get(d["path"], [])[:FILES_PER_CLUSTER]
         lines = [f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
                  f"{d['risk_max']}, {d['files']} files, {d['nloc']} lines of code"]
-        shown: List[Any] = [{k: d[k] for k in ("risk", "risk_max", "files", "nloc")}]
+        shown: List[Any] = [{k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")}]
         for row in rows:
             text, values = _file_line(row, hot.get(row["path"]))
             lines.append(text)
@@ -67,7 +68,11 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
         paths = {row["path"] for row in rows}
         for rec in [r for r in recs if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
             lines.append(f"recommendation: {rec['text']}")
-            shown.append({"text": rec["text"], "evidence": rec["evidence"]})
+            # A rule's threshold is no file's number: shown apart from the row, it may be said of any file.
+            evidence = {k: v for k, v in rec["evidence"].items() if k != "threshold"}
+            shown.append({"path": rec["path"], "text": rec["text"], "evidence": evidence})
+            if "threshold" in rec["evidence"]:
+                shown.append({"threshold": rec["evidence"]["threshold"]})
         out.append(Cluster(d["path"], d["risk"], lines, facts_from(shown, paths=[d["path"], *paths])))
     return out
 

@@ -51,7 +51,11 @@ class Critique:
         out = []
         for d in self.check.dropped:
             cited = ", ".join([f"the number {n}" for n in d.numbers] + [f"the file {p}" for p in d.paths])
-            out.append(f'"{d.sentence}" cites {cited}, which the facts do not show.')
+            if cited:
+                out.append(f'"{d.sentence}" cites {cited}, which the facts do not show.')
+            for wrong in d.misattributed:  # "N (PATH, ...)"
+                number, _, owners = wrong.partition(" (")
+                out.append(f'"{d.sentence}" gives {number} to {owners.rstrip(")")}; the facts show it for another.')
         return out + self.problems
 
     def to_dict(self) -> Dict[str, Any]:

@@ -72,6 +72,7 @@ class TierResult:
                 "sentences_dropped": sum(len(c.dropped) for c in checks),
                 "unsupported_numbers": sum(len(d.numbers) for c in checks for d in c.dropped),
                 "unknown_paths": sum(len(d.paths) for c in checks for d in c.dropped),
+                "misattributed_numbers": sum(len(d.misattributed) for c in checks for d in c.dropped),
                 "numbers_checked": sum(c.numbers_checked for c in checks),
                 "errors": sum(1 for s in self.every() if s.error),
                 **({"revisions": sum(len(s.review.rounds) - 1 for s in self.every() if s.review),
@@ -162,10 +163,12 @@ def tier_blocks(result: TierResult) -> List[Block]:
     blocks: List[Block] = [Heading(f"Model-written summaries (tier T{result.tier}, checked)"), Paragraph(
         f"Written by {result.model or 'the model'} from the kernel rows of each directory. Every number (in "
         f"digits, in words, or glued to a name such as CCN99), every file path or file name, and every directory "
-        f"named as one (\"the utils directory\") in them was checked against those rows; names of functions or "
-        f"classes, and a directory named without such a word, were not: {t['numbers_checked']} numbers cited, "
-        f"{t['sentences_kept']} sentences kept, {t['sentences_dropped']} dropped for citing something no kernel "
-        f"produced ({t['unsupported_numbers']} numbers, {t['unknown_paths']} file names; listed in {CHECK_FILE}).")]
+        f"named as one (\"the utils directory\") in them was checked against those rows, and each number "
+        f"against the rows of the files the sentence gives it to; names of functions or classes, and a directory "
+        f"named without such a word, were not: {t['numbers_checked']} numbers cited, {t['sentences_kept']} "
+        f"sentences kept, {t['sentences_dropped']} dropped for citing something no kernel produced "
+        f"({t['unsupported_numbers']} numbers, {t['unknown_paths']} file names) or giving a number to a file "
+        f"it is not of ({t['misattributed_numbers']}); listed in {CHECK_FILE}.")]
     if result.reviewer is not None:
         blocks.append(Paragraph(
             f"Each summary was reviewed before the check above: the claims check"

@@ -46,6 +46,16 @@ def test_a_failed_check_is_revised_though_the_tutor_found_nothing(docs):
     assert result.usage["calls"] == 4 and result.totals()["revisions"] == 1
 
 
+def test_a_number_given_to_the_wrong_file_is_named_to_the_worker(docs):
+    core = next(r for r in docs["risk"]["data"]["files"] if r["path"] == "src/core.py")
+    copied = f"Files src/core.py and src/util.py have risk {core['risk']}."
+    _, summary, worker, _ = _review(docs, [copied, GOOD], [NOTHING, NOTHING])
+    told = worker.calls[1]["messages"][-1]["content"]
+    assert f'"{copied}" gives {core["risk"]} to src/util.py; the facts show it for another.' in told
+    assert "cites" not in told  # every number and file of it exists: only the pairing is wrong
+    assert summary.check.kept == [GOOD]
+
+
 def test_the_tutors_problem_on_a_checked_draft_is_passed_on_and_fixed(docs):
     wrong = "src/util.py is the riskiest file."
     problem = "It calls src/util.py the riskiest file; the facts rank src/core.py first."

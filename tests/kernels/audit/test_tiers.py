@@ -62,6 +62,20 @@ def test_t1_keeps_checked_sentences_and_counts_the_dropped(docs, tmp_path):
     assert check["summaries"][0]["dropped"][0]["unsupported_numbers"] == ["40"]
 
 
+def test_t1_drops_a_sentence_that_gives_one_files_risk_to_another(docs):
+    rows = [r for r in docs["risk"]["data"]["files"] if r["path"].startswith("src/")][:2]
+    first, second = rows  # the riskiest file of src and the next, with different risks
+    assert first["risk"] != second["risk"]
+    reply = (f"File {first['path']} has risk {first['risk']}. "
+             f"Files {first['path']} and {second['path']} both have risk {first['risk']}.")
+    result = summarize(docs, ScriptedLLM([reply]), tier=1, top_k=1)
+    check = result.summaries[0].check
+    assert check.kept == [f"File {first['path']} has risk {first['risk']}."]
+    assert check.dropped[0].misattributed == [f"{first['risk']} ({second['path']})"]
+    assert check.dropped[0].numbers == [] and check.dropped[0].paths == []  # every number and name exists
+    assert result.totals()["misattributed_numbers"] == 1
+
+
 def test_t3_writes_an_executive_summary_checked_against_project_totals(docs):
     totals = docs["metrics"]["data"]["totals"]
     clusters = len(docs["risk"]["data"]["directories"])
@@ -94,7 +108,7 @@ def test_cli_tier_1_writes_the_checked_report(history, monkeypatch):
     assert result.exit_code == 0, result.output
     # the second directory's facts do not name src/core.py: a summary cites its own cluster's files only
     assert ("tier 1: 2 summaries, 2 numbers cited, 1 sentences kept, 3 dropped (2 unsupported numbers, "
-            "1 unknown files), 0 model errors; 2 calls") in result.stdout
+            "1 unknown files, 0 numbers given to the wrong file), 0 model errors; 2 calls") in result.stdout
     assert "tier 1: summary 1/2: directory " in result.stderr  # told before each (slow) model call
     md = (history / ".ragix" / "audit" / "report.md").read_text()
     assert "The riskiest file is src/core.py." in md and "999" not in md

@@ -1,0 +1,87 @@
+"""Whose number is it: a sentence must give each kernel number to a path the kernels gave it to.
+
+``claims.check_prose`` checks that every number and path a sentence cites exists; this module checks
+that they go together. A small model copies a directory's highest file risk onto five files ("`parser.py`,
+`compiler.py`, `ext.py`, `lexer.py` and `visitor.py` have the highest risk of 47.8": measured on jinja2 at
+12f9fed, only parser.py has it), and every number and name of that sentence exists.
+
+A sentence is read as runs: a run of cited paths with no number between them, then the numbers up to
+the next path. Numbers before the first path are not read: their subject is often a name this check
+does not see ("The directory `src` has risk 60.0, and src/core.py ..."). In a run of one path each number
+must be one of that path's (``Facts.bound``). In a run of several paths followed by at least as many
+numbers, the numbers go to the paths in order ("A and B have 27 and 7", with or without "respectively"),
+and the numbers beyond them to any path of the run; with fewer numbers than paths, each number is said
+of every path, so every path must have it. Only numbers the facts show with a path and nowhere without
+one are checked: a project total, a rule's threshold (shown apart from the rows), or a count the model
+made ("25 files") may be said of anything, and is left to the existence check. Directory names written without a path
+("the utils directory") are not read here. Deterministic: no model, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import FrozenSet, List, Tuple
+
+from ragix_core.kernels.presenter.citations import Facts, number_checks, number_spans, path_spans, stands_for
+
+__all__ = ["misattributed"]
+
+# What stands between two paths of one list: "a.py, b.py and c.py", "`a.py`, `b.py`, or `c.py`".
+_LIST_GLUE = re.compile(r"[\s`'\"*_,;/&]*(?:\b(?:and|or)\b[\s`'\"*_]*)?", re.IGNORECASE)
+
+
+def _numbers_of(cited: str, facts: Facts) -> FrozenSet[float]:
+    """The numbers shown with every produced path ``cited`` names (a bare file name may name several)."""
+    out: FrozenSet[float] = frozenset()
+    for produced, numbers in facts.bound.items():
+        if stands_for(cited, produced):
+            out |= numbers
+    return out
+
+
+def _runs(sentence: str, facts: Facts) -> List[Tuple[List[str], List[Tuple[float, str]]]]:
+    """The sentence's (paths, numbers) runs, in order; numbers as (value, as written)."""
+    events = sorted([(at, 0, path) for at, path in path_spans(sentence, facts)]
+                    + [(at, 1, (value, written)) for at, value, written in number_spans(sentence)
+                       if value is not None])
+    runs: List[Tuple[List[str], List[Tuple[float, str]]]] = []
+    listed_to = -1  # where the last path of the current run ends
+    for at, kind, item in events:
+        if kind == 0:
+            if not runs or runs[-1][1] or not _LIST_GLUE.fullmatch(sentence[listed_to:at]):
+                runs.append(([], []))
+            runs[-1][0].append(item)
+            listed_to = at + len(item)
+        elif runs:
+            runs[-1][1].append(item)
+    return runs
+
+
+def misattributed(sentence: str, facts: Facts) -> List[str]:
+    """Each number ``sentence`` gives to a path the kernels did not show it with, as "N (PATH)"; empty when
+    every number goes with its path. Paths no kernel produced are the existence check's, not read here."""
+    if not facts.bound:
+        return []
+    owned = frozenset().union(*facts.bound.values())
+    out: List[str] = []
+    for paths, numbers in _runs(sentence, facts):
+        known = [p for p in paths if any(stands_for(p, produced) for produced in facts.bound)]
+        if not known:
+            continue
+        per_path = [(v, w) for v, w in numbers if _checks(v, w, owned) and not _checks(v, w, facts.unbound)]
+        pairs: List[Tuple[Tuple[float, str], List[str], bool]]  # (number, paths, must every path have it)
+        if len(known) > 1 and len(per_path) >= len(known):
+            pairs = [(n, [p], True) for n, p in zip(per_path, known)]
+            pairs += [(n, known, False) for n in per_path[len(known):]]
+        else:
+            pairs = [(n, known, True) for n in per_path]
+        for (value, written), owners, every in pairs:
+            has = [_checks(value, written, _numbers_of(p, facts)) for p in owners]
+            if not (all(has) if every else any(has)):
+                wrong = [p for p, ok in zip(owners, has) if not ok] if every else owners
+                out.append(f"{written} ({', '.join(wrong)})")
+    return out
+
+
+def _checks(value: float, written: str, numbers: FrozenSet[float]) -> bool:
+    return number_checks(value, written, Facts(numbers, frozenset()))
