@@ -26,7 +26,7 @@ from ragix_core.kernels.presenter.citations import Facts, number_checks, number_
 
 __all__ = ["misattributed"]
 
-# What stands between two paths of one list: "a.py, b.py and c.py", "`a.py`, `b.py`, or `c.py`".
+# What stands between two paths of one list: "x.py, y.py and z.py", "`x.py`, `y.py`, or `z.py`".
 _LIST_GLUE = re.compile(r"[\s`'\"*_,;/&]*(?:\b(?:and|or)\b[\s`'\"*_]*)?", re.IGNORECASE)
 
 
