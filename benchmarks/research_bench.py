@@ -1,7 +1,7 @@
 """Deep research over local documents, measured: the full loop against three baselines, one command.
 
     python benchmarks/research_bench.py [--per-kind 2] [--planted 3] [--seed 7] [--model NAME_OR_GGUF]
-                                        [--json out.json] [--skip-model] [--limit N]
+                                        [--json out.json] [--skip-model] [--limit N] [--threads N]
     python benchmarks/research_bench.py --docset git-doc|sqlite3-doc [--limit N] [--kinds ...] [--only ID,...]
                                         [--json out.json]
 
@@ -349,6 +349,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=7, help="generated collection: the collection's and the sample's seed")
     ap.add_argument("--limit", type=int, default=None, metavar="N", help="run only the first N chosen questions")
     ap.add_argument("--model", default=None, help="model name or GGUF path (default: the embedded default)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="embedded model threads (default: every core; 1 when another model job shares the machine)")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
     ap.add_argument("--work", type=Path, default=None, help="keep the generated collection (or the set's index) here")
     ap.add_argument("--skip-model", action="store_true",
@@ -431,7 +433,10 @@ def bench_settings(sources: Path):
 def make_model(args: argparse.Namespace):
     from ragix_core.llm.factory import make_client
 
-    return make_client({"backend": "embedded", "model": args.model} if args.model else None)
+    if not args.model and not args.threads:
+        return make_client(None)
+    return make_client({"backend": "embedded", **({"model": args.model} if args.model else {}),
+                        **({"threads": args.threads} if args.threads else {})})
 
 
 def finish(report: Dict[str, Any], args: argparse.Namespace) -> int:
