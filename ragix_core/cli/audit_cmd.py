@@ -100,7 +100,8 @@ def audit(
         typer.echo(f"tier {tier}: {len(result.summaries)} summaries, {t['numbers_checked']} numbers cited, "
                    f"{t['sentences_kept']} sentences kept, {t['sentences_dropped']} dropped "
                    f"({t['unsupported_numbers']} unsupported numbers, {t['unknown_paths']} unknown files, "
-                   f"{t['misattributed_numbers']} numbers given to the wrong file), "
+                   f"{t['misattributed_numbers']} numbers given to the wrong file; {t['sentences_cut']} cut at the "
+                   f"token limit), "
                    f"{t['errors']} model errors; {u['calls']} calls, {u['prompt_tokens']} + "
                    f"{u['completion_tokens']} tokens")
         if result.reviewer is not None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import List
+from typing import List, Tuple
 
 from ragix_core.kernels.presenter.binding import misattributed
 from ragix_core.kernels.presenter.citations import (Facts, cited_directory_names, cited_numbers, cited_paths,
                                                     facts_from, number_checks, path_checks)
 
 __all__ = ["Facts", "Dropped", "CheckedProse", "check_prose", "cited_numbers", "cited_paths", "cited_directory_names",
-           "facts_from", "split_sentences"]
+           "facts_from", "split_sentences", "without_cut_tail"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
@@ -61,6 +61,17 @@ def split_sentences(text: str) -> List[str]:
         if line:
             out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
     return out
+
+
+_FINISHED = re.compile(r"[.!?][\"')\]`*_]*(?=\s|$)")
+
+
+def without_cut_tail(text: str) -> Tuple[str, str]:
+    """(``text`` up to its last finished sentence, the unfinished rest): for a reply the token limit stopped.
+    A reply with no finished sentence is all tail."""
+    ends = [m.end() for m in _FINISHED.finditer(text)]
+    cut_at = ends[-1] if ends else 0
+    return text[:cut_at].rstrip(), text[cut_at:].strip()
 
 
 def check_prose(text: str, facts: Facts) -> CheckedProse:

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
-from ragix_core.kernels.presenter.claims import CheckedProse, Facts, check_prose
+from ragix_core.kernels.presenter.claims import CheckedProse, Facts, check_prose, without_cut_tail
 from ragix_core.kernels.presenter.clusters import Cluster, project_facts, risk_clusters
 from ragix_core.kernels.presenter.document import Block, Heading, Paragraph
 from ragix_core.kernels.presenter.review import Call, Review, review_draft
@@ -62,6 +62,7 @@ class TierResult:
     executive: Optional[Summary] = None
     reviewer: Optional[str] = None  # reviewed: the tutor's model ("" for the claims check alone); None: not reviewed
     usage: Dict[str, int] = field(default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+    cut: List[str] = field(default_factory=list)  # unfinished last sentences of replies stopped by the token limit
 
     def every(self) -> List[Summary]:
         return self.summaries + ([self.executive] if self.executive else [])
@@ -73,6 +74,7 @@ class TierResult:
                 "unsupported_numbers": sum(len(d.numbers) for c in checks for d in c.dropped),
                 "unknown_paths": sum(len(d.paths) for c in checks for d in c.dropped),
                 "misattributed_numbers": sum(len(d.misattributed) for c in checks for d in c.dropped),
+                "sentences_cut": len(self.cut),
                 "numbers_checked": sum(c.numbers_checked for c in checks),
                 "errors": sum(1 for s in self.every() if s.error),
                 **({"revisions": sum(len(s.review.rounds) - 1 for s in self.every() if s.review),
@@ -82,7 +84,7 @@ class TierResult:
     def to_dict(self) -> Dict[str, Any]:
         return {"tier": self.tier, "model": self.model, "reviewer": self.reviewer, "totals": self.totals(), "usage": self.usage,
                 "summaries": [s.to_dict() for s in self.summaries],
-                "executive": self.executive.to_dict() if self.executive else None}
+                "executive": self.executive.to_dict() if self.executive else None, "cut": self.cut}
 
 
 def _counting(result: TierResult) -> Call:
@@ -94,6 +96,13 @@ def _counting(result: TierResult) -> Call:
                                 **({"schema": schema} if schema else {}))
         result.usage["prompt_tokens"] += reply.usage.prompt_tokens
         result.usage["completion_tokens"] += reply.usage.completion_tokens
+        if schema is None and reply.usage.completion_tokens >= max_tokens:
+            # Stopped by the token limit: its last sentence may end mid-claim ("split X in `a.py` (line 784)"),
+            # and every word of a cut claim can still check. It is left out and listed.
+            kept, tail = without_cut_tail(reply.text or "")
+            if tail:
+                result.cut.append(tail)
+                reply = replace(reply, text=kept)
         return reply
     return call
 
@@ -168,7 +177,8 @@ def tier_blocks(result: TierResult) -> List[Block]:
         f"named without such a word, were not: {t['numbers_checked']} numbers cited, {t['sentences_kept']} "
         f"sentences kept, {t['sentences_dropped']} dropped for citing something no kernel produced "
         f"({t['unsupported_numbers']} numbers, {t['unknown_paths']} file names) or giving a number to a file "
-        f"it is not of ({t['misattributed_numbers']}); listed in {CHECK_FILE}.")]
+        f"it is not of ({t['misattributed_numbers']}), and {t['sentences_cut']} unfinished at the model's token "
+        f"limit left out; listed in {CHECK_FILE}.")]
     if result.reviewer is not None:
         blocks.append(Paragraph(
             f"Each summary was reviewed before the check above: the claims check"

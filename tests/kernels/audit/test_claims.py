@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragix_core.kernels.presenter.claims import (Facts, check_prose, cited_numbers, cited_paths, facts_from,
-                                                 split_sentences)
+                                                 split_sentences, without_cut_tail)
 
 FACTS = facts_from({"path": "app/core.py", "risk": 62.1, "hotspot": 1.0, "commits": 6, "authors": 2,
                     "share": 0.4231, "ccn": 17, "nloc": 1234,
@@ -95,3 +95,14 @@ def test_facts_read_numbers_from_kernel_sentences_but_not_from_their_paths():
 def test_empty_and_number_free_prose():
     assert check_prose("", FACTS).kept == [] and check_prose("", FACTS).dropped == []
     assert kept("This directory needs attention.") == ["This directory needs attention."]
+
+
+@pytest.mark.parametrize("text, kept, tail", [
+    ("Risk is 62.1. Split it in `app/core.py` (line", "Risk is 62.1.", "Split it in `app/core.py` (line"),
+    ("It is risky (see `app/core.py`.) Then", "It is risky (see `app/core.py`.)", "Then"),
+    ("Version 3.1.4 of app/core.py is risky!", "Version 3.1.4 of app/core.py is risky!", ""),  # finished
+    ("- first item.\n- second item, cut", "- first item.", "- second item, cut"),
+    ("No finished sentence at all", "", "No finished sentence at all"),
+])
+def test_a_cut_reply_loses_only_its_unfinished_tail(text, kept, tail):
+    assert without_cut_tail(text) == (kept, tail)

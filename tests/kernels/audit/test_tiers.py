@@ -12,7 +12,7 @@ from ragix_core.cli import app
 from ragix_core.kernels.audit import run_all
 from ragix_core.kernels.presenter.claims import check_prose
 from ragix_core.kernels.presenter.clusters import risk_clusters
-from ragix_core.kernels.presenter.tiers import CHECK_FILE, summarize, write_tier_report
+from ragix_core.kernels.presenter.tiers import CHECK_FILE, SUMMARY_TOKENS, summarize, write_tier_report
 from ragix_core.llm.base import LLMTimeout
 from tests.kernels.audit.rows import directory_rows, unsupported
 from tests.scripted_llm import ScriptedLLM
@@ -76,6 +76,21 @@ def test_t1_drops_a_sentence_that_gives_one_files_risk_to_another(docs):
     assert result.totals()["misattributed_numbers"] == 1
 
 
+def test_the_unfinished_sentence_of_a_reply_cut_at_the_token_limit_is_left_out_and_listed(docs, tmp_path):
+    core = next(r for r in docs["risk"]["data"]["files"] if r["path"] == "src/core.py")
+    finished = f"File src/core.py has risk {core['risk']}."
+    unfinished = "Split the function in `src/core.py` (line"  # every word of it checks
+    cut = summarize(docs, ScriptedLLM([f"{finished} {unfinished}"], usage=(10, SUMMARY_TOKENS)), tier=1, top_k=1)
+    assert cut.summaries[0].check.kept == [finished] and cut.cut == [unfinished]
+    assert cut.totals()["sentences_cut"] == 1
+    write_tier_report(docs, tmp_path / "out", "Audit", cut, with_plots=False)
+    assert json.loads((tmp_path / "out" / CHECK_FILE).read_text())["cut"] == [unfinished]
+    assert "(line" not in (tmp_path / "out" / "report.md").read_text()
+    # the same reply under the limit is the model's whole answer: nothing is cut
+    whole = summarize(docs, ScriptedLLM([f"{finished} {unfinished}"], usage=(10, SUMMARY_TOKENS - 1)), tier=1, top_k=1)
+    assert whole.cut == [] and whole.summaries[0].check.kept == [finished, unfinished]
+
+
 def test_t3_writes_an_executive_summary_checked_against_project_totals(docs):
     totals = docs["metrics"]["data"]["totals"]
     clusters = len(docs["risk"]["data"]["directories"])
@@ -108,7 +123,8 @@ def test_cli_tier_1_writes_the_checked_report(history, monkeypatch):
     assert result.exit_code == 0, result.output
     # the second directory's facts do not name src/core.py: a summary cites its own cluster's files only
     assert ("tier 1: 2 summaries, 2 numbers cited, 1 sentences kept, 3 dropped (2 unsupported numbers, "
-            "1 unknown files, 0 numbers given to the wrong file), 0 model errors; 2 calls") in result.stdout
+            "1 unknown files, 0 numbers given to the wrong file; 0 cut at the token limit), 0 model errors; 2 calls") \
+        in result.stdout
     assert "tier 1: summary 1/2: directory " in result.stderr  # told before each (slow) model call
     md = (history / ".ragix" / "audit" / "report.md").read_text()
     assert "The riskiest file is src/core.py." in md and "999" not in md
