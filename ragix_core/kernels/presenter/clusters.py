@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional
 
 from ragix_core.kernels.presenter.claims import Facts, facts_from
 
-__all__ = ["Cluster", "risk_clusters", "project_facts", "FILES_PER_CLUSTER", "RECOMMENDATIONS_PER_CLUSTER"]
+__all__ = ["Cluster", "risk_clusters", "project_facts", "executive_facts", "FILES_PER_CLUSTER",
+           "RECOMMENDATIONS_PER_CLUSTER"]
 
 FILES_PER_CLUSTER = 5  # a small model reads a short list better than a long one
 RECOMMENDATIONS_PER_CLUSTER = 4
@@ -47,6 +48,17 @@ def _file_line(row: Dict[str, Any], hot: Optional[Dict[str, Any]]) -> tuple:
     return text, shown
 
 
+def _recommendation_row(rec: Dict[str, Any]) -> Dict[str, Any]:
+    """A recommendation as a row of its file, without the rule's threshold (shown apart: it is no file's)."""
+    return {"path": rec["path"], "text": rec["text"],
+            "evidence": {k: v for k, v in rec["evidence"].items() if k != "threshold"}}
+
+
+def _directory_line(d: Dict[str, Any]) -> str:
+    return (f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
+            f"{d['risk_max']}, {d['files']} files, {d['nloc']} lines of code")
+
+
 def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) -> List[Cluster]:
     """The riskiest ``limit`` directories (all when None) as clusters, highest risk first."""
     risk = docs["risk"]["data"]
@@ -58,8 +70,7 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
     out: List[Cluster] = []
     for d in risk["directories"][:limit]:
         rows = by_dir.get(d["path"], [])[:FILES_PER_CLUSTER]
-        lines = [f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
-                 f"{d['risk_max']}, {d['files']} files, {d['nloc']} lines of code"]
+        lines = [_directory_line(d)]
         shown: List[Any] = [{k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")}]
         for row in rows:
             text, values = _file_line(row, hot.get(row["path"]))
@@ -68,10 +79,8 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
         paths = {row["path"] for row in rows}
         for rec in [r for r in recs if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
             lines.append(f"recommendation: {rec['text']}")
-            # A rule's threshold is no file's number: shown apart from the row, it may be said of any file.
-            evidence = {k: v for k, v in rec["evidence"].items() if k != "threshold"}
-            shown.append({"path": rec["path"], "text": rec["text"], "evidence": evidence})
-            if "threshold" in rec["evidence"]:
+            shown.append(_recommendation_row(rec))
+            if "threshold" in rec["evidence"]:  # a rule's threshold is no file's number: any file may be said to pass it
                 shown.append({"threshold": rec["evidence"]["threshold"]})
         out.append(Cluster(d["path"], d["risk"], lines, facts_from(shown, paths=[d["path"], *paths])))
     return out
@@ -87,3 +96,30 @@ def project_facts(docs: Dict[str, Dict[str, Any]]) -> tuple:
         shown.update(commits=c["totals"]["commits"], authors=c["totals"]["authors"])
         line += f", {c['totals']['commits']} commits by {c['totals']['authors']} authors"
     return [line], facts_from(shown)
+
+
+def executive_facts(docs: Dict[str, Dict[str, Any]], limit: int) -> tuple:
+    """T3's facts, bounded whatever the tree's size: the project's line, one line per directory (the riskiest
+    ``limit``), the riskiest files of the whole project and their recommendations. Every cluster's lines
+    would not fit: pygments' 30 directories are 21,608 characters of rows (this view: 5,171), some 6,000
+    tokens against the default model's window of 4,096."""
+    lines, facts = project_facts(docs)
+    risk = docs["risk"]["data"]
+    hot = {h["path"]: h for h in docs["hotspots"]["data"]["files"]}
+    shown: List[Any] = []
+    for d in risk["directories"][:limit]:
+        lines.append(_directory_line(d))
+        shown.append({k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")})
+    rows = risk["files"][:FILES_PER_CLUSTER]  # already by risk, highest first
+    for row in rows:
+        text, values = _file_line(row, hot.get(row["path"]))
+        lines.append(text)
+        shown.append(values)
+    paths = {row["path"] for row in rows}
+    for rec in [r for r in docs["recommendations"]["data"]["items"] if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
+        lines.append(f"recommendation: {rec['text']}")
+        shown.append(_recommendation_row(rec))
+        if "threshold" in rec["evidence"]:
+            shown.append({"threshold": rec["evidence"]["threshold"]})
+    directories = [d["path"] for d in risk["directories"][:limit]]
+    return lines, facts | facts_from(shown, paths=[*directories, *paths])

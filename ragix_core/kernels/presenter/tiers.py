@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ragix_core import prompts
 from ragix_core.kernels.presenter.claims import CheckedProse, Facts, check_prose, without_cut_tail
-from ragix_core.kernels.presenter.clusters import Cluster, project_facts, risk_clusters
+from ragix_core.kernels.presenter.clusters import Cluster, executive_facts, risk_clusters
 from ragix_core.kernels.presenter.document import Block, Heading, Paragraph
 from ragix_core.kernels.presenter.review import Call, Review, review_draft
 from ragix_core.kernels.presenter.t0 import Report, write_report
@@ -36,6 +36,7 @@ __all__ = ["Summary", "TierResult", "summarize", "tier_blocks", "write_tier_repo
 
 TIERS = (0, 1, 2, 3)
 MAX_CLUSTERS = 30  # T2's "all clusters", bounded: a tree of 500 directories is not 500 model calls
+EXECUTIVE_SUMMARIES = 3  # T3 reads the riskiest directories' checked summaries, not all 30: the window is 4,096 tokens
 SUMMARY_TOKENS, EXECUTIVE_TOKENS = 220, 320
 CHECK_FILE = "tier_check.json"
 
@@ -145,11 +146,11 @@ def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top
         result.summaries.append(_ask(client, system, user, SUMMARY_TOKENS, call, cluster.directory, cluster.facts,
                                      cluster.text, review))
     if tier == 3:
-        lines, facts = project_facts(docs)
-        for cluster in clusters:
-            lines.extend(cluster.lines)
+        lines, facts = executive_facts(docs, MAX_CLUSTERS)
+        shown = [(c, s) for c, s in zip(clusters, result.summaries) if s.check and s.check.kept][:EXECUTIVE_SUMMARIES]
+        for cluster, _ in shown:  # what a summary shown may cite, the executive may cite
             facts = facts | cluster.facts
-        checked = "\n".join(f"{s.subject}: {s.check.text}" for s in result.summaries if s.check and s.check.kept)
+        checked = "\n".join(f"{s.subject}: {s.check.text}" for _, s in shown)
         user = prompts.section("audit_summary", "executive", facts="\n".join(lines), summaries=checked or "(none)")
         if progress:
             progress("executive summary")

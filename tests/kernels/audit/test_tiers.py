@@ -4,6 +4,7 @@ rows, its unsupported sentences never reach the report, and `ragix audit DIR --t
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -12,8 +13,11 @@ from ragix_core.cli import app
 from ragix_core.kernels.audit import run_all
 from ragix_core.kernels.presenter.claims import check_prose
 from ragix_core.kernels.presenter.clusters import risk_clusters
-from ragix_core.kernels.presenter.tiers import CHECK_FILE, SUMMARY_TOKENS, summarize, write_tier_report
+from ragix_core.kernels.presenter.clusters import FILES_PER_CLUSTER
+from ragix_core.kernels.presenter.tiers import (CHECK_FILE, EXECUTIVE_SUMMARIES, SUMMARY_TOKENS, summarize,
+                                                 write_tier_report)
 from ragix_core.llm.base import LLMTimeout
+from tests.kernels.audit.conftest import COMPLEX, write
 from tests.kernels.audit.rows import directory_rows, unsupported
 from tests.scripted_llm import ScriptedLLM
 
@@ -100,6 +104,31 @@ def test_t3_writes_an_executive_summary_checked_against_project_totals(docs):
     assert len(result.summaries) == clusters
     assert result.executive.check.kept == [f"The project has {totals['nloc']} lines of code."]
     assert result.executive.check.dropped[0].numbers == ["80"]
+
+
+def test_t3_reads_a_bounded_view_of_a_tree_with_many_directories(tmp_path):
+    # 12 directories of 6 files each: every cluster's rows would be 12 x (1 + 5 files + recommendations) lines,
+    # which on a real tree (pygments: 30 directories) is more than the model's window.
+    files = {f"pkg{d}/mod{f}.py": COMPLEX.replace("route", f"route{f}") * (1 + (d + f) % 3)
+             for d in range(12) for f in range(6)}
+    write(tmp_path / "tree", files)
+    docs = run_all(tmp_path / "tree", cache_dir=tmp_path / "cache")
+    rows = docs["risk"]["data"]["files"]
+    shown_dirs = [d["path"] for d in docs["risk"]["data"]["directories"][:EXECUTIVE_SUMMARIES]]
+    unseen = next(r for r in rows[FILES_PER_CLUSTER:] if os.path.dirname(r["path"]) not in shown_dirs)
+    seen = f"File {rows[0]['path']} has risk {rows[0]['risk']}."
+    llm = ScriptedLLM([f"Summary {chr(65 + i)}." for i in range(12)]
+                      + [f"{seen} File {unseen['path']} has risk {unseen['risk']}."])
+    result = summarize(docs, llm, tier=3)
+    prompt = llm.calls[-1]["messages"][1]["content"]
+    facts, summaries = prompt.split("DIRECTORY SUMMARIES:")
+    assert sum(line.startswith("directory ") for line in facts.splitlines()) == 12  # one line per directory
+    assert sum(line.startswith("file ") for line in facts.splitlines()) == FILES_PER_CLUSTER  # the riskiest overall
+    assert [line for line in summaries.splitlines() if line.startswith("pkg")] == [
+        f"{s.subject}: {s.check.text}" for s in result.summaries[:EXECUTIVE_SUMMARIES]]  # the riskiest three
+    # the executive may cite what it was shown, not a file it was not shown
+    assert result.executive.check.kept == [seen]
+    assert result.executive.check.dropped[0].paths == [unseen["path"]]
 
 
 def test_a_failed_model_call_is_named_and_the_others_still_run(docs):
