@@ -13,7 +13,9 @@ numbers, the numbers go to the paths in order ("A and B have 27 and 7", with or 
 and the numbers beyond them to any path of the run; with fewer numbers than paths, each number is said
 of every path, so every path must have it. Only numbers the facts show with a path and nowhere without
 one are checked: a project total, a rule's threshold (shown apart from the rows), or a count the model
-made ("25 files") may be said of anything, and is left to the existence check. Directory names written without a path
+made ("25 files") may be said of anything, and is left to the existence check. The word "project" (or
+"codebase", "repository") is a subject too, whose numbers are those shown outside every row: "The project
+has a risk of 38.4", a directory's number, is caught. Directory names written without a path
 ("the utils directory") are not read here. Deterministic: no model, no clock.
 """
 
@@ -30,8 +32,16 @@ __all__ = ["misattributed"]
 _LIST_GLUE = re.compile(r"[\s`'\"*_,;/&]*(?:\b(?:and|or)\b[\s`'\"*_]*)?", re.IGNORECASE)
 
 
+# The whole tree as a sentence's subject: its numbers are the ones shown outside every row (the project's
+# totals; thresholds). "The project has a risk of 38.4" gives it a directory's number (sqlparse T3, 0f64fe5).
+_WHOLE = re.compile(r"\b(?:project|codebase|repository)\b", re.IGNORECASE)
+WHOLE = "the project"
+
+
 def _numbers_of(cited: str, facts: Facts) -> FrozenSet[float]:
     """The numbers shown with every produced path ``cited`` names (a bare file name may name several)."""
+    if cited == WHOLE:
+        return facts.unbound
     out: FrozenSet[float] = frozenset()
     for produced, numbers in facts.bound.items():
         if stands_for(cited, produced):
@@ -42,6 +52,7 @@ def _numbers_of(cited: str, facts: Facts) -> FrozenSet[float]:
 def _runs(sentence: str, facts: Facts) -> List[Tuple[List[str], List[Tuple[float, str]]]]:
     """The sentence's (paths, numbers) runs, in order; numbers as (value, as written)."""
     events = sorted([(at, 0, path) for at, path in path_spans(sentence, facts)]
+                    + [(m.start(), 0, WHOLE) for m in _WHOLE.finditer(sentence)]
                     + [(at, 1, (value, written)) for at, value, written in number_spans(sentence)
                        if value is not None])
     runs: List[Tuple[List[str], List[Tuple[float, str]]]] = []
@@ -51,7 +62,7 @@ def _runs(sentence: str, facts: Facts) -> List[Tuple[List[str], List[Tuple[float
             if not runs or runs[-1][1] or not _LIST_GLUE.fullmatch(sentence[listed_to:at]):
                 runs.append(([], []))
             runs[-1][0].append(item)
-            listed_to = at + len(item)
+            listed_to = at + (len("project") if item == WHOLE else len(item))
         elif runs:
             runs[-1][1].append(item)
     return runs
@@ -65,7 +76,7 @@ def misattributed(sentence: str, facts: Facts) -> List[str]:
     owned = frozenset().union(*facts.bound.values())
     out: List[str] = []
     for paths, numbers in _runs(sentence, facts):
-        known = [p for p in paths if any(stands_for(p, produced) for produced in facts.bound)]
+        known = [p for p in paths if p == WHOLE or any(stands_for(p, produced) for produced in facts.bound)]
         if not known:
             continue
         per_path = [(v, w) for v, w in numbers if _checks(v, w, owned) and not _checks(v, w, facts.unbound)]

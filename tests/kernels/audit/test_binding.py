@@ -34,6 +34,8 @@ FACTS = facts_from(
     "`lexer.py` has complexity 44, above the threshold of 15.",  # a threshold may be said of any file
     "parser.py is among 93 files, 20,000 lines in all.",  # project totals bind to nothing
     "The parser.py file has a risk of about 48.",  # rounded as written
+    "The project has 93 files and 20,000 lines of code.",  # the project's own numbers
+    "In this codebase, `parser.py` has the highest risk, 47.8.",  # the project named, the file's number after it
 ])
 def test_numbers_given_to_their_own_files_are_kept(sentence):
     assert misattributed(sentence, FACTS) == []
@@ -50,6 +52,9 @@ def test_numbers_given_to_their_own_files_are_kept(sentence):
     ("src/pkg/lexer.py has 851 lines of code.", ["851 (src/pkg/lexer.py)"]),
     ("`parser.py` has a risk of 30.7.", ["30.7 (parser.py)"]),  # the directory's number is not its file's
     ("Split the signature in `lexer.py` (line 481).", ["481 (lexer.py)"]),
+    # measured on sqlparse T3 at 0f64fe5: a directory's risk given to the whole project
+    ("The project has a risk of 30.7, with the highest file risk of 47.8.",
+     ["30.7 (the project)", "47.8 (the project)"]),
 ])
 def test_a_number_given_to_another_file_drops_the_sentence(sentence, wrong):
     assert misattributed(sentence, FACTS) == wrong
