@@ -51,18 +51,21 @@ def _numbers_of(cited: str, facts: Facts) -> FrozenSet[float]:
 
 def _runs(sentence: str, facts: Facts) -> List[Tuple[List[str], List[Tuple[float, str]]]]:
     """The sentence's (paths, numbers) runs, in order; numbers as (value, as written)."""
-    events = sorted([(at, 0, path) for at, path in path_spans(sentence, facts)]
-                    + [(m.start(), 0, WHOLE) for m in _WHOLE.finditer(sentence)]
+    subjects = [(at, at + len(path), path) for at, path in path_spans(sentence, facts)]
+    subjects += [(m.start(), m.end(), WHOLE) for m in _WHOLE.finditer(sentence)]
+    events = sorted([(at, 0, (end, subject)) for at, end, subject in subjects]
                     + [(at, 1, (value, written)) for at, value, written in number_spans(sentence)
                        if value is not None])
     runs: List[Tuple[List[str], List[Tuple[float, str]]]] = []
-    listed_to = -1  # where the last path of the current run ends
+    listed_to = -1  # where the last subject of the current run ends
     for at, kind, item in events:
         if kind == 0:
-            if not runs or runs[-1][1] or not _LIST_GLUE.fullmatch(sentence[listed_to:at]):
+            end, subject = item
+            if (not runs or runs[-1][1] or WHOLE in (subject, *runs[-1][0])  # the project is listed with nothing
+                    or not _LIST_GLUE.fullmatch(sentence[listed_to:at])):
                 runs.append(([], []))
-            runs[-1][0].append(item)
-            listed_to = at + (len("project") if item == WHOLE else len(item))
+            runs[-1][0].append(subject)
+            listed_to = end
         elif runs:
             runs[-1][1].append(item)
     return runs

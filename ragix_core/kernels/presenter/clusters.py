@@ -48,10 +48,12 @@ def _file_line(row: Dict[str, Any], hot: Optional[Dict[str, Any]]) -> tuple:
     return text, shown
 
 
-def _recommendation_row(rec: Dict[str, Any]) -> Dict[str, Any]:
-    """A recommendation as a row of its file, without the rule's threshold (shown apart: it is no file's)."""
-    return {"path": rec["path"], "text": rec["text"],
-            "evidence": {k: v for k, v in rec["evidence"].items() if k != "threshold"}}
+def _recommendation_rows(rec: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """A recommendation as a row of its file, and the rule's threshold apart: a threshold is no file's number,
+    any file may be said to pass it."""
+    evidence = {k: v for k, v in rec["evidence"].items() if k != "threshold"}
+    rows = [{"path": rec["path"], "text": rec["text"], "evidence": evidence}]
+    return rows + ([{"threshold": rec["evidence"]["threshold"]}] if "threshold" in rec["evidence"] else [])
 
 
 def _directory_line(d: Dict[str, Any]) -> str:
@@ -79,9 +81,7 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
         paths = {row["path"] for row in rows}
         for rec in [r for r in recs if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
             lines.append(f"recommendation: {rec['text']}")
-            shown.append(_recommendation_row(rec))
-            if "threshold" in rec["evidence"]:  # a rule's threshold is no file's number: any file may be said to pass it
-                shown.append({"threshold": rec["evidence"]["threshold"]})
+            shown.extend(_recommendation_rows(rec))
         out.append(Cluster(d["path"], d["risk"], lines, facts_from(shown, paths=[d["path"], *paths])))
     return out
 
@@ -118,8 +118,6 @@ def executive_facts(docs: Dict[str, Dict[str, Any]], limit: int) -> tuple:
     paths = {row["path"] for row in rows}
     for rec in [r for r in docs["recommendations"]["data"]["items"] if r["path"] in paths][:RECOMMENDATIONS_PER_CLUSTER]:
         lines.append(f"recommendation: {rec['text']}")
-        shown.append(_recommendation_row(rec))
-        if "threshold" in rec["evidence"]:
-            shown.append({"threshold": rec["evidence"]["threshold"]})
+        shown.extend(_recommendation_rows(rec))
     directories = [d["path"] for d in risk["directories"][:limit]]
     return lines, facts | facts_from(shown, paths=[*directories, *paths])

@@ -98,7 +98,7 @@ def _counting(result: TierResult) -> Call:
         result.usage["prompt_tokens"] += reply.usage.prompt_tokens
         result.usage["completion_tokens"] += reply.usage.completion_tokens
         if schema is None and reply.usage.completion_tokens >= max_tokens:
-            # Stopped by the token limit: its last sentence may end mid-claim ("split X in `a.py` (line 784)"),
+            # Stopped by the token limit: its last sentence may end mid-claim ("split X in `compiler.py` (line 784)"),
             # and every word of a cut claim can still check. It is left out and listed.
             kept, tail = without_cut_tail(reply.text or "")
             if tail:
