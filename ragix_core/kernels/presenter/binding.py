@@ -82,14 +82,15 @@ def misattributed(sentence: str, facts: Facts) -> List[str]:
         known = [p for p in paths if p == WHOLE or any(stands_for(p, produced) for produced in facts.bound)]
         if not known:
             continue
-        per_path = [(v, w) for v, w in numbers if _checks(v, w, owned) and not _checks(v, w, facts.unbound)]
         pairs: List[Tuple[Tuple[float, str], List[str], bool]]  # (number, paths, must every path have it)
-        if len(known) > 1 and len(per_path) >= len(known):
-            pairs = [(n, [p], True) for n, p in zip(per_path, known)]
-            pairs += [(n, known, False) for n in per_path[len(known):]]
+        if len(known) > 1 and len(numbers) >= len(known):  # paired in order, a threshold keeping its place
+            pairs = [(n, [p], True) for n, p in zip(numbers, known)]
+            pairs += [(n, known, False) for n in numbers[len(known):]]
         else:
-            pairs = [(n, known, True) for n in per_path]
+            pairs = [(n, known, True) for n in numbers]
         for (value, written), owners, every in pairs:
+            if not _checks(value, written, owned) or _checks(value, written, facts.unbound):
+                continue  # no row's number, or one that may be said of anything
             has = [_checks(value, written, _numbers_of(p, facts)) for p in owners]
             if not (all(has) if every else any(has)):
                 wrong = [p for p, ok in zip(owners, has) if not ok] if every else owners
