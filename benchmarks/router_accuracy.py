@@ -1,7 +1,8 @@
 """How often `ragix ask`'s router picks the expected route on the frozen mixed goal set.
 
     python benchmarks/router_accuracy.py [--goals benchmarks/router_goals.yaml] [--project DIR]
-                                         [--model NAME_OR_GGUF] [--no-model | --label-all] [--out FILE.json]
+                                         [--model NAME_OR_GGUF] [--threads N] [--no-model | --label-all]
+                                         [--out FILE.json]
 
 The project is this repository (its file names are what the rules' "names a project file" signal
 reads); a goal marked ``docs: true`` has a docs root. Three columns, same goals, same run:
@@ -52,6 +53,7 @@ def main() -> int:
                     help="a goal set (repeatable; default benchmarks/router_goals.yaml); one model load for all")
     ap.add_argument("--project", type=Path, default=ROOT)
     ap.add_argument("--model", default=None, help="model for the label (default: the embedded default)")
+    ap.add_argument("--threads", type=int, default=None, help="embedded model threads (default: every core)")
     ap.add_argument("--no-model", action="store_true", help="rules only")
     ap.add_argument("--label-all", action="store_true", help="ask the model about every goal (the 'model only' column)")
     ap.add_argument("--out", type=Path, default=None, help="write every decision as JSON here")
@@ -66,7 +68,11 @@ def main() -> int:
     if not args.no_model:
         from ragix_core.llm.factory import make_client
 
-        client = make_client(args.model)
+        if args.threads:  # the embedded model only: a server's threads are its own
+            client = make_client({"backend": "embedded", "threads": args.threads,
+                                  **({"model": args.model} if args.model else {})})
+        else:
+            client = make_client(args.model)
     out = {}
     for path, goals in loaded.items():
         out[path.name] = measure(path, goals, args, client)
