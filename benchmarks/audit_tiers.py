@@ -33,11 +33,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=None, help="embedded model threads (default: every core)")
     ap.add_argument("--out", type=Path, default=None, help="write every summary and check as JSON here")
     args = ap.parse_args()
-    if args.threads:  # the embedded model only: a server's threads are its own
-        client = make_client({"backend": "embedded", "threads": args.threads,
-                              **({"model": args.model} if args.model else {})})
-    else:
-        client = make_client(args.model)
+    client = make_client(args.model, threads=args.threads)
     rows, details = [], []
     for tree in args.trees:
         docs = run_all(tree)

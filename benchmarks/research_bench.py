@@ -433,10 +433,7 @@ def bench_settings(sources: Path):
 def make_model(args: argparse.Namespace):
     from ragix_core.llm.factory import make_client
 
-    if not args.model and not args.threads:
-        return make_client(None)
-    return make_client({"backend": "embedded", **({"model": args.model} if args.model else {}),
-                        **({"threads": args.threads} if args.threads else {})})
+    return make_client({"backend": "embedded", "model": args.model} if args.model else None, threads=args.threads)
 
 
 def finish(report: Dict[str, Any], args: argparse.Namespace) -> int:

@@ -68,11 +68,7 @@ def main() -> int:
     if not args.no_model:
         from ragix_core.llm.factory import make_client
 
-        if args.threads:  # the embedded model only: a server's threads are its own
-            client = make_client({"backend": "embedded", "threads": args.threads,
-                                  **({"model": args.model} if args.model else {})})
-        else:
-            client = make_client(args.model)
+        client = make_client(args.model, threads=args.threads)
     out = {}
     for path, goals in loaded.items():
         out[path.name] = measure(path, goals, args, client)

@@ -66,18 +66,27 @@ def build_client(settings: BackendSettings) -> LLMClient:
     raise LLMError(f"unknown LLM backend {kind!r}")
 
 
-def make_client(spec: Union[str, Dict[str, Any], BackendSettings, None] = None) -> LLMClient:
+def make_client(spec: Union[str, Dict[str, Any], BackendSettings, None] = None, *,
+                threads: Optional[int] = None) -> LLMClient:
     """Convenience: ``make_client("ollama:qwen2.5:7b")``, ``make_client({"backend": "openai", ...})``,
-    ``make_client("/models/x.gguf")`` or ``make_client()`` for the embedded default."""
+    ``make_client("/models/x.gguf")`` or ``make_client()`` for the embedded default. ``threads``: the
+    embedded model's threads for a model given by name or path (None: every core)."""
+    settings = _settings(spec)
+    if threads and settings.backend == "embedded":  # a server's threads are its own
+        settings = settings.model_copy(update={"threads": threads})
+    return build_client(settings)
+
+
+def _settings(spec: Union[str, Dict[str, Any], BackendSettings, None]) -> BackendSettings:
     if spec is None:
-        return build_client(BackendSettings())
+        return BackendSettings()
     if isinstance(spec, BackendSettings):
-        return build_client(spec)
+        return spec
     if isinstance(spec, dict):
-        return build_client(BackendSettings.model_validate(spec))
+        return BackendSettings.model_validate(spec)
     if isinstance(spec, str):
         kind, sep, model = spec.partition(":")
         if sep and kind in ("embedded", "ollama", "openai", "replay"):
-            return build_client(BackendSettings(backend=kind, model=model))  # type: ignore[arg-type]
-        return build_client(BackendSettings(backend="embedded", model=spec))
+            return BackendSettings(backend=kind, model=model)  # type: ignore[arg-type]
+        return BackendSettings(backend="embedded", model=spec)
     raise TypeError(f"make_client: expected a str, dict or BackendSettings, not {type(spec).__name__}")

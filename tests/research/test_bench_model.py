@@ -14,3 +14,4 @@ def test_threads_reach_the_embedded_client_and_default_to_every_core():
     # the client is built, the model is not loaded (that happens at the first call)
     assert bench.make_model(argparse.Namespace(model=None, threads=1)).threads == 1
     assert bench.make_model(argparse.Namespace(model=None, threads=None)).threads == len(os.sched_getaffinity(0))
+
