@@ -56,9 +56,11 @@ def _recommendation_rows(rec: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows + ([{"threshold": rec["evidence"]["threshold"]}] if "threshold" in rec["evidence"] else [])
 
 
-def _directory_line(d: Dict[str, Any]) -> str:
-    return (f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
+def _directory_line(d: Dict[str, Any]) -> tuple:
+    """A directory row as the model reads it, and the values that line shows."""
+    text = (f"directory {d['path']}: risk {d['risk']} (weighted mean of its files), highest file risk "
             f"{d['risk_max']}, {d['files']} files, {d['nloc']} lines of code")
+    return text, {k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")}
 
 
 def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) -> List[Cluster]:
@@ -72,8 +74,8 @@ def risk_clusters(docs: Dict[str, Dict[str, Any]], limit: Optional[int] = None) 
     out: List[Cluster] = []
     for d in risk["directories"][:limit]:
         rows = by_dir.get(d["path"], [])[:FILES_PER_CLUSTER]
-        lines = [_directory_line(d)]
-        shown: List[Any] = [{k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")}]
+        line, values = _directory_line(d)
+        lines, shown = [line], [values]
         for row in rows:
             text, values = _file_line(row, hot.get(row["path"]))
             lines.append(text)
@@ -108,8 +110,9 @@ def executive_facts(docs: Dict[str, Dict[str, Any]], limit: int) -> tuple:
     hot = {h["path"]: h for h in docs["hotspots"]["data"]["files"]}
     shown: List[Any] = []
     for d in risk["directories"][:limit]:
-        lines.append(_directory_line(d))
-        shown.append({k: d[k] for k in ("path", "risk", "risk_max", "files", "nloc")})
+        line, values = _directory_line(d)
+        lines.append(line)
+        shown.append(values)
     rows = risk["files"][:FILES_PER_CLUSTER]  # already by risk, highest first
     for row in rows:
         text, values = _file_line(row, hot.get(row["path"]))
