@@ -14,21 +14,32 @@ what each member spent inside it (unseeded samples make a member's cost differ f
 when a group holds a strict majority of the members; else it ends ``no_agreement`` with the largest group's
 answer. ``meta["ensemble"]`` keeps every member's answer, stop and group.
 
+Members that may write (the profile writes, the engine runs commands, not a dry run) each work in a throwaway
+copy of the project (runtime/tree_copy.py), so no member sees another's writes and the project changes once:
+when the vote succeeds, the winning member's changes are carried back; otherwise none are (a write no majority
+agreed on is not made), and ``meta["ensemble"]["changes"]`` lists what each member changed and whether it was
+applied. A project too big to copy ends ``bad_ensemble`` before any member runs. Members in copies get no MCP
+tools (those servers act on the real project). Under a read-only profile members share the project: nothing
+they run can change it.
+
 A member that ends ``user_abort`` (Ctrl-C, which the graphs catch) ends the ensemble with that stop: no
-later member starts. Each member publishes its own RUN_END; the ensemble publishes the last one (its
+later member starts (and none of the members' changes is applied). Each member publishes its own RUN_END; the ensemble publishes the last one (its
 answer, stop and agreement), so a trace read back (`ragix trace show`, `ragix serve`) ends with the
 ensemble's answer, not its last member's.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+import dataclasses
+from contextlib import ExitStack
+from typing import Any, Dict, List, Optional
 
 from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventKind
 from ragix_core.core.interrupt import USER_ABORT
 from ragix_core.core.registry import build_engine, get_engine
 from ragix_core.core.text import bounded
 from ragix_core.core.types import ReasoningState
+from ragix_core.runtime.tree_copy import TreeCopy, TreeCopyError
 from ragix_core.sampling import cluster_by_similarity, token_jaccard
 
 __all__ = ["EnsembleEngine", "build", "DEFAULT_MEMBERS", "SIMILARITY", "MAX_MEMBERS"]
@@ -47,6 +58,17 @@ def _members(meta: Dict[str, Any]) -> List[str]:
             raise ValueError("an ensemble cannot be a member of itself")
         get_engine(name)  # UnknownEngine (a ValueError) names the known ones
     return members
+
+
+def _isolated(ctx: Any, name: str) -> bool:
+    """Whether member ``name`` must work in a copy: it could change the project otherwise."""
+    return bool(ctx.toolbox.profile.writes and ctx.previews is None and get_engine(name).runs_commands)
+
+
+def _in_copy(ctx: Any, copy: TreeCopy) -> Any:
+    """The run's context with every tool box confined to ``copy`` (model roles, events, corpus unchanged)."""
+    return dataclasses.replace(ctx, cwd=copy.root, toolbox=ctx.toolbox.rooted_at(copy.root),
+                               reflect_box=ctx.reflect_box.rooted_at(copy.root), mcp=None)
 
 
 def _spent(before: Dict[str, int], after: Dict[str, int]) -> Dict[str, int]:
@@ -74,14 +96,32 @@ class EnsembleEngine:
             state.stop_reason, state.last_error = "bad_ensemble", str(exc)
             state.final_answer = f"No answer: {exc}"
             return state
+        with ExitStack() as copies:
+            return self._run_members(state, members, copies)
+
+    def _run_members(self, state: ReasoningState, members: List[str], copies: ExitStack) -> ReasoningState:
+        trees: List[Optional[TreeCopy]] = []
         results = []
         for i, name in enumerate(members):
+            member_ctx = self.ctx
+            copy = None
+            if _isolated(self.ctx, name):
+                try:
+                    copy = copies.enter_context(TreeCopy(self.ctx.cwd))
+                except TreeCopyError as exc:
+                    state.stop_reason = "bad_ensemble"
+                    state.last_error = f"{exc}; run one engine, or the ensemble under a read-only profile"
+                    state.final_answer = f"No answer: {state.last_error}"
+                    state.meta["ensemble"] = {"members": results, "groups": 0, "agreement": 0.0, "winner": None}
+                    return state
+                member_ctx = _in_copy(self.ctx, copy)
+            trees.append(copy)
             self.trace.append(f"MEMBER:{name}")
             sub = ReasoningState(goal=state.goal, session_id=state.session_id,
                                  meta={k: v for k, v in state.meta.items() if k != "ensemble"})
             sub.meta["strategy"] = name
             before = self.ctx.usage()
-            sub = build_engine(get_engine(name), self.ctx).run(sub)
+            sub = build_engine(get_engine(name), member_ctx).run(sub)
             state.executed_steps.extend(sub.executed_steps)
             results.append({"member": i, "engine": name, "stop_reason": sub.stop_reason,
                             "answer": sub.final_answer or "", "error": sub.last_error,
@@ -91,6 +131,30 @@ class EnsembleEngine:
                 state.stop_reason, state.last_error = USER_ABORT, sub.last_error
                 state.final_answer = sub.final_answer
                 return state
+        state = self._elect(state, members, results)
+        self._carry_back(state, results, trees)
+        return state
+
+    def _carry_back(self, state: ReasoningState, results: List[Dict[str, Any]],
+                    trees: List[Optional[TreeCopy]]) -> None:
+        """Apply the winner's changes to the project when the vote succeeded; record every member's."""
+        if not any(trees):
+            return
+        won = state.meta["ensemble"].get("winner_member")
+        found = [(r, tree, tree.changes()) for r, tree in zip(results, trees) if tree is not None]  # before any lands
+        report = []
+        for r, tree, changes in found:
+            entry = {"member": r["member"], "engine": r["engine"], "applied": False, **changes.summary()}
+            if changes and r["member"] == won and state.stop_reason == "success":
+                try:
+                    tree.apply(changes)
+                    entry["applied"] = True
+                except TreeCopyError as exc:
+                    state.stop_reason, state.last_error = "apply_failed", str(exc)
+            report.append(entry)
+        state.meta["ensemble"]["changes"] = report
+
+    def _elect(self, state: ReasoningState, members: List[str], results: List[Dict[str, Any]]) -> ReasoningState:
         self.trace.append("VOTE")
         answered = [r for r in results if r["stop_reason"] == "success" and r["answer"].strip()]
         groups = cluster_by_similarity(answered, lambda r: r["answer"], token_jaccard, SIMILARITY)
@@ -100,7 +164,8 @@ class EnsembleEngine:
         winner = groups[0] if groups else None
         agreement = winner.size / len(members) if winner else 0.0
         state.meta["ensemble"] = {"members": results, "groups": len(groups), "agreement": round(agreement, 3),
-                                  "winner": winner.representative["engine"] if winner else None}
+                                  "winner": winner.representative["engine"] if winner else None,
+                                  "winner_member": winner.representative["member"] if winner else None}
         state.confidence = round(agreement, 3)
         if winner is None:
             state.stop_reason = "no_answer"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ragix_core.config import parse_config
@@ -142,3 +144,91 @@ def test_each_members_calls_and_tokens_are_kept_beside_its_answer(project):
     assert usage["toy_asks"]["completion_tokens"] == 4
     assert usage["toy_a"]["llm_calls"] == usage["toy_c"]["llm_calls"] == 0
     assert result.usage["llm_calls"] == sum(u["llm_calls"] for u in usage.values())
+
+
+# -- members that write: each in its own copy, the winner's changes carried back once ---------------------
+
+WRITERS = {"toy_append": ("Appended the line.", "echo appended >> notes.txt"),
+           "toy_append2": ("appended the line", "echo appended >> notes.txt"),
+           "toy_other": ("Wrote another file.", "echo other > other.txt")}
+SEEN = []  # (member, its project root, notes.txt as it found it)
+
+
+class ToyWriter:
+    def __init__(self, ctx, name):
+        self.ctx, self.name, self.trace = ctx, name, [name]
+
+    def run(self, state: ReasoningState) -> ReasoningState:
+        root = Path(self.ctx.toolbox.root)
+        SEEN.append((self.name, root, (root / "notes.txt").read_text()))
+        result = self.ctx.toolbox.run_command(WRITERS[self.name][1])
+        assert result.returncode == 0, result.error
+        state.final_answer, state.stop_reason = WRITERS[self.name][0], "success"
+        return state
+
+
+def toy_append(ctx):
+    return ToyWriter(ctx, "toy_append")
+
+
+def toy_append2(ctx):
+    return ToyWriter(ctx, "toy_append2")
+
+
+def toy_other(ctx):
+    return ToyWriter(ctx, "toy_other")
+
+
+@pytest.fixture()
+def writers(project, monkeypatch):
+    for name in WRITERS:
+        monkeypatch.setitem(registry.ENGINES, name, registry.EngineSpec(name, f"{__name__}:{name}", "toy", roles=(),
+                                                                     classifies=False))
+    (project / "notes.txt").write_text("first\n")
+    SEEN.clear()
+    return project
+
+
+def _write_run(project, members, profile="dev"):
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}}})
+    return run_goal("Append a line to notes.txt", cwd=project, config=cfg, strategy="ensemble", profile=profile,
+                    assume_yes=True, meta={"ensemble": {"members": members}}).state
+
+
+def test_a_write_goal_changes_the_project_once_with_the_winners_changes(writers):
+    state = _write_run(writers, ["toy_append", "toy_other", "toy_append2"])
+    assert state.stop_reason == "success" and state.meta["ensemble"]["winner"] == "toy_append"
+    assert (writers / "notes.txt").read_text() == "first\nappended\n"  # once, not once per member
+    assert not (writers / "other.txt").exists()  # the outvoted member's write did not land
+    # every member found the project as it was, in a copy of its own that is gone now
+    assert [s[2] for s in SEEN] == ["first\n"] * 3
+    roots = [s[1] for s in SEEN]
+    assert len(set(roots)) == 3 and writers not in roots and not any(r.exists() for r in roots)
+    changes = {c["engine"]: c for c in state.meta["ensemble"]["changes"]}
+    assert changes["toy_append"]["applied"] and changes["toy_append"]["written"] == ["notes.txt"]
+    assert not changes["toy_other"]["applied"] and changes["toy_other"]["written"] == ["other.txt"]
+    assert not changes["toy_append2"]["applied"]  # agreed, but the group's first member's changes are the ones
+
+
+def test_without_a_majority_no_members_write_lands(writers):
+    state = _write_run(writers, ["toy_append", "toy_other"])
+    assert state.stop_reason == "no_agreement"
+    assert (writers / "notes.txt").read_text() == "first\n" and not (writers / "other.txt").exists()
+    assert [c["applied"] for c in state.meta["ensemble"]["changes"]] == [False, False]
+
+
+def test_under_a_read_only_profile_members_share_the_project_and_make_no_copy(project):
+    cfg = parse_config({"llm": {"default": {"backend": "openai", "model": "m", "base_url": "https://api.example.com/v1"}},
+                        "reasoning": {"traces": {"enabled": False}}})  # `safe` asks for a remote model, never called
+    state = run_goal("How many Python files?", cwd=project, config=cfg, strategy="ensemble", profile="safe",
+                     meta={"ensemble": {"members": ["toy_a", "toy_b"]}}).state
+    assert state.stop_reason == "success" and "changes" not in state.meta["ensemble"]
+
+
+def test_a_project_too_big_to_copy_ends_before_any_member_runs(writers, monkeypatch):
+    from ragix_core.runtime import tree_copy
+
+    monkeypatch.setattr(tree_copy, "MAX_COPY_BYTES", 3)
+    state = _write_run(writers, ["toy_append", "toy_append2"])
+    assert state.stop_reason == "bad_ensemble" and "too big to copy" in state.last_error
+    assert SEEN == [] and (writers / "notes.txt").read_text() == "first\n"
