@@ -146,6 +146,20 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _BLOCKS = {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "pre", "blockquote", "table", "tr", "td", "th",
            "caption", "section", "article", "main", "aside", "header", "footer", "figure", "figcaption",
            "br", "hr", "body", "address", "center"}
+# A paragraph that is one short bold phrase and nothing else is a heading in many manuals (`<p><b>Maximum
+# Number Of Tables In A Join</b></p>` in a list of limits): read as one level below h6, so the next real
+# heading or the next such paragraph ends its section. Longer than this, it is emphasis, not a title.
+_BOLD_HEADING_CHARS = 100
+_BOLD_LEVEL = 7
+
+
+def _bold_heading(node) -> Optional[str]:
+    """The text of a ``<p>`` whose whole text is one ``<b>``/``<strong>`` phrase, else None."""
+    text = _squash(node.text(deep=True))
+    if not text or len(text) > _BOLD_HEADING_CHARS or text[-1] in ".,;:":
+        return None
+    bold = node.css_first("b, strong")
+    return text if bold is not None and _squash(bold.text(deep=True)) == text else None
 
 
 def _html(text: str, fallback_title: str) -> Document:
@@ -206,6 +220,9 @@ def _html(text: str, fallback_title: str) -> Document:
             if _HEADINGS[tag] == 1 and not title:
                 title = words
             heads.push(_HEADINGS[tag], words)
+        elif tag == "p" and (words := _bold_heading(child)) is not None:
+            flush()
+            heads.push(_BOLD_LEVEL, words)
         else:
             if tag in _BLOCKS:
                 flush()

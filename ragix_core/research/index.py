@@ -36,7 +36,7 @@ from .documents import MissingParser, Unreadable, kind_of, read_document
 __all__ = ["DocumentIndex", "Hit", "IndexStats", "IndexError_", "index_location", "INDEX_FILE"]
 
 INDEX_FILE = "research_index.sqlite"
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"  # 3: a paragraph of one bold phrase is a heading (documents.py)
 _BATCH = 100  # files per transaction
 _WEIGHTS = (3.0, 2.0, 1.0)  # bm25 weights of title, heading, text
 

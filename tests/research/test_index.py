@@ -58,6 +58,23 @@ def test_html_drops_scripts_and_navigation_and_follows_headings(tmp_path):
     assert not any("var x" in t or "Home" in t for _, t in texts)
 
 
+def test_a_paragraph_of_one_bold_phrase_heads_what_follows_it(tmp_path):
+    # the shape of a manual's list of limits: each item's title is a bold paragraph, not an <hN>
+    p = tmp_path / "limits.html"
+    p.write_text("<html><body><h2>Limits</h2><ul>"
+                 "<li><p><b>Maximum Length Of A Line</b></p><p>Lines stop at 80 columns.</p></li>"
+                 "<li><p><strong>Maximum Depth</strong></p><p>Nesting stops at 8.</p></li></ul>"
+                 "<p><b>Note:</b></p><p>A <b>bold</b> word inside a sentence is emphasis.</p>"
+                 "<h2>Other</h2><p>after</p></body></html>")
+    texts = [(b.heading, b.text) for b in read_document(p).blocks]
+    assert ("Limits > Maximum Length Of A Line", "Lines stop at 80 columns.") in texts
+    assert ("Limits > Maximum Depth", "Nesting stops at 8.") in texts  # the next bold title replaces the first
+    # a label ending in a colon and emphasis inside a sentence are not titles; a real heading ends the section
+    assert ("Limits > Maximum Depth", "Note:") in texts
+    assert ("Limits > Maximum Depth", "A bold word inside a sentence is emphasis.") in texts
+    assert ("Other", "after") in texts
+
+
 def test_deeply_nested_html_is_read_without_recursion(tmp_path):
     p = tmp_path / "deep.html"
     p.write_text("<div>" * 5000 + "<p>bottom</p>" + "</div>" * 5000)
