@@ -11,7 +11,8 @@ For every claim of a draft:
 And for the answer: every number and every capitalised name it states (beyond the question's
 own words; every content word of a short answer) must occur in a cited chunk (after repair; in
 monitor mode, a chunk of either side, since the answer may state both positions); an answer
-with no supported citation is unsupported.
+with no supported citation is unsupported; an answer made only of the question's own words says
+nothing (a small model turns "What hard ceiling applies to X?" into "The hard ceiling applies to X.").
 """
 
 from __future__ import annotations
@@ -21,12 +22,27 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List
 
 from .draft import Draft, is_not_found
-from .matching import NUMBER, STOP, fold, number_key, support, term_in, words
+from .matching import NUMBER, STOP, fold, number_key, stem, support, term_in, words
 from .resolver import Resolver
 
-__all__ = ["CheckReport", "Resolver", "check_draft", "fold", "support", "answer_terms"]
+__all__ = ["CheckReport", "Resolver", "check_draft", "fold", "support", "answer_terms", "restates_question"]
 
 SHORT_ANSWER_WORDS = 6
+# A question opening with one of these asks yes or no, and "X supports Y" may answer "Does X support Y?".
+_POLAR_OPENERS = frozenset("is are was were do does did can could will would should shall has have had may might "
+                           "must".split())
+RESTATED_WORDS = 3  # fewer content words may be an option the question offers ("Which, one or two?" "One")
+
+
+def restates_question(answer: str, question: str) -> bool:
+    """``answer`` has RESTATED_WORDS or more content words and every one is the question's: it answers nothing.
+    Not for a yes/no question, nor one that offers a choice (" or "), whose answer may be its own words."""
+    asked_words = words(question)
+    if not asked_words or asked_words[0] in _POLAR_OPENERS or " or " in f" {question.casefold()} ":
+        return False
+    asked = {stem(w) for w in asked_words}
+    said = [w for w in words(answer) if w not in STOP]
+    return len(said) >= RESTATED_WORDS and all(stem(w) in asked for w in said)
 
 
 def answer_terms(answer: str, question: str) -> List[str]:
@@ -60,6 +76,7 @@ class CheckReport:
     tier_violations: List[str] = field(default_factory=list)
     unsupported_terms: List[str] = field(default_factory=list)
     missing_citations: bool = False
+    restates_question: bool = False
     notes: List[str] = field(default_factory=list)
     # Citations the engine re-attached to the chunk where their text stands (not failures).
     repaired: List[Dict[str, Any]] = field(default_factory=list)
@@ -72,6 +89,8 @@ class CheckReport:
             out.append("answer states what no cited source says: " + ", ".join(self.unsupported_terms))
         if self.missing_citations:
             out.append("the answer cites no source that supports it")
+        if self.restates_question:
+            out.append("the answer only repeats the question's words: it states no answer")
         return out
 
     @property
@@ -81,7 +100,8 @@ class CheckReport:
     def to_dict(self) -> Dict[str, Any]:
         return {"fabricated": self.fabricated, "unsupported_quotes": self.unsupported_quotes,
                 "tier_violations": self.tier_violations, "unsupported_terms": self.unsupported_terms,
-                "missing_citations": self.missing_citations, "notes": self.notes, "repaired": self.repaired}
+                "missing_citations": self.missing_citations, "restates_question": self.restates_question,
+                "notes": self.notes, "repaired": self.repaired}
 
 
 def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> CheckReport:
@@ -103,6 +123,8 @@ def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> C
         if mode == "strict" and not resolver.tier_filter.allows(cit.source or "", mode):
             report.tier_violations.append(f"{ref} ({cit.path}: {cit.source}, tier {cit.tier or '?'})")
     good = [c for c in draft.citations if c.exists and c.support != "none"]
+    if draft.answer and not is_not_found(draft.answer):
+        report.restates_question = restates_question(draft.answer, question)
     for answer, side in ((draft.answer, "main"), (draft.other_answer, "other")):
         if not answer or is_not_found(answer):
             continue

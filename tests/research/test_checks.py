@@ -103,3 +103,27 @@ def test_answer_terms_ignore_the_question_words_and_sentence_starts():
     assert set(answer_terms(long, "What is the capital of Vantoria?")) == {"Quellmere", "1987"}
     assert set(answer_terms("copper wire", "What does Vantoria export?")) == {"copper", "wire"}
     assert answer_terms("Vantoria.", "Where is Zorblat, in Vantoria?") == []
+
+
+@pytest.mark.parametrize("answer, question, restates", [
+    # the shape of a small model's non-answer: the question turned into a statement
+    ("The hard ceiling applies to the number of arguments a function can take.",
+     "What hard ceiling applies to the number of arguments a function can take?", True),
+    ("Many arguments.", "How many arguments can functions take?", False),  # 2 content words: too few
+    ("The ceiling is 127 arguments.", "What ceiling applies to the arguments?", False),  # 127 is new
+    ("SQLite supports nested transactions.", "Does SQLite support nested transactions?", False),  # yes/no
+    ("SQLite uses the rollback journal", "Which does SQLite use, write-ahead log or rollback journal?", False),
+])
+def test_an_answer_made_of_the_questions_words_answers_nothing(answer, question, restates):
+    from ragix_core.research.checks import restates_question
+
+    assert restates_question(answer, question) is restates
+
+
+def test_a_draft_that_restates_the_question_fails_its_checks(resolver):
+    s = lab(resolver, "official/zorblat.md#1")
+    q = "How many people does Zorblat Industries employ?"
+    restated = Draft("Zorblat Industries employs many people", [ClaimIn(text="x", source=s, quote="employs 412 people")])
+    report = check_draft(restated, resolver, q, "discovery")
+    assert report.restates_question and not report.passed
+    assert "repeats the question" in " ".join(report.failures())
