@@ -205,7 +205,12 @@ def full_loop(q: Question, client: Any, index: DocumentIndex, s) -> Dict[str, An
             "declined": bool(orch.last_run.get("declined")), "context_docs": orch.last_run.get("retrieved_paths", []),
             "repaired": len(orch.last_run.get("repaired") or []),
             "conflict": bool(conflict.get("disagree")), "gap_queries": [r["gap_queries"] for r in rounds if r.get("gap_queries")],
-            "critic": (schema.get("critic") or {}).get("status")}
+            "critic": (schema.get("critic") or {}).get("status"),
+            # why each draft was answered or rejected: the answer and the critic's verdict per round, and the
+            # failures of the last review (what a decline rests on)
+            "drafts": [{"round": r["round"], "answer": r.get("answer"), "verdict": r.get("verdict")}
+                       for r in rounds if "verdict" in r],
+            "last_failures": list(((orch.last_run.get("review") or {}).get("failures") or []))[:6]}
 
 
 # -- planted errors -----------------------------------------------------------------------
