@@ -146,17 +146,25 @@ def summarize(docs: Dict[str, Dict[str, Any]], client: LLMClient, tier: int, top
         result.summaries.append(_ask(client, system, user, SUMMARY_TOKENS, call, cluster.directory, cluster.facts,
                                      cluster.text, review))
     if tier == 3:
-        lines, facts = executive_facts(docs, MAX_CLUSTERS)
-        shown = [(c, s) for c, s in zip(clusters, result.summaries) if s.check and s.check.kept][:EXECUTIVE_SUMMARIES]
-        for cluster, _ in shown:  # what a summary shown may cite, the executive may cite
-            facts = facts | cluster.facts
-        checked = "\n".join(f"{s.subject}: {s.check.text}" for _, s in shown)
+        lines, facts, checked = executive_view(docs, clusters, [s.check for s in result.summaries])
         user = prompts.section("audit_summary", "executive", facts="\n".join(lines), summaries=checked or "(none)")
         if progress:
             progress("executive summary")
         result.executive = _ask(client, prompts.section("audit_summary", "executive_system"), user,
                                 EXECUTIVE_TOKENS, call, "project", facts, "\n".join(lines), review)
     return result
+
+
+def executive_view(docs: Dict[str, Dict[str, Any]], clusters: List[Cluster],
+                   checks: List[Optional[CheckedProse]]) -> Tuple[List[str], Facts, str]:
+    """What T3's executive reads and may cite: the bounded project view (``executive_facts``), and the checked
+    text of the first EXECUTIVE_SUMMARIES directory summaries that kept a sentence, with their clusters' facts
+    (what a summary shown may cite, the executive may cite). ``checks`` pairs with ``clusters``."""
+    lines, facts = executive_facts(docs, MAX_CLUSTERS)
+    shown = [(c, check) for c, check in zip(clusters, checks) if check and check.kept][:EXECUTIVE_SUMMARIES]
+    for cluster, _ in shown:
+        facts = facts | cluster.facts
+    return lines, facts, "\n".join(f"{c.directory}: {check.text}" for c, check in shown)
 
 
 def _prose(summary: Summary) -> str:
