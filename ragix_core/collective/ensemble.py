@@ -8,11 +8,14 @@ and tokens are the ensemble's cost (on one local model, running them at once wou
 
 The vote: answers of members that ended ``success`` are grouped when their normalised tokens overlap by
 ``SIMILARITY`` or more (token Jaccard, ``ragix_core.sampling``); the largest group wins, ties to the earliest
-member. ``agreement`` = winners / members (all members: a member that failed did not agree). Each member's
-calls and tokens are kept beside its answer (``usage``), so a report can set the ensemble's cost against
-what each member spent inside it (unseeded samples make a member's cost differ from its own run). The run succeeds
-when a group holds a strict majority of the members; else it ends ``no_agreement`` with the largest group's
-answer. ``meta["ensemble"]`` keeps every member's answer, stop and group.
+member. When a member changed the project, execution decides instead of prose: members are grouped by what
+they changed, path by path (``_signature``; a member that changed nothing is one more group), as the main
+path votes on command outputs. ``agreement`` = winners / members (all members: a member that failed did not
+agree). Each member's calls and tokens are kept beside its answer (``usage``), so a report can set the
+ensemble's cost against what each member spent inside it (unseeded samples make a member's cost differ from
+its own run). The run succeeds when a group holds a strict majority of the members; else it ends
+``no_agreement`` with the largest group's answer. ``meta["ensemble"]`` keeps every member's answer, stop and
+group, and what the vote was on (``vote_on``: answers or changes).
 
 Members that may write (the profile writes, the engine runs commands, not a dry run) each work in a throwaway
 copy of the project (runtime/tree_copy.py), so no member sees another's writes and the project changes once:
@@ -23,24 +26,24 @@ tools (those servers act on the real project). Under a read-only profile members
 they run can change it.
 
 A member that ends ``user_abort`` (Ctrl-C, which the graphs catch) ends the ensemble with that stop: no
-later member starts (and none of the members' changes is applied). Each member publishes its own RUN_END; the ensemble publishes the last one (its
-answer, stop and agreement), so a trace read back (`ragix trace show`, `ragix serve`) ends with the
-ensemble's answer, not its last member's.
+later member starts and no member's change is applied. Each member publishes its own RUN_END; the ensemble
+publishes the last one (its answer, stop and agreement), so a trace read back (`ragix trace show`, `ragix
+serve`) ends with the ensemble's answer, not its last member's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from contextlib import ExitStack
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventKind
 from ragix_core.core.interrupt import USER_ABORT
 from ragix_core.core.registry import build_engine, get_engine
 from ragix_core.core.text import bounded
 from ragix_core.core.types import ReasoningState
-from ragix_core.runtime.tree_copy import TreeCopy, TreeCopyError
-from ragix_core.sampling import cluster_by_similarity, token_jaccard
+from ragix_core.runtime.tree_copy import TreeChanges, TreeCopy, TreeCopyError
+from ragix_core.sampling import cluster, cluster_by_similarity, token_jaccard
 
 __all__ = ["EnsembleEngine", "build", "DEFAULT_MEMBERS", "SIMILARITY", "MAX_MEMBERS"]
 
@@ -101,6 +104,7 @@ class EnsembleEngine:
 
     def _run_members(self, state: ReasoningState, members: List[str], copies: ExitStack) -> ReasoningState:
         trees: List[Optional[TreeCopy]] = []
+        changes: List[Optional[TreeChanges]] = []  # read as each member ends, before any is applied
         results = []
         for i, name in enumerate(members):
             member_ctx = self.ctx
@@ -115,7 +119,6 @@ class EnsembleEngine:
                     state.meta["ensemble"] = {"members": results, "groups": 0, "agreement": 0.0, "winner": None}
                     return state
                 member_ctx = _in_copy(self.ctx, copy)
-            trees.append(copy)
             self.trace.append(f"MEMBER:{name}")
             sub = ReasoningState(goal=state.goal, session_id=state.session_id,
                                  meta={k: v for k, v in state.meta.items() if k != "ensemble"})
@@ -123,6 +126,8 @@ class EnsembleEngine:
             before = self.ctx.usage()
             sub = build_engine(get_engine(name), member_ctx).run(sub)
             state.executed_steps.extend(sub.executed_steps)
+            trees.append(copy)
+            changes.append(copy.changes() if copy is not None else None)
             results.append({"member": i, "engine": name, "stop_reason": sub.stop_reason,
                             "answer": sub.final_answer or "", "error": sub.last_error,
                             "usage": _spent(before, self.ctx.usage())})
@@ -131,39 +136,48 @@ class EnsembleEngine:
                 state.stop_reason, state.last_error = USER_ABORT, sub.last_error
                 state.final_answer = sub.final_answer
                 return state
-        state = self._elect(state, members, results)
-        self._carry_back(state, results, trees)
+        state = self._elect(state, members, results, changes)
+        self._carry_back(state, results, trees, changes)
         return state
 
-    def _carry_back(self, state: ReasoningState, results: List[Dict[str, Any]],
-                    trees: List[Optional[TreeCopy]]) -> None:
+    def _carry_back(self, state: ReasoningState, results: List[Dict[str, Any]], trees: List[Optional[TreeCopy]],
+                    changes: List[Optional[TreeChanges]]) -> None:
         """Apply the winner's changes to the project when the vote succeeded; record every member's."""
         if not any(trees):
             return
         won = state.meta["ensemble"].get("winner_member")
-        found = [(r, tree, tree.changes()) for r, tree in zip(results, trees) if tree is not None]  # before any lands
         report = []
-        for r, tree, changes in found:
-            entry = {"member": r["member"], "engine": r["engine"], "applied": False, **changes.summary()}
-            if changes and r["member"] == won and state.stop_reason == "success":
+        for r, tree, found in zip(results, trees, changes):
+            if tree is None or found is None:
+                continue
+            entry = {"member": r["member"], "engine": r["engine"], "applied": False, **found.summary()}
+            if found and r["member"] == won and state.stop_reason == "success":
                 try:
-                    tree.apply(changes)
+                    tree.apply(found)
                     entry["applied"] = True
                 except TreeCopyError as exc:
                     state.stop_reason, state.last_error = "apply_failed", str(exc)
             report.append(entry)
         state.meta["ensemble"]["changes"] = report
 
-    def _elect(self, state: ReasoningState, members: List[str], results: List[Dict[str, Any]]) -> ReasoningState:
+    def _elect(self, state: ReasoningState, members: List[str], results: List[Dict[str, Any]],
+               changes: List[Optional[TreeChanges]]) -> ReasoningState:
         self.trace.append("VOTE")
         answered = [r for r in results if r["stop_reason"] == "success" and r["answer"].strip()]
-        groups = cluster_by_similarity(answered, lambda r: r["answer"], token_jaccard, SIMILARITY)
+        # Execution decides where there is execution to compare: when a member changed the project, members
+        # agree when they changed the same paths the same way (their prose may differ: "done", "Created x").
+        by_changes = any(c for c in changes if c is not None)
+        if by_changes:
+            groups = cluster(answered, lambda r: _signature(changes[r["member"]]))
+        else:
+            groups = cluster_by_similarity(answered, lambda r: r["answer"], token_jaccard, SIMILARITY)
         for g, group in enumerate(groups):
             for r in group.members:
                 r["group"] = g
         winner = groups[0] if groups else None
         agreement = winner.size / len(members) if winner else 0.0
         state.meta["ensemble"] = {"members": results, "groups": len(groups), "agreement": round(agreement, 3),
+                                  "vote_on": "changes" if by_changes else "answers",
                                   "winner": winner.representative["engine"] if winner else None,
                                   "winner_member": winner.representative["member"] if winner else None}
         state.confidence = round(agreement, 3)
@@ -177,6 +191,16 @@ class EnsembleEngine:
         if state.stop_reason != "success":
             state.last_error = f"no majority: the largest group has {winner.size} of {len(members)} members"
         return state
+
+
+def _signature(changes: Optional[TreeChanges]) -> Tuple[Tuple[str, str], ...]:
+    """What a member did to the project, path by path (not the bytes: two members appending the same line
+    at different times, or writing a date, still did the same thing). A member that changed nothing: ()."""
+    if not changes:
+        return ()
+    return tuple(sorted([("written", p) for p in changes.written] + [("removed", p) for p in changes.removed]
+                        + [("dir made", p) for p in changes.dirs_made]
+                        + [("dir removed", p) for p in changes.dirs_removed]))
 
 
 def build(ctx: Any) -> EnsembleEngine:

@@ -150,7 +150,9 @@ def test_each_members_calls_and_tokens_are_kept_beside_its_answer(project):
 
 WRITERS = {"toy_append": ("Appended the line.", "echo appended >> notes.txt"),
            "toy_append2": ("appended the line", "echo appended >> notes.txt"),
-           "toy_other": ("Wrote another file.", "echo other > other.txt")}
+           "toy_other": ("Wrote another file.", "echo other > other.txt"),
+           "toy_terse": ("Done.", "echo appended >> notes.txt"),  # the same change, other words
+           "toy_claims": ("Appended the line.", "cat notes.txt")}  # says it appended, changed nothing
 SEEN = []  # (member, its project root, notes.txt as it found it)
 
 
@@ -177,6 +179,14 @@ def toy_append2(ctx):
 
 def toy_other(ctx):
     return ToyWriter(ctx, "toy_other")
+
+
+def toy_terse(ctx):
+    return ToyWriter(ctx, "toy_terse")
+
+
+def toy_claims(ctx):
+    return ToyWriter(ctx, "toy_claims")
 
 
 @pytest.fixture()
@@ -232,3 +242,18 @@ def test_a_project_too_big_to_copy_ends_before_any_member_runs(writers, monkeypa
     state = _write_run(writers, ["toy_append", "toy_append2"])
     assert state.stop_reason == "bad_ensemble" and "too big to copy" in state.last_error
     assert SEEN == [] and (writers / "notes.txt").read_text() == "first\n"
+
+
+def test_when_members_write_the_vote_is_on_what_they_changed_not_on_their_words(writers):
+    # by their words two of three say "Appended the line."; by what they did two of three appended
+    state = _write_run(writers, ["toy_claims", "toy_terse", "toy_append"])
+    ens = state.meta["ensemble"]
+    assert ens["vote_on"] == "changes" and state.stop_reason == "success"
+    assert ens["winner"] == "toy_terse" and state.final_answer == "Done."
+    assert [m["group"] for m in ens["members"]] == [1, 0, 0]
+    assert (writers / "notes.txt").read_text() == "first\nappended\n"
+
+
+def test_when_no_member_writes_the_vote_is_on_the_answers(writers):
+    state = _write_run(writers, ["toy_claims", "toy_a", "toy_b"])
+    assert state.meta["ensemble"]["vote_on"] == "answers" and state.meta["ensemble"]["winner"] == "toy_a"
