@@ -87,13 +87,19 @@ def _attempt_meta(state: Any) -> Optional[Dict[str, Any]]:
 
 def _ensemble_meta(state: Any) -> Optional[Dict[str, Any]]:
     """What the report keeps of an ensemble's vote (collective/ensemble.py): each member's engine, stop,
-    group and usage, the agreement and the winner; not the members' answers (the trace has them)."""
+    group and usage, the agreement, the winner and what the vote was on; for members in copies, how many
+    paths each changed and whether its changes landed; not the members' answers (the trace has them)."""
     meta = (getattr(state, "meta", None) or {}).get("ensemble")
     if not isinstance(meta, dict) or not isinstance(meta.get("members"), list):
         return None
     members = [{k: m.get(k) for k in ("engine", "stop_reason", "group", "usage")}
                for m in meta["members"] if isinstance(m, dict)]
-    return {"agreement": meta.get("agreement"), "winner": meta.get("winner"), "members": members}
+    out = {"agreement": meta.get("agreement"), "winner": meta.get("winner"), "vote_on": meta.get("vote_on"),
+           "members": members}
+    if isinstance(meta.get("changes"), list):  # members that worked in copies: what each changed, if it landed
+        out["changes"] = [{k: c.get(k) for k in ("member", "applied", "counts")}
+                          for c in meta["changes"] if isinstance(c, dict)]
+    return out
 
 
 def tokens_by_node(events: Sequence[Any]) -> Dict[str, int]:

@@ -267,5 +267,16 @@ def test_the_report_keeps_each_ensemble_members_stop_group_and_cost_but_not_its_
     assert r.ensemble["agreement"] == 0.667 and r.ensemble["winner"] == "graph_v30"
     assert r.ensemble["members"][1] == {"engine": "s0", "stop_reason": "no_evidence", "group": None,
                                         "usage": {"llm_calls": 1, "prompt_tokens": 300, "completion_tokens": 9}}
-    assert "answer" not in r.ensemble["members"][0]
+    assert "answer" not in r.ensemble["members"][0] and "changes" not in r.ensemble
     assert evaluate_run(SCEN, make_result("12 files")).ensemble is None
+
+
+def test_the_report_keeps_what_each_ensemble_member_changed_and_whether_it_landed():
+    res = make_result("Done.")
+    counts = {"written": 1, "removed": 0, "dirs_made": 0, "dirs_removed": 0}
+    res.state.meta["ensemble"] = {"agreement": 1.0, "winner": "s0", "vote_on": "changes", "members": [
+        {"member": 0, "engine": "s0", "stop_reason": "success", "answer": "Done.", "group": 0}],
+        "changes": [{"member": 0, "engine": "s0", "applied": True, "written": ["notes.txt"], "counts": counts}]}
+    r = evaluate_run(SCEN, res)
+    assert r.ensemble["vote_on"] == "changes"
+    assert r.ensemble["changes"] == [{"member": 0, "applied": True, "counts": counts}]  # counts, not the paths
