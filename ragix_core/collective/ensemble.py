@@ -114,7 +114,7 @@ class EnsembleEngine:
                     copy = copies.enter_context(TreeCopy(self.ctx.cwd))
                 except TreeCopyError as exc:
                     state.stop_reason = "bad_ensemble"
-                    state.last_error = f"{exc}; run one engine, or the ensemble under a read-only profile"
+                    state.last_error = f"{exc}; run one engine, or point --cwd at a smaller directory"
                     state.final_answer = f"No answer: {state.last_error}"
                     state.meta["ensemble"] = {"members": results, "groups": 0, "agreement": 0.0, "winner": None}
                     return state
