@@ -155,11 +155,13 @@ _BOLD_LEVEL = 7
 
 def _bold_heading(node) -> Optional[str]:
     """The text of a ``<p>`` whose whole text is one ``<b>``/``<strong>`` phrase, else None."""
+    bold = node.css_first("b, strong")  # first: most paragraphs have none, and their text is read once, later
+    if bold is None:
+        return None
     text = _squash(node.text(deep=True))
     if not text or len(text) > _BOLD_HEADING_CHARS or text[-1] in ".,;:":
         return None
-    bold = node.css_first("b, strong")
-    return text if bold is not None and _squash(bold.text(deep=True)) == text else None
+    return text if _squash(bold.text(deep=True)) == text else None
 
 
 def _html(text: str, fallback_title: str) -> Document:

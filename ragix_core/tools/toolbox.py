@@ -66,9 +66,6 @@ class ToolBox:
         previews: Optional[List[Any]] = None,
     ) -> None:
         self.profile = get_profile(profile)
-        self._settings = dict(events=events, session_id=session_id, assume_yes=assume_yes, interactive=interactive,
-                              limits=limits, sandbox=sandbox, approver=approver, validate=validate,
-                              previews=previews)
         self.guard = PathGuard(os.fspath(root))
         self.root = self.guard.root
         self.events = events
@@ -117,7 +114,10 @@ class ToolBox:
         """The same box (profile, limits, sandbox, approvals, events) confined to ``root`` instead. Executors
         added by ``register``/``attach_remote`` are not carried: an MCP server works on its own view of the
         project, which is what a box rooted elsewhere (a throwaway copy) must not touch."""
-        return ToolBox(root, profile=self.profile.name, **self._settings)
+        return ToolBox(root, profile=self.profile.name, events=self.events, session_id=self.session_id,
+                       assume_yes=self.assume_yes, interactive=self.interactive, limits=self.limits,
+                       sandbox=self.sandbox.kind, approver=self.approver, validate=self.layer1,
+                       previews=self.previews)
 
     def register(self, name: str, executor: Executor) -> None:
         """Add an executor (e.g. search, mcp). It must return a ToolResult and not raise."""

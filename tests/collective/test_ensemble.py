@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -42,28 +43,13 @@ class ToyMember:
         return state
 
 
-def toy_a(ctx):
-    return ToyMember(ctx, "toy_a")
-
-
-def toy_b(ctx):
-    return ToyMember(ctx, "toy_b")
-
-
-def toy_c(ctx):
-    return ToyMember(ctx, "toy_c")
-
-
-def toy_fail(ctx):
-    return ToyMember(ctx, "toy_fail")
-
-
-def toy_abort(ctx):
-    return ToyMember(ctx, "toy_abort")
-
-
-def toy_asks(ctx):
-    return ToyMember(ctx, "toy_asks")
+# the registry builds an engine as module:function(ctx)
+toy_a = partial(ToyMember, name="toy_a")
+toy_b = partial(ToyMember, name="toy_b")
+toy_c = partial(ToyMember, name="toy_c")
+toy_fail = partial(ToyMember, name="toy_fail")
+toy_abort = partial(ToyMember, name="toy_abort")
+toy_asks = partial(ToyMember, name="toy_asks")
 
 
 @pytest.fixture()
@@ -169,24 +155,11 @@ class ToyWriter:
         return state
 
 
-def toy_append(ctx):
-    return ToyWriter(ctx, "toy_append")
-
-
-def toy_append2(ctx):
-    return ToyWriter(ctx, "toy_append2")
-
-
-def toy_other(ctx):
-    return ToyWriter(ctx, "toy_other")
-
-
-def toy_terse(ctx):
-    return ToyWriter(ctx, "toy_terse")
-
-
-def toy_claims(ctx):
-    return ToyWriter(ctx, "toy_claims")
+toy_append = partial(ToyWriter, name="toy_append")
+toy_append2 = partial(ToyWriter, name="toy_append2")
+toy_other = partial(ToyWriter, name="toy_other")
+toy_terse = partial(ToyWriter, name="toy_terse")
+toy_claims = partial(ToyWriter, name="toy_claims")
 
 
 @pytest.fixture()
