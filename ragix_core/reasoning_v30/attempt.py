@@ -16,7 +16,10 @@ The order is what the published evidence for small models supports:
    is enough (at d7e5004 three of the five calls of a typical cross-checked run were cross-checks);
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
-   InterCode 2306.14898's "try again" on execution feedback).
+   InterCode 2306.14898's "try again" on execution feedback);
+4. a disputed winner is put to ``judge`` beside each rival output's command, in both orders: the rival
+   becomes the answer's basis only when both readings pick it (judge.py says why). The run stays
+   ``disputed`` either way: the commands did disagree.
 What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure).
 
 A command the model repeats is not run again, and it is not a second vote either: agreement means two
@@ -52,6 +55,9 @@ _STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 _FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 # (feedback, draw index, sample rather than greedy) -> command
 AskCommand = Callable[[str, int, bool], str]
+# (command 1, command 2) -> 1 or 2, the one said to compute the goal; None when the reply named neither
+Judge = Callable[[PlanStep, PlanStep], Optional[int]]
+JUDGED_RIVALS = 2  # rival outputs a disputed winner is judged against, at most (two calls each)
 RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; returns a fix to run instead
 
 
@@ -110,7 +116,9 @@ def _changes(step: Optional[PlanStep]) -> bool:
 class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
-    decided_by: str = ""  # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "" (nothing found)
+    # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "judged" (a disputed rival the
+    # judge picked in both orders) | "" (nothing found)
+    decided_by: str = ""
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
     no_command: List[str] = field(default_factory=list)  # why draws produced no command
@@ -119,6 +127,8 @@ class AttemptOutcome:
     drawn: int = 0  # model calls asked for a command, failed and repeated ones included
     # The winner is short (a count, a name: at most confirm_lines lines) and was put to a vote to confirm it.
     checked: bool = False
+    # Each judgement of a disputed winner against a rival: the two commands, the picks in both orders, whether it switched.
+    judged: List[Dict[str, object]] = field(default_factory=list)
 
     @property
     def found_nothing(self) -> bool:
@@ -145,14 +155,15 @@ class AttemptOutcome:
 
     @property
     def confirmed(self) -> bool:
-        """At least two drawn commands printed the winner's output."""
-        return self.winner is not None and self.agreed >= 2
+        """At least two drawn commands printed the winner's output (a judged winner was disputed, whatever
+        its cluster: the commands disagreed, and the judge's reading is not a second output)."""
+        return self.winner is not None and self.agreed >= 2 and self.decided_by != "judged"
 
     @property
     def disputed(self) -> bool:
         """Voted commands found different things and no two agreed: the answer rests on one of them."""
-        return (self.winner is not None and self.vote is not None
-                and self.outputs_found >= 2 and self.agreed < 2)
+        return self.decided_by == "judged" or (self.winner is not None and self.vote is not None
+                                                 and self.outputs_found >= 2 and self.agreed < 2)
 
     @property
     def unconfirmed(self) -> bool:
@@ -178,8 +189,10 @@ class AttemptOutcome:
         if self.winner is None:
             return f"{len(self.steps)} command{'s' if len(self.steps) != 1 else ''} ran, none found anything"
         if self.disputed:
+            basis = ("the one the model, reading the commands side by side in both orders, said computes the goal"
+                     if self.decided_by == "judged" else "the first of them")
             return (f"{len(self.vote.samples)} commands printed {self.outputs_found} different outputs; "
-                    "this answer rests on the first of them")
+                    f"this answer rests on {basis}")
         if self.unconfirmed:
             return "no second command printed the same output; this answer rests on one command"
         return ""
@@ -198,13 +211,14 @@ class AttemptOutcome:
                 "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
                 "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
+                "judged": list(self.judged),
                 "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call]}
 
 
 class CommandAttempt:
     def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
                  samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES,
-                 cross_checks: int = CROSS_CHECKS):
+                 cross_checks: int = CROSS_CHECKS, judge: Optional[Judge] = None):
         if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0:
             raise ValueError("samples, retries, confirm_lines and cross_checks must be >= 0 and quorum >= 1 "
                              f"(got {samples}, {retries}, {confirm_lines}, {cross_checks}, {quorum})")
@@ -216,8 +230,26 @@ class CommandAttempt:
         self.retries = retries
         self.confirm_lines = confirm_lines
         self.cross_checks = cross_checks
+        self.judge = judge
 
     def attempt(self, description: str) -> AttemptOutcome:
+        out = self._attempt(description)
+        if out.disputed and self.judge is not None:
+            self._judge(out)
+        return out
+
+    def _judge(self, out: AttemptOutcome) -> None:
+        """Read the winner beside each rival in both orders; a rival both readings pick becomes the winner."""
+        for rival in out.rivals(JUDGED_RIVALS):
+            kept = out.winner
+            picks = [self.judge(kept, rival), self.judge(rival, kept)]
+            switched = picks == [2, 1]
+            out.judged.append({"kept": kept.tool_call.args.get("command"), "rival": rival.tool_call.args.get("command"),
+                               "picks": picks, "switched": switched})
+            if switched:
+                out.winner, out.decided_by = rival, "judged"
+
+    def _attempt(self, description: str) -> AttemptOutcome:
         out = AttemptOutcome()
         ran: Dict[str, PlanStep] = {}
         greedy = self._draw("", False, description, out, ran)

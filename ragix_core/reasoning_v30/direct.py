@@ -3,7 +3,8 @@
 A mixin of ``AgentFunctions`` (agent_fns.py), which holds the roles, the tool box and the run's
 state these methods read: ``voting``, ``tools``, ``worker``, ``root``, ``may_escalate``, ``tried``
 and the shared ``file_context``, ``compose_for``, ``_run`` and ``plan_complexity``. The main path
-itself (one greedy command, a vote after a failure, retries on the real error) is attempt.py; this
+itself (one greedy command, a vote after a failure, retries on the real error, a disputed output read
+beside its rival: judge.py) is attempt.py; this
 module asks for the commands and turns the outcome into an answer or an escalation to PLAN.
 """
 
@@ -21,6 +22,7 @@ from ragix_core.llm.structured import ask_json
 
 from .attempt import AttemptOutcome, CommandAttempt
 from .command_prompt import ask_free_command, command_request, pasted_placeholder
+from .judge import ask_judge
 from .replies import AnswerReply
 
 __all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED"]
@@ -77,7 +79,9 @@ class DirectAnswers:
                                  lambda step, final=False: self._run_written(step, goal, final),
                                  lambda step: execution_feedback(step, self.root),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries,
-                                 confirm_lines=v.confirm_lines, cross_checks=v.cross_checks).attempt(goal)
+                                 confirm_lines=v.confirm_lines, cross_checks=v.cross_checks,
+                                 judge=(lambda a, b: ask_judge(self.worker, goal, a, b)) if v.judge_disputes else None
+                                 ).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
         if winner is None and self.may_escalate:

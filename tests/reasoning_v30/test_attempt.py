@@ -296,3 +296,69 @@ def test_a_sampled_write_that_succeeds_ends_the_vote():
     out = attempt(script)
     assert len(script.asked) == 2 and out.decided_by == "vote"  # c.txt was never written
     assert out.winner.tool_call.args["command"] == "cp a.txt b.txt"
+
+
+# -- a disputed output read beside its rival (judge.py) --------------------------------------------------
+
+LINES_CMDS = ["find . -name sql.py | wc -l", "wc -l sqlparse/sql.py"]
+LINES_RESULTS = {LINES_CMDS[0]: ToolResult("shell", 0, stdout="1\n"),
+                 LINES_CMDS[1]: ToolResult("shell", 0, stdout="664 sqlparse/sql.py\n")}
+
+
+class Judge:
+    """Picks by command text: the pick for (first, second) is 1 when ``prefers`` is in the first command."""
+
+    def __init__(self, prefers: Optional[str] = None, always: Optional[int] = None):
+        self.prefers, self.always = prefers, always
+        self.asked: List[tuple] = []
+
+    def __call__(self, first, second):
+        a, b = first.tool_call.args["command"], second.tool_call.args["command"]
+        self.asked.append((a, b))
+        if self.always is not None or self.prefers is None:
+            return self.always
+        return 1 if self.prefers in a else 2 if self.prefers in b else None
+
+
+def test_a_disputed_rival_both_readings_pick_becomes_the_answer_and_the_run_stays_disputed():
+    judge = Judge(prefers="wc -l sqlparse")
+    out = attempt(Script(LINES_CMDS, LINES_RESULTS), judge=judge)
+    assert judge.asked == [(LINES_CMDS[0], LINES_CMDS[1]), (LINES_CMDS[1], LINES_CMDS[0])]  # both orders
+    assert out.winner.tool_call.args["command"] == LINES_CMDS[1] and out.decided_by == "judged"
+    assert out.disputed and not out.confirmed and out.confidence() == pytest.approx(0.5)
+    assert [s.tool_call.args["command"] for s in out.rivals()] == [LINES_CMDS[0]]  # the greedy one is now the rival
+    assert "said computes the goal" in out.summary()
+    assert out.to_meta()["judged"] == [{"kept": LINES_CMDS[0], "rival": LINES_CMDS[1], "picks": [2, 1],
+                                        "switched": True}]
+
+
+@pytest.mark.parametrize("always", [1, 2, None])
+def test_a_judge_that_picks_by_position_or_names_neither_changes_nothing(always):
+    out = attempt(Script(LINES_CMDS, LINES_RESULTS), judge=Judge(always=always))
+    assert out.winner.tool_call.args["command"] == LINES_CMDS[0] and out.decided_by == "greedy"
+    assert out.disputed and out.to_meta()["judged"][0]["switched"] is False
+
+
+def test_a_judge_that_prefers_the_greedy_command_keeps_it():
+    out = attempt(Script(LINES_CMDS, LINES_RESULTS), judge=Judge(prefers="find"))
+    assert out.winner.tool_call.args["command"] == LINES_CMDS[0] and out.to_meta()["judged"][0]["picks"] == [1, 2]
+
+
+def test_an_output_that_is_confirmed_or_unchallenged_is_never_judged():
+    judge = Judge(always=2)
+    cmds = ["wc -l src/a.py", "wc -l < src/a.py"]
+    out = attempt(Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="42 src/a.py\n"),
+                                cmds[1]: ToolResult("shell", 0, stdout="42\n")}), judge=judge)
+    assert out.confirmed and judge.asked == []
+    out = attempt(Script(["find . -name '*.md'"], {"find . -name '*.md'": LISTING}), judge=judge)
+    assert judge.asked == [] and out.to_meta()["judged"] == []
+
+
+def test_two_sampled_commands_agreeing_on_the_judged_rival_do_not_make_it_confirmed():
+    # The judge reads commands; it is not a second output. A switched answer stays disputed, never `success`.
+    cmds = ["find tests -name 'test_*.py' | wc -l", "grep -rl 'test_*.py' tests | wc -l",
+            "ls tests | grep 'test_*.py' | wc -l"]
+    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="10\n"), cmds[1]: ToolResult("shell", 0, stdout="1\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="1\n")})
+    out = attempt(script, cross_checks=3, judge=Judge(prefers="grep -rl"))
+    assert out.decided_by == "judged" and out.agreed == 2 and out.disputed and not out.confirmed

@@ -144,16 +144,41 @@ def test_a_goal_that_asks_two_things_plans_at_once(project):
 
 
 def test_commands_that_print_different_things_end_disputed_not_success(project):
+    # The judge (two readings per rival) picks by position, so the first command stays the basis.
     replies = [fenced("cat missing.md"), fenced("wc -l docs/install.md"), fenced("wc -l docs/usage.md"),
-               fenced("grep -c step docs/install.md"), "The guide has 12 lines."]
+               fenced("grep -c step docs/install.md"), "1", "2", "1", "2", "The guide has 12 lines."]
     res, llm = run("How long is the guide file?", project, *replies)
-    assert res.state.stop_reason == "disputed"
+    assert res.state.stop_reason == "disputed" and res.state.meta["attempt"]["decided_by"] == "vote"
+    assert [j["picks"] for j in res.state.meta["attempt"]["judged"]] == [[1, 2], [1, 2]]
     caveat = res.state.meta["caveat"]
     assert "3 commands printed 3 different outputs" in caveat and "11" not in res.state.final_answer
     # The rivals are shown beside the basis, as written: the user can judge between them.
     assert 'Other outputs: `wc -l docs/usage.md` printed "2 docs/usage.md"; `grep -c step docs/install.md` printed "11"' \
         in caveat
     assert res.state.confidence < 0.5
+
+
+def test_a_disputed_count_both_readings_reject_is_replaced_by_its_rival(project):
+    # `find -name FILE | wc -l` counts files named FILE, not its lines: the cross-check's `wc -l` printed
+    # the lines, and the judge, asked in both orders, picked the cross-check both times.
+    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"),
+               "2", "1", "docs/install.md has 12 lines."]
+    res, llm = run("How many lines does docs/install.md have?", project, *replies)
+    judge_prompt = llm.calls[2]["messages"][0]["content"]
+    assert "Command 1: `find docs -name install.md | wc -l`" in judge_prompt and "12 docs/install.md" in judge_prompt
+    assert "Command 1: `wc -l docs/install.md`" in llm.calls[3]["messages"][0]["content"]  # the other order
+    assert "12 docs/install.md" in llm.calls[4]["messages"][0]["content"]  # the writer read the rival's output
+    assert res.state.meta["attempt"]["decided_by"] == "judged" and res.state.stop_reason == "disputed"
+    assert "said computes the goal" in res.state.meta["caveat"]
+    assert 'Other outputs: `find docs -name install.md | wc -l` printed "1"' in res.state.meta["caveat"]
+
+
+def test_judge_disputes_off_keeps_the_first_command_with_no_extra_call(project):
+    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"), "It has 1 line."]
+    res, llm = run("How many lines does docs/install.md have?", project, *replies,
+                   reasoning={"voting": {"judge_disputes": False}})
+    assert len(llm.calls) == 3 and res.state.meta["attempt"]["decided_by"] == "greedy"
+    assert res.state.stop_reason == "disputed"
 
 
 def test_a_write_in_a_read_only_run_is_planned_and_not_made(project):
