@@ -242,7 +242,9 @@ class CommandAttempt:
         """Read the winner beside each rival in both orders; a rival both readings pick becomes the winner."""
         for rival in out.rivals(JUDGED_RIVALS):
             kept = out.winner
-            picks = [self.judge(kept, rival), self.judge(rival, kept)]
+            picks = [self.judge(kept, rival)]
+            if picks[0] == 2:  # only a first reading for the rival can switch: the second costs a call only then
+                picks.append(self.judge(rival, kept))
             switched = picks == [2, 1]
             out.judged.append({"kept": kept.tool_call.args.get("command"), "rival": rival.tool_call.args.get("command"),
                                "picks": picks, "switched": switched})

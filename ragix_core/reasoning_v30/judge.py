@@ -7,7 +7,8 @@ is sometimes the wrong pipe and the cross-check the right one: at 1b83865 (parap
 one vote each, and cross-check draws are worse commands on average: docs/SAMPLING.md). Reading the two
 commands side by side is a different task from writing one, closer to what the model does well (verifying
 a short program against a sentence); it is asked in both orders, and the answer changes only when both
-readings pick the other command, so a model that always says "1" (or "2") changes nothing.
+readings pick the other command, so a model that always says "1" (or "2") changes nothing. The first reading
+shows the current basis first; the second is asked only when the first picked the rival.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ragix_core.llm.structured import ask_text
 __all__ = ["judge_request", "ask_judge", "JUDGE_MAX_TOKENS", "OUTPUT_SHOWN"]
 
 JUDGE_MAX_TOKENS = 4  # "1" or "2"; a model that starts explaining is read by its first digit
-OUTPUT_SHOWN = 400  # characters of each output shown: a disputed output is short; its rival may not be
+OUTPUT_SHOWN = 240  # characters of each output shown: a disputed output is short; its rival may not be
 _CHOICE = re.compile(r"(?<![\d.])([12])(?!\d|\.\d)")  # a lone 1 or 2: not 12, not 1.5
 _FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 
