@@ -33,7 +33,8 @@ def server() -> Iterator[str]:
         yield s.url
 
 
-def test_all_commands_failing_is_not_a_success_and_exit_1(tmp_path, server, monkeypatch):
+def _run(tmp_path, server, monkeypatch, reasoning: str = ""):
+    """`ragix run --json` on a project without the file the goal names; ``reasoning``: more config lines."""
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     project = tmp_path / "project"
     project.mkdir()
@@ -41,16 +42,28 @@ def test_all_commands_failing_is_not_a_success_and_exit_1(tmp_path, server, monk
     # The user's own config (--config), not the project's: a project file may not name an endpoint.
     config = tmp_path / "user.yaml"
     config.write_text(f"llm:\n  default: {{backend: openai, model: scripted, base_url: \"{server}\"}}\n"
-                      "reasoning:\n  voting: {samples: 1}\n  max_reflections: {moderate: 0}\n")
+                      f"reasoning:\n{reasoning}  voting: {{samples: 1}}\n  max_reflections: {{moderate: 0}}\n")
     result = CliRunner().invoke(app, ["run", "--cwd", str(project), "--config", str(config), "--json",
                                       "How many lines does notes.txt have?"])
-    out = json.loads(result.stdout)
-    assert out["stop_reason"] == "no_new_plan", out  # the plan after the failed attempt repeats its command
+    return result, json.loads(result.stdout)
+
+
+def test_all_commands_failing_is_not_a_success_and_exit_1(tmp_path, server, monkeypatch):
+    result, out = _run(tmp_path, server, monkeypatch)
+    assert out["stop_reason"] == "no_evidence", out  # no plan after the failed attempt (plan_after_failure off)
     assert result.exit_code == 1
-    # the command ran once: a command the model repeats is not run again, and a plan of it is refused
+    # the command ran once: a command the model repeats is not run again
     assert len(out["executed_steps"]) == 1 and out["executed_steps"][0]["status"] == "failed"
     assert out["final_answer"].startswith("## Partial Results")
+    assert "missing-notes.txt does not exist and no file in the project has a similar name" in out["final_answer"]
+    # the greedy draw, one sample, two retries; no answer is composed from nothing
+    assert out["usage"]["llm_calls"] == 4
+
+
+def test_with_plan_after_failure_the_repeated_plan_is_refused_and_the_run_fails(tmp_path, server, monkeypatch):
+    result, out = _run(tmp_path, server, monkeypatch, reasoning="  plan_after_failure: true\n")
+    assert out["stop_reason"] == "no_new_plan", out  # the plan after the failed attempt repeats its command
+    assert result.exit_code == 1 and len(out["executed_steps"]) == 1
     assert json.dumps(COMMAND) not in out["final_answer"].split("### What Was Tried")[0]
-    # the greedy draw, one sample, two retries, a plan and the plan asked again without the failed
-    # command; no answer is composed from nothing
+    # the greedy draw, one sample, two retries, a plan and the plan asked again without the failed command
     assert out["usage"]["llm_calls"] == 6

@@ -175,6 +175,12 @@ class ReasoningConfig(_Section):
     # nothing (ADaPT, arXiv 2311.05772). classify_first: spec 000's routing (the model labels the goal;
     # SIMPLE answers with the same main path, the rest plans first).
     routing: Literal["classify_first", "try_first"] = "try_first"
+    # try_first only: when every command of the main path failed or found nothing, hand the goal to PLAN
+    # (ADaPT's decomposition after failure) instead of ending `no_evidence` with what was tried. Off by
+    # default: measured on work nobody here wrote (docs/DECISIONS.md), those plans passed 2 of 25 runs, ended
+    # 14 of them `success` on a wrong answer, and took 57 to 72 % of the tokens on NL2Bash and AgentBench OS.
+    # A goal whose command writes in a read-only run still plans (its reads run; the writes are named).
+    plan_after_failure: bool = False
     # Who labels a goal's complexity under classify_first. model: spec 000's CLASSIFY, the model labels
     # every goal the rules do not bypass. rules_first: a goal the rules tie to the project plans as
     # MODERATE, or COMPLEX when it asks several things, without a model call.

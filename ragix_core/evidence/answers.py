@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from typing import List
 
+from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus
 from ragix_core.evidence.steps import shown_command, step_output, writes_not_run
 
 __all__ = ["compose_from_steps", "partial_results", "recommendation"]
+
+
+MAX_LISTED = 8  # commands a partial answer lists (the main path runs at most 1 + samples + retries)
 
 
 def _command(step: PlanStep) -> str:
@@ -82,6 +86,13 @@ def partial_results(state: ReasoningState) -> str:
         attempts.append(f"**Last failure** (Step {last.num}: {last.description})\n- Error: {(state.last_error or step_output(last))[:300]}")
     if not attempts and state.last_error:
         attempts.append(f"- {state.last_error[:500]}")
+    if not state.reflection_attempts and (len(state.executed_steps) > 1 or (state.executed_steps and not failed)):
+        # The main path's commands (no plan, no reflection): each one and what it gave, so the user sees
+        # what was searched and where, and can judge an absence or rephrase.
+        ran = [f"- `{_command(s)}`: {bounded(step_output(s, limit=200), 200) or '(no output)'}"
+               for s in state.executed_steps[:MAX_LISTED]]
+        more = len(state.executed_steps) - MAX_LISTED
+        attempts.append("**Commands run**\n" + "\n".join(ran) + (f"\n- ... and {more} more" if more > 0 else ""))
     writes = writes_not_run(state.executed_steps)
     if writes:
         attempts.append("**Not run** (they write; this run may only read)\n" + "\n".join(f"- `{c}`" for c in writes))

@@ -77,6 +77,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         self.max_context_chars = max_context_chars
         self.voting = voting or VotingSection(samples=0, retries=1)
         self.may_escalate = may_escalate
+        # On the try-first route, also plan when the main path found nothing (reasoning.plan_after_failure).
+        self.plan_after_failure = False
         self.rewritten: set = set()  # answers the binding wrote from the outputs (compose_for's drafts replaced)
         self.labels = labels
         self.plan_format = plan_format

@@ -69,6 +69,7 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
 
     try_first = rc.routing == "try_first"
     functions.may_escalate = try_first
+    functions.plan_after_failure = rc.plan_after_failure
     nodes = {
         "CLASSIFY": ClassifyNode(functions.classify_to_try if try_first else functions.classify,
                                  route_fn=try_first_route if try_first else None),

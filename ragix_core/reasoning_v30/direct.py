@@ -84,7 +84,7 @@ class DirectAnswers:
                                  ).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
-        if winner is None and self.may_escalate:
+        if winner is None and self.may_escalate and (outcome.write_refused is not None or self.plan_after_failure):
             # A plan runs the reads of a goal whose command writes in a read-only run, and says which
             # writes it did not make (evidence/steps.refused_write).
             self.tried = _tried(outcome.steps)
@@ -92,8 +92,10 @@ class DirectAnswers:
                 "every command found nothing" if outcome.found_nothing else "no command worked"
             return {"escalate": why, "complexity": self.plan_complexity(goal), "steps": outcome.steps, "meta": meta}
         if winner is None:
-            # Nothing to answer from: no model call; RESPOND reports what was tried (no_evidence).
-            return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta}
+            # Nothing to answer from: no model call; RESPOND reports what was tried. Commands that only found
+            # nothing end `no_evidence` too: an empty search agrees with itself whether its pattern or path was
+            # right or wrong (absence.py), so "none found" is said beside its commands, not claimed.
+            return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta, "stop_reason": "no_evidence"}
         return self._answer_from(goal, outcome, meta)
 
     def _run_written(self, step: PlanStep, goal: str, final: bool = False) -> Any:

@@ -28,6 +28,10 @@ FAILURES = [("die", "mcp_server_died"), ("hang", "mcp_server_timeout"), ("garbag
 DOWN_AFTER = {"die", "hang", "garbage_call"}
 
 
+# The main path hands a failed goal to PLAN only when asked to (reasoning.plan_after_failure, off by default).
+PLAN_AFTER_FAILURE = {"plan_after_failure": True}
+
+
 def _starts(capfd) -> int:
     return capfd.readouterr().err.count("hostile server started")
 
@@ -81,7 +85,7 @@ def test_when_no_other_route_works_the_run_stops_with_the_failures_name(project,
 def test_on_the_main_path_a_server_failure_hands_the_goal_to_a_plan_that_reads_another_way(project, capfd,
                                                                                             mode, kind):
     res, model, _ = run(project, mode, plans=[plan_of(READ)], goal="What does the echo tool say about notes.txt?",
-                        command='mcp.hostile.echo {"text": "notes.txt"}')
+                        command='mcp.hostile.echo {"text": "notes.txt"}', reasoning=PLAN_AFTER_FAILURE)
     trace = res.node_trace
     assert trace[1] == "DIRECT_EXEC" and trace[2] == "PLAN", trace  # the failed one-command try escalates
     assert res.state.executed_steps[0].result.error.startswith(kind)
@@ -92,9 +96,17 @@ def test_on_the_main_path_a_server_failure_hands_the_goal_to_a_plan_that_reads_a
     assert _starts(capfd) == 1
 
 
+def test_on_the_main_path_by_default_a_server_failure_ends_the_run_with_its_name_and_no_plan(project):
+    res, model, _ = run(project, "die", plans=[plan_of(READ)], goal="What does the echo tool say about notes.txt?",
+                        command='mcp.hostile.echo {"text": "notes.txt"}')
+    assert "PLAN" not in res.node_trace and res.state.stop_reason == "mcp_server_died", \
+        (res.node_trace, res.state.stop_reason)
+    assert not model.planner_prompts() and "Partial Results" in res.state.final_answer
+
+
 def test_on_the_main_path_with_no_other_route_the_run_stops_with_the_failures_name(project):
     res, model, _ = run(project, "die", plans=[plan_of(ECHO_AGAIN)], goal="What does the echo tool say about notes.txt?",
-                        command='mcp.hostile.echo {"text": "notes.txt"}')
+                        command='mcp.hostile.echo {"text": "notes.txt"}', reasoning=PLAN_AFTER_FAILURE)
     assert res.node_trace[1] == "DIRECT_EXEC" and res.state.stop_reason == "mcp_server_died", \
         (res.node_trace, res.state.stop_reason)
     refused = [c for c in _calls(res) if c["refused"]]

@@ -35,10 +35,11 @@ def project(tmp_path, home) -> Path:
     return root
 
 
-def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, goal=GOAL, command=None, timeout=4):
+def run(project: Path, mode: str, *steps, plans=None, env=None, network=False, goal=GOAL, command=None, timeout=4,
+        reasoning=None):
     """One run of ``goal`` with the hostile server in ``mode``; the planner plans ``steps`` (or
-    ``plans``, one per PLAN), the worker writes ``command``."""
-    cfg = parse_config({"reasoning": {"traces": {"enabled": False}},
+    ``plans``, one per PLAN), the worker writes ``command``; ``reasoning``: more of that config section."""
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}, **(reasoning or {})},
                         "mcp": {"servers": {"hostile": {"command": [sys.executable, str(HOSTILE), mode, str(project)],
                                                         "timeout": timeout,
                                                         "mounts": [str(HOSTILE.parent)], "env": env or {},

@@ -117,13 +117,21 @@ def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
     assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/install.md"]
 
 
+def test_a_goal_whose_commands_all_fail_ends_no_evidence_naming_them_by_default(project):
+    res, llm = run("How long is the entry point file nowhere.txt?", project, *[fenced("cat nowhere.txt")] * 4,
+                   reasoning={"voting": {"samples": 1}})
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and len(llm.calls) == 4
+    assert res.state.stop_reason == "no_evidence" and "nowhere.txt does not exist" in res.state.final_answer
+    assert res.state.meta["attempt"]["retries"] == 2 and not res.state.meta["attempt"]["found_nothing"]
+
+
 def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
     replies = [fenced("cat nowhere.txt")] * 4 + [
         {"objective": "o", "validation": "v", "confidence": 0.5,
          "steps": [{"num": 1, "description": "count", "tool": "wc", "args": {"command": "wc -l app.py"}}]},
         "app.py has 2 lines."]
     res, llm = run("How long is the entry point file nowhere.txt?", project, *replies,
-                   reasoning={"voting": {"samples": 1}})
+                   reasoning={"voting": {"samples": 1}, "plan_after_failure": True})
     assert res.node_trace[:3] == ["CLASSIFY", "DIRECT_EXEC", "PLAN"]
     assert res.state.meta["escalated"] == "no command worked"
     assert res.state.complexity.value == "simple"  # its budget: no reflection after the attempt's retries
