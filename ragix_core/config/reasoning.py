@@ -152,8 +152,8 @@ class VotingSection(_Section):
     # Other commands that must print something to confirm or dispute such an output (within ``samples``
     # draws). They never replace it, so each one more costs a call and changes only the stop reason.
     cross_checks: int = Field(1, ge=0, le=10)
-    # A disputed short output is read beside each rival's command in both orders (two short calls each,
-    # reasoning_v30/judge.py); the rival is the answer's basis only when both readings pick it. The run
+    # A disputed short output is read beside each rival's command in both orders (one or two short calls
+    # each, reasoning_v30/judge.py); the rival is the answer's basis only when both readings pick it. The run
     # still ends `disputed`. False: a disputed answer always rests on the first command.
     judge_disputes: bool = True
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds

@@ -20,7 +20,8 @@ The order is what the published evidence for small models supports:
 4. a disputed winner is put to ``judge`` beside each rival output's command, in both orders: the rival
    becomes the answer's basis only when both readings pick it (judge.py says why). The run stays
    ``disputed`` either way: the commands did disagree.
-What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure).
+What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose only after failure) when
+``reasoning.plan_after_failure`` asks for one, else an honest ``no_evidence``.
 
 A command the model repeats is not run again, and it is not a second vote either: agreement means two
 different commands printed the same thing, since the same pipe repeated repeats its mistake (measured at
@@ -57,7 +58,7 @@ _FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 AskCommand = Callable[[str, int, bool], str]
 # (command 1, command 2) -> 1 or 2, the one said to compute the goal; None when the reply named neither
 Judge = Callable[[PlanStep, PlanStep], Optional[int]]
-JUDGED_RIVALS = 2  # rival outputs a disputed winner is judged against, at most (two calls each)
+JUDGED_RIVALS = 2  # rival outputs a disputed winner is judged against, at most (one or two calls each)
 RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; returns a fix to run instead
 
 
