@@ -2,10 +2,14 @@
 (``--systems``), beside the other systems' records of an earlier run, on the questions both ran.
 
     python benchmarks/research_compose.py NEW.json EARLIER.json [--json OUT.json]
+    python benchmarks/research_compose.py NEW.json EARLIER.json --union [--json OUT.json]
 
 For when a change touched one system only and the machine is too busy to rerun all four: the
 systems taken from the earlier run must have sent the same prompts to the same model (greedy
 decoding), which the caller states; the report names both commits and which systems came from which.
+With --union, the two runs' questions are put together instead (a set run in parts, e.g. its single
+questions at one commit and its multi and unanswerable ones at another with the same research code):
+every system both ran, the new run's records for a question both ran; the report names both commits.
 """
 
 from __future__ import annotations
@@ -42,16 +46,41 @@ def compose(new: Dict[str, Any], earlier: Dict[str, Any], questions: Dict[str, A
             "systems": {s: summarize(records, s, questions) for s in systems}, "records": records}
 
 
+def union(new: Dict[str, Any], earlier: Dict[str, Any], questions: Dict[str, Any]) -> Dict[str, Any]:
+    """One report over both runs' questions, in the set's order: ``new``'s records for the questions it ran,
+    ``earlier``'s for the rest; only the systems both ran."""
+    if new.get("docset", {}).get("name") != earlier.get("docset", {}).get("name"):
+        raise ValueError("the two reports are of different question sets")
+    if new.get("model") != earlier.get("model"):
+        raise ValueError(f"the two reports used different models: {new.get('model')} and {earlier.get('model')}")
+    systems = [s for s in SYSTEMS if any(r["system"] == s for r in new["records"])
+               and any(r["system"] == s for r in earlier["records"])]
+    ran_new = set(new["questions_run"])
+    from_earlier = [q for q in earlier["questions_run"] if q not in ran_new]
+    order = [q for q in questions if q in ran_new or q in from_earlier]
+    records = [r for r in new["records"] if r["system"] in systems]
+    records += [r for r in earlier["records"] if r["id"] in from_earlier and r["system"] in systems]
+    return {"date": new["date"], "docset": new["docset"], "model": new["model"], "collection": new.get("collection"),
+            "composed_from": {"new": {"commit": new["commit"], "command": new["command"],
+                                      "questions": sorted(ran_new)},
+                              "earlier": {"commit": earlier["commit"], "command": earlier["command"],
+                                          "questions": from_earlier}},
+            "commit": new["commit"], "questions_run": order, "questions_chosen": len(order),
+            "systems": {s: summarize(records, s, questions) for s in systems}, "records": records}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("new", type=Path)
     ap.add_argument("earlier", type=Path)
     ap.add_argument("--json", type=Path, default=None, help="write the composed report here")
+    ap.add_argument("--union", action="store_true",
+                    help="put the two runs' questions together (every system both ran) instead of their systems")
     args = ap.parse_args(argv)
     try:
         new, earlier = (json.loads(p.read_text()) for p in (args.new, args.earlier))
         ds = load_docset(new["docset"]["name"])
-        report = compose(new, earlier, {q.id: q for q in ds.questions})
+        report = (union if args.union else compose)(new, earlier, {q.id: q for q in ds.questions})
     except (OSError, ValueError, KeyError) as exc:
         print(f"research_compose: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2

@@ -64,13 +64,14 @@ def test_only_and_systems_choose_the_questions_and_systems_a_run_reruns():
     assert table.splitlines()[0] == "| metric | full_loop |" and "no_retrieval" not in table
 
 
+def report(commit, ids, systems, model="m", verdict="correct"):
+    recs = [record(i, system=s, answer="64", verdict=verdict, context_docs=["a.md"]) for i in ids for s in systems]
+    return {"date": "d", "commit": commit, "command": f"run {commit}", "docset": {"name": "set"}, "model": model,
+            "questions_run": ids, "records": recs}
+
+
 def test_a_composed_report_takes_the_other_systems_from_the_earlier_run_on_the_questions_both_ran():
     from benchmarks import research_compose
-
-    def report(commit, ids, systems, model="m"):
-        recs = [record(i, system=s, answer="64", verdict="correct", context_docs=["a.md"]) for i in ids for s in systems]
-        return {"date": "d", "commit": commit, "command": f"run {commit}", "docset": {"name": "set"}, "model": model,
-                "questions_run": ids, "records": recs}
 
     new = report("new1", ["gold-retrieved", "answered"], ["full_loop"])
     earlier = report("old1", ["gold-retrieved", "gold-missed"], ["bm25_oneshot", "full_loop", "oracle"])
@@ -83,3 +84,17 @@ def test_a_composed_report_takes_the_other_systems_from_the_earlier_run_on_the_q
 
     with pytest.raises(ValueError, match="different models"):
         research_compose.compose(new, report("old2", ["answered"], ["oracle"], model="other"), QUESTIONS)
+
+
+def test_a_union_puts_two_runs_questions_together_in_the_sets_order_the_new_run_winning_a_shared_one():
+    from benchmarks import research_compose
+
+    new = report("new1", ["unanswerable", "answered"], ["bm25_oneshot", "full_loop"], verdict="wrong")
+    earlier = report("old1", ["gold-retrieved", "answered"], ["bm25_oneshot", "full_loop", "oracle"])
+    out = research_compose.union(new, earlier, QUESTIONS)
+    assert out["questions_run"] == ["gold-retrieved", "answered", "unanswerable"]
+    assert list(out["systems"]) == ["bm25_oneshot", "full_loop"]  # only the systems both ran
+    answered = [r for r in out["records"] if r["id"] == "answered"]
+    assert len(answered) == 2 and all(r["verdict"] == "wrong" for r in answered)  # the new run's records
+    assert out["systems"]["full_loop"]["correct"]["n"] == "1/3"
+    assert out["composed_from"]["earlier"]["questions"] == ["gold-retrieved"]
