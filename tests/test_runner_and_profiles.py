@@ -184,7 +184,8 @@ def test_the_main_path_ends_no_evidence_when_every_command_found_nothing(repo: P
                    config=parse_config(TRY_FIRST))
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and "escalated" not in res.state.meta
     assert res.state.stop_reason == "no_evidence" and len(roles.llm.calls) == 6
-    assert "grep -rn 'quantity: 0' src/inventory/storage.py" in res.state.final_answer  # what was tried
+    assert "- `grep -rn 'quantity: 0' src/inventory/storage.py`: (no matches)" in res.state.final_answer  # what ran
+    assert "The commands that ran found nothing: the absence may be real" in res.state.final_answer
 
 
 def test_the_main_path_plans_when_every_command_found_nothing_if_asked_to(repo: Path):

@@ -67,6 +67,10 @@ def recommendation(state: ReasoningState) -> str:
         return "A command was refused by the active profile. Rephrase the goal for read-only tools, or run with a profile that allows it."
     if any("permission" in e for e in errors):
         return "There may be permission issues. Try running with appropriate access."
+    if state.stop_reason == "no_evidence" and any(s.status == StepStatus.SUCCESS for s in state.executed_steps):
+        return ("The commands that ran found nothing: the absence may be real, or a pattern or path may be wrong. "
+                "Check the names and paths in the goal against the project, or rephrase it "
+                "(`reasoning.plan_after_failure: true` lets a plan try other routes).")
     if state.stop_reason == "no_evidence":
         return ("No tool output supports an answer: no command that ran succeeded. Check the names and paths "
                 "in the goal against the project, or rephrase it.")
