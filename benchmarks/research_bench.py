@@ -203,7 +203,7 @@ def full_loop(q: Question, client: Any, index: DocumentIndex, s) -> Dict[str, An
                            "side": "?"} for c in schema.get("citations", [])],
             "valid_item": valid, "rounds": schema.get("iterations"), "docs_by_round": docs_by_round,
             "declined": bool(orch.last_run.get("declined")), "context_docs": orch.last_run.get("retrieved_paths", []),
-            "repaired": len(orch.last_run.get("repaired") or []),
+            "repaired": len(orch.last_run.get("repaired") or []), "resampled": orch.last_run.get("resampled", 0),
             "conflict": bool(conflict.get("disagree")), "gap_queries": [r["gap_queries"] for r in rounds if r.get("gap_queries")],
             "critic": (schema.get("critic") or {}).get("status"),
             # why each draft was answered or rejected: the answer and the critic's verdict per round, and the

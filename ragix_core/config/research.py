@@ -39,6 +39,9 @@ class ResearchParams(_Section):
     writer_timeout: float = Field(180.0, gt=0, le=3600)
     critic_llm: bool = True  # ask the model's opinion after the deterministic checks pass
     writer_llm: bool = True  # let the model phrase the report (checked; falls back to the draft)
+    # A revision that repeats a rejected answer word for word is asked again at this temperature in the next
+    # round (greedy decoding shown the same facts writes the same draft: docs/DECISIONS.md); 0 = never.
+    repeat_temperature: float = Field(0.7, ge=0, le=2)
 
 
 class TierInfo(_Section):

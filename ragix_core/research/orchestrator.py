@@ -61,6 +61,11 @@ def _kept_verified(draft: Any, review: Dict[str, Any]) -> tuple:
     return draft, {**review, "status": "WARN", "critique": critique.strip()}
 
 
+def _answer_key(answer: str) -> str:
+    """An answer up to case, spacing and final punctuation: what "the same draft again" compares."""
+    return " ".join((answer or "").casefold().split()).rstrip(" .")
+
+
 def _new_id() -> str:
     from ragix_core.runtime.context import new_session_id
 
@@ -228,6 +233,8 @@ class DeepResearchOrchestrator:
 
         draft, review = None, None
         verified = None  # the first draft that passed the deterministic checks, if a revision fails them
+        rejected: set = set()  # the answers of rejected drafts, normalized
+        repeated = False  # the last rejected draft repeated an earlier rejected answer
         iteration = 0
         searched: set = {query.casefold()}
         exhausted = False  # a gap search found nothing new: the next round must draft
@@ -235,7 +242,14 @@ class DeepResearchOrchestrator:
             iteration += 1
             final = iteration == rs.max_iterations or exhausted
             if review is not None and review["status"] == "REJECT" and draft is not None:
-                response = analyst.revise(draft, review, context, final=final)
+                # A revision that repeated a rejected answer: the greedy model, shown the same facts, writes it
+                # again; the next one is drawn at a temperature (measured at 1a712fb, sqlite3-doc: each of the
+                # three declined multi questions wrote one draft three times).
+                resample = repeated and rs.repeat_temperature > 0
+                response = analyst.revise(draft, review, context, final=final,
+                                          temperature=rs.repeat_temperature if resample else None)
+                if resample:
+                    self.last_run["resampled"] = self.last_run.get("resampled", 0) + 1
             else:
                 response = analyst.research(query, context, mode, temporal, final=final)
             self._log_turn(logger, iteration, analyst, {k: v for k, v in response.items() if k != "draft"},
@@ -252,6 +266,8 @@ class DeepResearchOrchestrator:
                                             "answer": draft.answer, "verdict": review["status"]})
             if review["status"] in ("PASS", "WARN"):
                 break
+            repeated = _answer_key(draft.answer) in rejected
+            rejected.add(_answer_key(draft.answer))
             if review.get("by") == "model" and verified is None:
                 verified = (draft, review)  # passed every check; only the model's opinion rejected it
         assert draft is not None and review is not None  # the last round's schema allows only DRAFT_READY

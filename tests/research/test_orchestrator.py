@@ -81,6 +81,27 @@ def test_a_fabricated_citation_that_survives_every_round_yields_no_answer(index,
     assert len(llm.calls) == 2  # both rejected by the checks: the critic model was never asked
 
 
+def test_a_revision_that_repeats_a_rejected_answer_is_drawn_again_at_a_temperature(index, settings):
+    # Greedy, shown the same sources and the same failure, the analyst writes the same draft: the round after
+    # a repeat is sampled (research.reasoning.repeat_temperature), no extra call.
+    bad = analyst("Quellmere", [("capital", "official/atlas.md#0", "capital of Vantoria is Quellmere")])
+    good = lambda m: analyst("Quellmere", [("capital", label(m, "official/vantoria.html"),
+                                            "capital of Vantoria is Quellmere")])
+    items, o, llm = run(index, settings, [bad, bad, good, critic("PASS"), writer("Quellmere [S1].")],
+                        "What is the capital of Vantoria?")
+    analyst_calls = [c for c in llm.calls if "ANALYST" in json.dumps(c["messages"])]
+    assert [c["temperature"] for c in analyst_calls] == [0.0, 0.0, 0.7]  # the role default, then sampled
+    assert o.last_run["resampled"] == 1 and items[0]["schema_object"]["status"] == "ANSWERED"
+
+
+def test_repeat_temperature_zero_keeps_every_revision_greedy(index, settings):
+    settings.reasoning.repeat_temperature = 0
+    bad = analyst("Quellmere", [("capital", "official/atlas.md#0", "capital of Vantoria is Quellmere")])
+    items, o, llm = run(index, settings, [bad, bad, bad], "What is the capital of Vantoria?")
+    assert all(c["temperature"] == 0.0 for c in llm.calls) and "resampled" not in o.last_run
+    assert items[0]["schema_object"]["status"] == "UNVERIFIED"
+
+
 def test_max_iterations_bounds_the_gap_searches(index, settings):
     settings.reasoning.max_iterations = 2
     replies = [analyst("NOT FOUND", status="SEARCH_REQUIRED", queries=["glass exports"]),

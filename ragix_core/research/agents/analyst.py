@@ -60,14 +60,15 @@ class AnalystAgent(BaseReasoningAgent):
         self._query, self._mode, self._temporal = query, mode, temporal_context
         return self._ask(context, feedback="", final=final)
 
-    def revise(self, draft: Draft, review: Dict[str, Any], context: Context, *, final: bool = False) -> Dict[str, Any]:
+    def revise(self, draft: Draft, review: Dict[str, Any], context: Context, *, final: bool = False,
+               temperature: Optional[float] = None) -> Dict[str, Any]:
         problems: List[str] = list(review.get("failures") or []) + list(review.get("logical_gaps") or [])
         problems += list(review.get("suggestions") or [])
         feedback = prompts.render("research_revise_feedback", draft=draft.markdown(),
                                   problems="\n".join(f"- {p}" for p in problems[:6]) or f"- {review.get('critique', '')}")
-        return self._ask(context, feedback=feedback, final=final)
+        return self._ask(context, feedback=feedback, final=final, temperature=temperature)
 
-    def _ask(self, context: Context, *, feedback: str, final: bool) -> Dict[str, Any]:
+    def _ask(self, context: Context, *, feedback: str, final: bool, temperature: Optional[float] = None) -> Dict[str, Any]:
         self.round += 1
         monitor = self._mode == "monitor"
         can_search = not final
@@ -81,7 +82,7 @@ class AnalystAgent(BaseReasoningAgent):
                             {"sources": self._format_context(context), "question": self._query,
                              "temporal": temporal, "feedback": feedback, "round": round_line},
                             AnalystReply, system_vars={"mode_rules": prompts.load(f"research_mode_{self._mode}").strip()},
-                            schema=analyst_schema(monitor, can_search), max_tokens=600)
+                            schema=analyst_schema(monitor, can_search), max_tokens=600, temperature=temperature)
         draft = Draft.from_reply(reply)
         status = reply.status if can_search else "DRAFT_READY"
         queries = [q.strip() for q in reply.new_queries if q.strip()][:2] if status == "SEARCH_REQUIRED" else []

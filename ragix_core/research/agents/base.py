@@ -40,13 +40,13 @@ class BaseReasoningAgent:
 
     def ask(self, prompt_name: str, custom_vars: Dict[str, Any], reply_model: Type[M], *,
             system_vars: Optional[Dict[str, Any]] = None, schema: Optional[Dict[str, Any]] = None,
-            max_tokens: int = 512) -> Tuple[M, Any]:
+            max_tokens: int = 512, temperature: Optional[float] = None) -> Tuple[M, Any]:
         """The validated reply of the model to this agent's prompt; ``StopRun`` (``<agent>_failed``,
-        ``llm_timeout``, ``llm_unavailable``) when there is none."""
+        ``llm_timeout``, ``llm_unavailable``) when there is none. ``temperature`` None: the role's own."""
         self.last_messages = self.messages(prompt_name, system_vars or {}, custom_vars)
         reply, completion = ask_json(self.client, self.last_messages, reply_model,
                                      stop_reason=f"{self.agent_name}_failed", schema=schema,
-                                     max_tokens=max_tokens, timeout=self.timeout)
+                                     max_tokens=max_tokens, temperature=temperature, timeout=self.timeout)
         self.last_reply = reply.model_dump()
         usage = getattr(completion, "usage", None)
         self.last_usage = {"prompt_tokens": getattr(usage, "prompt_tokens", 0),
