@@ -154,8 +154,8 @@ class VotingSection(_Section):
     cross_checks: int = Field(1, ge=0, le=10)
     # A disputed short output is read beside each rival's command in both orders (one or two short calls
     # each, reasoning_v30/judge.py); the rival is the answer's basis only when both readings pick it. The run
-    # still ends `disputed`. False: a disputed answer always rests on the first command.
-    judge_disputes: bool = True
+    # still ends `disputed`. Off by default: measured, it fixed 4 answers and broke 1 (docs/SAMPLING.md).
+    judge_disputes: bool = False
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
     # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
     k_max: Optional[int] = Field(None, ge=1, le=11)

@@ -14,6 +14,9 @@ from ragix_core.runtime.run import run_goal
 from tests.scripted_llm import ScriptedLLM
 
 
+JUDGE = {"voting": {"judge_disputes": True}}  # the dispute judge (reasoning_v30/judge.py), off by default
+
+
 def fenced(command: str) -> str:
     return f"This prints it:\n```sh\n{command}\n```"
 
@@ -155,7 +158,7 @@ def test_commands_that_print_different_things_end_disputed_not_success(project):
     # The judge's first reading of each rival keeps the first command: no second reading, no change.
     replies = [fenced("cat missing.md"), fenced("wc -l docs/install.md"), fenced("wc -l docs/usage.md"),
                fenced("grep -c step docs/install.md"), "1", "1", "The guide has 12 lines."]
-    res, llm = run("How long is the guide file?", project, *replies)
+    res, llm = run("How long is the guide file?", project, *replies, reasoning=JUDGE)
     assert res.state.stop_reason == "disputed" and res.state.meta["attempt"]["decided_by"] == "vote"
     assert [j["picks"] for j in res.state.meta["attempt"]["judged"]] == [[1], [1]]  # one reading each: kept
     caveat = res.state.meta["caveat"]
@@ -171,7 +174,7 @@ def test_a_disputed_count_both_readings_reject_is_replaced_by_its_rival(project)
     # the lines, and the judge, asked in both orders, picked the cross-check both times.
     replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"),
                "2", "1", "docs/install.md has 12 lines."]
-    res, llm = run("How many lines does docs/install.md have?", project, *replies)
+    res, llm = run("How many lines does docs/install.md have?", project, *replies, reasoning=JUDGE)
     judge_prompt = llm.calls[2]["messages"][0]["content"]
     assert "Command 1: `find docs -name install.md | wc -l`" in judge_prompt and "12 docs/install.md" in judge_prompt
     assert "Command 1: `wc -l docs/install.md`" in llm.calls[3]["messages"][0]["content"]  # the other order
@@ -181,10 +184,9 @@ def test_a_disputed_count_both_readings_reject_is_replaced_by_its_rival(project)
     assert 'Other outputs: `find docs -name install.md | wc -l` printed "1"' in res.state.meta["caveat"]
 
 
-def test_judge_disputes_off_keeps_the_first_command_with_no_extra_call(project):
+def test_by_default_a_dispute_keeps_the_first_command_with_no_extra_call(project):
     replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"), "It has 1 line."]
-    res, llm = run("How many lines does docs/install.md have?", project, *replies,
-                   reasoning={"voting": {"judge_disputes": False}})
+    res, llm = run("How many lines does docs/install.md have?", project, *replies)
     assert len(llm.calls) == 3 and res.state.meta["attempt"]["decided_by"] == "greedy"
     assert res.state.stop_reason == "disputed"
 
