@@ -23,12 +23,13 @@ from ragix_core.core.types import PlanStep
 from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_text
 
+from .attempt import _FATAL  # the same stops end a run whether a draw or a reading hit them
+
 __all__ = ["judge_request", "ask_judge", "JUDGE_MAX_TOKENS", "OUTPUT_SHOWN"]
 
 JUDGE_MAX_TOKENS = 4  # "1" or "2"; a model that starts explaining is read by its first digit
 OUTPUT_SHOWN = 240  # characters of each output shown: a disputed output is short; its rival may not be
 _CHOICE = re.compile(r"(?<![\d.])([12])(?!\d|\.\d)")  # a lone 1 or 2: not 12, not 1.5
-_FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
 
 
 def judge_request(goal: str, first: PlanStep, second: PlanStep) -> str:
