@@ -8,7 +8,7 @@ The order is what the published evidence for small models supports:
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
    plausible answer) is cross-checked by commands drawn at a temperature and asked to compute it
    another way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed
-   something (one by default) or ``samples`` were drawn. A different command that prints the same
+   something (one by default) or ``cross_check_draws`` were drawn (two by default). A different command that prints the same
    thing confirms it; any other output leaves it disputed, never replaced: cross-check draws are
    worse commands than the greedy one (measured at ec0ed53: where they outvoted a right greedy count,
    the run ended ``success`` on their wrong one). A short output no second command reproduced is
@@ -44,10 +44,14 @@ from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS"]
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS",
+           "CROSS_CHECK_DRAWS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
+# Cross-check draws, at most (voting.cross_check_draws): a third one changed the stop reason of 6 of the 15 runs
+# that drew it on AgentBench OS and NL2Bash at d39291a, never the answer, for one more model call each.
+CROSS_CHECK_DRAWS = 2
 # A number standing as a word of its own: 42 in "42 src/main.c", not the 1 of file1.txt nor the digits of a hash.
 _STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 
@@ -219,10 +223,12 @@ class AttemptOutcome:
 class CommandAttempt:
     def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
                  samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES,
-                 cross_checks: int = CROSS_CHECKS, judge: Optional[Judge] = None):
-        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0:
-            raise ValueError("samples, retries, confirm_lines and cross_checks must be >= 0 and quorum >= 1 "
-                             f"(got {samples}, {retries}, {confirm_lines}, {cross_checks}, {quorum})")
+                 cross_checks: int = CROSS_CHECKS, cross_check_draws: int = CROSS_CHECK_DRAWS,
+                 judge: Optional[Judge] = None):
+        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0 or cross_check_draws < 1:
+            raise ValueError("samples, retries, confirm_lines and cross_checks must be >= 0, quorum and "
+                             f"cross_check_draws >= 1 (got {samples}, {retries}, {confirm_lines}, {cross_checks}, "
+                             f"{quorum}, {cross_check_draws})")
         self.ask_command = ask_command
         self.run_step = run_step
         self.feedback = feedback
@@ -231,6 +237,7 @@ class CommandAttempt:
         self.retries = retries
         self.confirm_lines = confirm_lines
         self.cross_checks = cross_checks
+        self.cross_check_draws = cross_check_draws
         self.judge = judge
 
     def attempt(self, description: str) -> AttemptOutcome:
@@ -324,7 +331,8 @@ class CommandAttempt:
                 checks.append(step)
             return step
 
-        out.vote = adaptive_sample(draw, output_key, k_max=1 + self.samples, quorum=self.quorum, empty=found_nothing)
+        draws = min(self.samples, self.cross_check_draws) if cross_check else self.samples
+        out.vote = adaptive_sample(draw, output_key, k_max=1 + draws, quorum=self.quorum, empty=found_nothing)
         if cross_check:
             return  # the winner is already ``first``; the vote says how far other commands bear it out
         best = out.vote.best

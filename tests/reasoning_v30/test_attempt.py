@@ -96,7 +96,7 @@ def test_a_greedy_command_that_failed_is_still_replaced_by_the_samples_vote():
 def test_a_short_greedy_output_no_sample_repeats_is_disputed():
     cmds = ["grep -c a x.py", "grep -c b x.py", "grep -c c x.py", "grep -c d x.py"]
     script = Script(cmds, {c: ToolResult("shell", 0, stdout=f"{n}\n") for n, c in enumerate(cmds, 3)})
-    out = attempt(script, cross_checks=3)
+    out = attempt(script, cross_checks=3, cross_check_draws=3)
     assert len(script.asked) == 4 and out.disputed and out.winner.tool_call.args["command"] == cmds[0]
     assert out.decided_by == "greedy" and out.confidence() == pytest.approx(0.25)
 
@@ -111,12 +111,24 @@ def test_one_cross_check_that_printed_something_else_ends_the_vote_disputed_by_d
     assert [s.tool_call.args["command"] for s in out.rivals()] == [cmds[1]]
 
 
-def test_a_cross_check_that_failed_or_found_nothing_does_not_count_and_another_is_drawn():
+def _check_failed_then_found_nothing_then_agreed():
     cmds = ["grep -c a x.py", "wc -l nope.md", "grep -rn zz .", "awk '/a/ {n++} END {print n}' x.py"]
-    script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: MISSING, cmds[2]: NOTHING,
-                           cmds[3]: ToolResult("shell", 0, stdout="3\n")})
-    out = attempt(script)
+    return Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: MISSING, cmds[2]: NOTHING,
+                         cmds[3]: ToolResult("shell", 0, stdout="3\n")})
+
+
+def test_a_cross_check_that_failed_or_found_nothing_does_not_count_and_another_is_drawn():
+    script = _check_failed_then_found_nothing_then_agreed()
+    out = attempt(script, cross_check_draws=3)
     assert len(script.asked) == 4 and out.confirmed and out.agreed == 2
+
+
+def test_cross_check_draws_stop_at_two_by_default_even_when_none_printed_anything():
+    # A cross-check changes only the stop reason: a third draw costs a call for that alone.
+    script = _check_failed_then_found_nothing_then_agreed()
+    out = attempt(script)
+    assert len(script.asked) == 3 and out.unconfirmed and out.winner.tool_call.args["command"] == "grep -c a x.py"
+    assert out.confidence() == 0.6
 
 
 def test_cross_checks_zero_lets_a_short_greedy_output_stand_unchecked():
@@ -137,7 +149,7 @@ def test_a_short_greedy_output_stands_unconfirmed_when_every_sample_fails():
 def test_the_same_command_again_is_not_a_second_vote_and_the_output_ends_unconfirmed():
     cmds = ["grep -rl group . | wc -l"] * 4
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="5\n")})
-    out = attempt(script)
+    out = attempt(script, cross_check_draws=3)
     assert len(script.asked) == 4 and len(out.steps) == 1  # drawn four times, run once
     assert out.agreed == 1 and not out.confirmed and not out.disputed and out.unconfirmed
     assert out.confidence() == 0.6 and "rests on one command" in out.summary()
@@ -158,7 +170,7 @@ def test_an_echo_states_its_output_and_never_confirms_one():
     cmds = ["find . -name '*.sh' | wc -l", "echo 3", "printf '3\\n'", "ls"]
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="3\n"), cmds[1]: ToolResult("shell", 0, stdout="3\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="3\n"), cmds[3]: LISTING})
-    out = attempt(script)
+    out = attempt(script, cross_check_draws=3)
     assert out.agreed == 1 and not out.confirmed and out.disputed  # the listing differs; the echoes do not count
 
 
@@ -255,6 +267,8 @@ def test_no_command_at_all_is_a_named_stop():
 
 
 def test_bad_budgets_are_refused():
+    with pytest.raises(ValueError, match="cross_check_draws >= 1"):
+        CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", cross_check_draws=0)
     with pytest.raises(ValueError, match="samples, retries, confirm_lines and cross_checks"):
         CommandAttempt(lambda *a: "", lambda s: None, lambda s: "", samples=-1)
     with pytest.raises(ValueError, match="confirm_lines"):
