@@ -75,6 +75,8 @@ def test_absence_listings_and_errors(project):
     assert facts("no_match(src, TODO)", 'match_count(src, "TODO", 0)') <= derive(project, "grep -rn TODO src")
     assert facts("exists(src/app.py)", "exists(src/util.py)", "listed(src)") <= derive(project, "ls src")
     assert parse_claim("missing(nothere.txt)") in derive(project, "cat nothere.txt")
+    # A quoted glob reaches ls unexpanded: its "No such file" names the pattern, not an absent file.
+    assert not derive(project, "ls -1 '*.py'") and not derive(project, "cat 'src/*.txt'")
     assert parse_claim("complete(README.md)") in derive(project, "cat README.md")
     assert parse_claim("complete(README.md)") not in derive(project, "head -n 2 README.md")
 
