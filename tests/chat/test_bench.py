@@ -139,6 +139,9 @@ def test_the_unseen_set_is_what_the_registry_wheel_holds():
     ("mtbench-119", 0, "5*20 + 3*30 + 2*45 = 100 + 90 + 90 = 280 dollars.", "He paid $100, $90 and $90."),
     ("mtbench-119", 1, "280 * 1.25 = 350.", "The markup is 25%, so $305."),
     ("mtbench-120", 0, "f(2) = 32 - 18 - 14 = 0.", "f(2) = 4."),
+    ("mtbench-120", 0, "The value of f(2) is 0.", "The value of f(2) is 10."),
+    ("mtbench-120", 0, "f(2) = 32 - 18 - 14\n14 - 14 = 0\nThus f(2) is \\boxed{0}.", "Thus f(2) is \\boxed{10}."),
+    ("mtbench-116", 0, "x - y = 2z - 2z = 0.", "x - y = 2z - z = z."),
     ("mtbench-120", 1, "f(2) = 0, so x = 2.", "x = -2."),
 ])
 def test_unseen_checks_accept_the_answer_and_refuse_near_misses(conv_id, turn, good, bad):
