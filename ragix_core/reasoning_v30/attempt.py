@@ -8,12 +8,13 @@ The order is what the published evidence for small models supports:
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
    plausible answer) is cross-checked by commands drawn at a temperature and asked to compute it
    another way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed
-   something (one by default) or ``cross_check_draws`` were drawn (two by default). A different command that prints the same
-   thing confirms it; any other output leaves it disputed, never replaced: cross-check draws are
-   worse commands than the greedy one (measured at ec0ed53: where they outvoted a right greedy count,
-   the run ended ``success`` on their wrong one). A short output no second command reproduced is
-   ``unconfirmed``. Since a cross-check can change only the stop reason, one that printed something
-   is enough (at d7e5004 three of the five calls of a typical cross-checked run were cross-checks);
+   something (one by default) or ``cross_check_draws`` were drawn (two by default). A different
+   command that prints the same thing confirms it; any other output leaves it disputed, never
+   replaced: cross-check draws are worse commands than the greedy one (measured at ec0ed53: where
+   they outvoted a right greedy count, the run ended ``success`` on their wrong one). A short output
+   no second command reproduced is ``unconfirmed``. Since a cross-check can change only the stop
+   reason, one that printed something is enough (at d7e5004 three of the five calls of a typical
+   cross-checked run were cross-checks);
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback);
