@@ -216,6 +216,12 @@ def table(summary: Dict[str, Dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _set_name(path: Path) -> str:
+    """The set as a report names it: relative to the repository when inside it, so --rescore finds it anywhere."""
+    full = path.resolve()
+    return str(full.relative_to(ROOT)) if full.is_relative_to(ROOT) else str(path)
+
+
 def rescore(path: Path, out: Any = None) -> int:
     """The recorded answers judged again (after a change to the checks): the same table, no model run."""
     run = json.loads(path.read_text(encoding="utf-8"))
@@ -287,7 +293,7 @@ def main() -> int:
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "commit": commit, "model": settings.model,
             "backend": settings.backend, "threads": settings.threads, "temperature": settings.temperature,
             "max_reasoning_steps": args.max_steps or config.chat.max_reasoning_steps, "conversations": len(convs),
-            "set": str(args.set.resolve().relative_to(ROOT)) if args.set.resolve().is_relative_to(ROOT) else str(args.set),
+            "set": _set_name(args.set),
             "turns": sum(len(c["turns"]) for c in convs), "command": " ".join(sys.argv)}
     print(json.dumps(meta), file=sys.stderr, flush=True)
     loads = {"agent_start": _load()}

@@ -11,10 +11,11 @@ The checks below were written once from MT-Bench's own reference answers (kept i
 before either system was run on them, and are frozen: a change to them is a change to the benchmark, to be
 re-scored with ``benchmarks/chat_bench.py --rescore``. One change so far, after the first run (01d06c0): the checks
 of 116 and 120's first turns refused three right answers ("The value of f(2) is 0.", "x - y = 2z - 2z = 0",
-a worked f(2) ending in "\boxed{0}"); they now accept "is" and a chain of "=" (docs/RESULTS.md gives both scores). Checks follow benchmarks/chat_bench.py's keys; ``final_value``
-asks that the last number the answer states is the reference value, so a question's own numbers restated in the
-answer do not pass it. The math category only: the reasoning category's references are words ("Uncertain.",
-"West") that a substring check cannot tell from a wrong answer that mentions them.
+a worked f(2) ending in "\boxed{0}"); they now accept "is" and a chain of "=" (docs/RESULTS.md gives both scores).
+Checks follow benchmarks/chat_bench.py's keys; ``final_value`` asks that the last number the answer states is the
+reference value, so a question's own numbers restated in the answer do not pass it. The math category only: the
+reasoning category's references are words ("Uncertain.", "West") that a substring check cannot tell from a wrong
+answer that mentions them.
 """
 
 from __future__ import annotations

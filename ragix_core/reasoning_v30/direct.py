@@ -52,7 +52,7 @@ def printed_number(step: PlanStep) -> Optional[str]:
     """The winning output when it is one bare number: that number is the answer, written without a model
     call (measured at d39291a: the writer answered such an output with the number alone, and the call cost a
     third of a confirmed run's time: a ~230-token prompt no other call shares)."""
-    out = (step.result.stdout or "").strip() if step.result is not None else ""
+    out = step_output(step)
     return out if _BARE_NUMBER.fullmatch(out) else None
 
 

@@ -102,7 +102,8 @@ def test_the_unseen_set_is_mtbench_math_with_real_follow_ups():
 
 
 def test_the_unseen_set_is_what_the_registry_wheel_holds():
-    freeze = importlib.util.spec_from_file_location("freeze_mtbench", ROOT / "benchmarks" / "chat_unseen" / "freeze_mtbench.py")
+    script = ROOT / "benchmarks" / "chat_unseen" / "freeze_mtbench.py"
+    freeze = importlib.util.spec_from_file_location("freeze_mtbench", script)
     module = importlib.util.module_from_spec(freeze)
     freeze.loader.exec_module(module)
     wheel = ROOT / ".bench" / module.WHEEL
