@@ -156,3 +156,9 @@ def test_final_value_is_the_last_number_stated():
     assert bench.answer_ok(check, "25 + 6 - 8 = 23; 23 - 4 = 19; 19 * 2 = 38")
     assert not bench.answer_ok(check, "38 is what you get if you double 19, but the answer is 40")
     assert not bench.answer_ok(check, "I cannot tell.")
+
+
+def test_a_report_names_its_set_so_rescore_finds_it(tmp_path):
+    assert bench._set_name(MTBENCH) == "benchmarks/chat_unseen/mtbench_math.yaml"
+    outside = tmp_path / "mine.yaml"
+    assert bench._set_name(outside) == str(outside)
