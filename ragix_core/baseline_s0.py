@@ -2,7 +2,7 @@
 
 Spec 002 §11 lists S0 ("brute force, no reasoning") as the reference every engine is compared with.
 ``s0`` is the strongest plain call: the same free-text request the main path's worker gets
-(reasoning_v30/command_prompt.py), the first fenced command of the reply, run once through the same
+(llm/command_prompt.py), the first fenced command of the reply, run once through the same
 confined tool box, and one answer written from its output (head and tail of a long one). No vote,
 no retry, no mend, no binding, no plan, no memory: what a report shows against it is what ragix adds.
 
@@ -24,10 +24,10 @@ from ragix_core.evidence.excerpt import excerpt
 from ragix_core.evidence.steps import EVIDENCE_CHARS, evidence_block, run_command_step, step_output
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.reasoning_v30.build import make_emitter
-from ragix_core.reasoning_v30.command_prompt import ask_free_command, command_request
+from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_v30.graph import BaseNode, ReasoningGraph
 from ragix_core.reasoning_v30.nodes import RespondNode, execute_step
-from ragix_core.reasoning_v30.plans import project_listing
+from ragix_core.evidence.path_hints import project_listing
 from ragix_core.tools.policy import MODEL_COMMANDS, STRUCTURED_TOOLS
 
 __all__ = ["s0", "s0_json", "S0CommandNode", "S0Command", "plain_output"]

@@ -15,11 +15,12 @@ import re
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from ragix_core.core.text import bounded
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["missing_paths", "diagnose", "project_files", "project_path", "FILE_LIKE", "stand_ins", "goal_files"]
+__all__ = ["missing_paths", "diagnose", "project_files", "project_listing", "LISTING_DEPTH", "project_path", "FILE_LIKE", "stand_ins", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3
@@ -64,6 +65,16 @@ def project_path(path: str) -> str:
 
 def _joined(rel: str, name: str) -> str:
     return name if rel == "." else f"{rel}/{name}"
+
+
+LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
+
+
+def project_listing(root: Path, limit: int) -> str:
+    """The project's files as the planner and the worker are shown them: ``./path`` a line, sorted, at
+    most LISTING_DEPTH deep, bounded to ``limit`` characters. Read by ragix (names only, links not
+    followed), not by a tool call: context, not a command of the answer."""
+    return bounded("\n".join(f"./{f}" for f in sorted(project_files(root, max_depth=LISTING_DEPTH))), limit)
 
 
 def project_files(root: Path, max_depth: Optional[int] = None, limit: int = MAX_FILES) -> List[str]:

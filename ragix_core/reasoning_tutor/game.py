@@ -1,7 +1,8 @@
 """The game loop: the player (a model) moves, the tutor judges, until a win, a stall or the turn budget.
 
 ``tutor(ctx)`` is the engine registry's entry (strategy ``tutor``): the player
-is the run's ``worker`` role, read actions run in a read-only tool box of the
+is the run's ``worker`` role (a JSON move a turn; its command as free text on the
+turns command_turn.py names), read actions run in a read-only tool box of the
 run, writes in the run's own tool box only when the profile writes and the user
 approved writes (``--yes``). Options come from the starting state's
 ``meta["tutor"]`` (``run_goal(..., meta=...)``): ``accept`` (claim patterns, the
@@ -25,6 +26,7 @@ from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResu
 from ragix_core.llm.structured import ask_json
 from ragix_core.reasoning_tutor.actions import Action, Executor
 from ragix_core.reasoning_tutor.claims import ClaimSyntaxError, IllTyped, Pattern, parse_pattern
+from ragix_core.reasoning_tutor.command_turn import CommandTurns
 from ragix_core.reasoning_tutor.graph import ProofGraph
 from ragix_core.reasoning_tutor.moves import MOVE_SCHEMA, MoveReply, move_text
 from ragix_core.reasoning_tutor.player import messages
@@ -61,8 +63,10 @@ def parse_accept(patterns: Any) -> List[Pattern]:
 
 class TutorEngine:
     def __init__(self, *, player: Any, executor: Executor, bus: EventBus, graph_dir: Path,
-                 max_turns: int = DEFAULT_MAX_TURNS, tools: Any = READ_TOOLS) -> None:
+                 max_turns: int = DEFAULT_MAX_TURNS, tools: Any = READ_TOOLS,
+                 commands: Optional[CommandTurns] = None) -> None:
         self.player = player
+        self.commands = commands  # the free-text command turns (command_turn.py); None: every move is JSON
         self.executor = executor
         self.bus = bus
         self.graph_dir = Path(graph_dir)
@@ -116,17 +120,21 @@ class TutorEngine:
         for _ in range(max_turns):
             self.trace.append(f"TURN{game.turn + 1}")
             suggestion = suggest(game)
+            channel = self.commands.reason(game, suggestion) if self.commands else None
             try:
-                reply, _ = ask_json(self.player, messages(game, max_turns, self.tools, suggestion), MoveReply,
-                                    stop_reason="move_generation_failed", schema=MOVE_SCHEMA, max_tokens=MOVE_TOKENS,
-                                    temperature=temperature)
+                if channel:
+                    move = self.commands.propose(game, steps, temperature)
+                else:
+                    reply, _ = ask_json(self.player, messages(game, max_turns, self.tools, suggestion), MoveReply,
+                                        stop_reason="move_generation_failed", schema=MOVE_SCHEMA,
+                                        max_tokens=MOVE_TOKENS, temperature=temperature)
+                    move = reply.root
             except StopRun as exc:
                 stop, state.last_error = exc.reason, exc.message
                 break
-            move = reply.root
-            raw_moves.append(move.model_dump())
+            raw_moves.append({**move.model_dump(), **({"command_turn": channel} if channel else {})})
             self.bus.publish(EventKind.MOVE, state.session_id, turn=game.turn + 1, move=move.model_dump(),
-                             text=move_text(move))
+                             text=move_text(move), command_turn=channel)
             verdict = game.judge(move)
             self.bus.publish(EventKind.VERDICT, state.session_id, verdict=verdict.to_dict(), graph=graph_changes())
             temperature = RETRY_TEMPERATURE if verdict.status == REJECTED else None
@@ -188,5 +196,7 @@ def tutor(ctx: Any) -> TutorEngine:
     box = ctx.toolbox
     write_box = box if box.profile.writes and box.assume_yes else None
     tools = [t for t in READ_TOOLS if t in read_box.allowed_tools]
-    return TutorEngine(player=ctx.roles.get("worker"), executor=Executor(read_box, write_box), bus=ctx.bus,
-                       graph_dir=Path(ctx.cwd) / GRAPH_DIR, tools=tools)
+    worker = ctx.roles.get("worker")
+    return TutorEngine(player=worker, executor=Executor(read_box, write_box), bus=ctx.bus,
+                       graph_dir=Path(ctx.cwd) / GRAPH_DIR, tools=tools,
+                       commands=CommandTurns(worker, tools, read_box.root, rc.reflect.max_context_chars))

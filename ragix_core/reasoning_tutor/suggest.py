@@ -18,13 +18,14 @@ from typing import Any, Dict, List, Sequence
 
 from ragix_core import prompts
 from ragix_core.reasoning_tutor.checker import suggest_command
-from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, MAX_TEXT, make_claim
+from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, IllTyped, MAX_TEXT, make_claim
 from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pattern_command
 from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 
-__all__ = ["Suggestion", "suggest", "draft", "MAX_OPTIONS"]
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
+PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself
 _BACKGROUND = ("exists", "listed", "complete", "line")
 
 
@@ -92,8 +93,17 @@ def suggest(tutor: Any) -> Suggestion:
     truths = admissible(t.truths(), t.goal, observed)
     patterns = list(t.settings.accept)
     if not patterns:
-        facts = [c for _, c in t.evidence.all_facts() if c.predicate not in _BACKGROUND]
-        chosen = [c for _, c in truths][-MAX_OPTIONS:] or facts[-4:]
+        chosen = [c for _, c in truths][-MAX_OPTIONS:]
+        if not chosen:
+            facts = [(n, c) for n, c in t.evidence.all_facts() if c.predicate not in _BACKGROUND]
+            latest = _latest_observation(t)
+            if latest is not None and latest.data.get("status") == "failed":
+                # What a failed command's error derives (`missing(READ.md)` for a mistyped name) is the
+                # command's mistake, not the goal's answer: the player writes another command, shown the error.
+                return Suggestion(note=_say("suggest_no_facts"))
+            from_latest = [c for n, c in facts if latest is not None and _derived_from(t, n, latest.id)]
+            printed = printed_claim(t)
+            chosen = from_latest[-4:] or ([printed] if printed else []) or [c for _, c in facts][-4:]
         if not chosen:
             return Suggestion(note=_say("suggest_no_facts"))
         return Suggestion([_respond([c]) for c in chosen])
@@ -124,6 +134,39 @@ def suggest(tutor: Any) -> Suggestion:
         claims[varying] = option
         moves.append(_respond(_dedupe(claims)))
     return Suggestion(moves)
+
+
+def _latest_observation(tutor: Any) -> Any:
+    nodes = tutor.graph.of_kind("observation")
+    return nodes[-1] if nodes else None
+
+
+def _derived_from(tutor: Any, fact_id: str, observation_id: str) -> bool:
+    return any(e.src == observation_id and e.dst == fact_id for e in tutor.graph.edges)
+
+
+def printed_claim(tutor: Any) -> "Claim | None":
+    """``output(A, TEXT)`` for the latest command when it worked and printed a short, whole answer (at most
+    PRINTED_LINES lines, MAX_TEXT characters once whitespace is collapsed), else None.
+
+    Measured (issue 34): on goals with no obligations, a command whose output the rules turn into no fact
+    (a pipe ending in `wc -l` over `grep`, `sort | tail -1`) left the tutor nothing to suggest and the
+    player nothing it could win with. What a command printed is evidence the tutor checks exactly;
+    whether it answers the goal is the player's call, as in the main path (its ``printed_number``)."""
+    node = _latest_observation(tutor)
+    if node is None or node.data.get("status") != "ok" or node.data.get("truncated"):
+        return None
+    lines = [line for line in (node.data.get("stdout") or "").splitlines() if line.strip()]
+    text = " ".join(" ".join(lines).split())
+    if not lines or len(lines) > PRINTED_LINES or len(text) > MAX_TEXT:
+        return None
+    out = tutor.evidence.output(node.data.get("action", ""))
+    if out is None:
+        return None
+    try:
+        return make_claim("output", [node.data["action"], text])
+    except IllTyped:  # a text the claim language cannot hold (a control character): no suggestion
+        return None
 
 
 def _dedupe(claims: Sequence[Claim]) -> List[Claim]:

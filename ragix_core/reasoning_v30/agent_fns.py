@@ -21,6 +21,7 @@ from ragix_core.core.types import Plan, PlanStep, ReasoningState, StepStatus, Ta
 from ragix_core.evidence.binding import bind_answer
 from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
+from ragix_core.evidence.path_hints import project_listing
 from ragix_core.evidence.recovery import gather
 from ragix_core.evidence.steps import empty_before_evidence, evidence_block, step_output
 from ragix_core.evidence.support import quoted_from_outputs
@@ -32,7 +33,7 @@ from ragix_core.tools.policy import STRUCTURED_TOOLS
 from .remote_steps import available_offers, is_remote, remote_tools_block
 
 from .absence import all_empty, searches_empty
-from .plans import command_of, project_listing, command_text, compact_steps, with_tool_name
+from .plans import command_of, command_text, compact_steps, with_tool_name
 from .replies import (
     PLAN_TEXT_MAX_TOKENS,
     PlanReply,

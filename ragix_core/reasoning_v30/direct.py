@@ -22,7 +22,7 @@ from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_json
 
 from .attempt import AttemptOutcome, CommandAttempt
-from .command_prompt import ask_free_command, command_request, pasted_placeholder
+from ragix_core.llm.command_prompt import ask_free_command, command_request, pasted_placeholder
 from .judge import ask_judge
 from .replies import AnswerReply
 

@@ -15,13 +15,13 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep
-from ragix_core.evidence.path_hints import project_files
+from ragix_core.evidence.path_hints import LISTING_DEPTH, project_files
 from ragix_core.tools.lexer import GlobWord, programs, split_pipeline
 from ragix_core.tools.mcp_tools import PREFIX
 from ragix_core.tools.policy import STDIN_FILTERS, TRUNCATING_FILTERS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["project_listing", "LISTING_DEPTH", "compact_steps", "reads_stdin", "command_of", "command_text",
+__all__ = ["compact_steps", "reads_stdin", "command_of", "command_text",
            "with_tool_name", "programs", "NAVIGATION", "LISTING_TOOLS"]
 
 
@@ -55,14 +55,6 @@ def reads_stdin(command: str, root: Path) -> bool:
 
 
 # Tools whose output is about files (names, sizes, line counts), not what the files say.
-LISTING_DEPTH = 3  # the project listing shown to the planner and the worker: files this deep
-
-
-def project_listing(root: Path, limit: int) -> str:
-    """The project's files as the planner and the worker are shown them: ``./path`` a line, sorted, at
-    most LISTING_DEPTH deep, bounded to ``limit`` characters. Read by ragix (names only, links not
-    followed), not by a tool call: context, not a command of the answer."""
-    return bounded("\n".join(f"./{f}" for f in sorted(project_files(root, max_depth=LISTING_DEPTH))), limit)
 LISTING_TOOLS = {"ls", "find", "wc", "du", "stat", "file"}
 
 

@@ -1,4 +1,4 @@
-"""A command's reply ends at its code block's closing fence (reasoning_v30/command_prompt.py): the command
+"""A command's reply ends at its code block's closing fence (llm/command_prompt.py): the command
 is the one the whole reply gives, with or without a client that can stop, and a reply the stop would
 cut before its command is asked again whole."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ragix_core.llm.base import Completion, Usage, cut_at_stop
 from ragix_core.llm.codeblock import CLOSING_FENCE
-from ragix_core.reasoning_v30.command_prompt import ask_free_command
+from ragix_core.llm.command_prompt import ask_free_command
 from tests.scripted_llm import ScriptedLLM
 
 EXPLAINED = "To count them:\n```bash\nfind . -name '*.py' | wc -l\n```\nThis finds every Python file and counts the lines."

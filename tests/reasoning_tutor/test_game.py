@@ -164,13 +164,19 @@ def test_prompts_put_fixed_text_first(name):
 
 
 def test_every_move_rejected_as_a_repetition_is_named_in_the_next_prompts(project):
-    # Measured (issue 34): on an unseen task the player proposed the same `ls` six turns running.
+    # Measured (issue 34): on an unseen task the player proposed the same `ls` six turns running. A
+    # repeated PROPOSE now makes the next turn a free-text command (test_command_turn.py); the JSON
+    # prompts still name every move rejected as a repetition, and the draw after one is sampled.
     ls = {"move": "PROPOSE", "intent": "list", "command": "ls", "mode": "read"}
-    wc = {"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"}
-    result, _, llm = play(project, [ls, ls, wc, wc, *WIN[1:]])
-    banned = [c["messages"][-1]["content"].split("never propose these again): ")[1].split("\n")[0] for c in llm.calls]
-    assert banned[1] == "(none)"  # the first ls ran
-    assert " ls" in banned[2] and "wc -l" not in banned[2], banned
-    assert " ls" in banned[4] and "wc -l README.md" in banned[4], banned  # both, not only the latest
-    assert llm.calls[2]["temperature"] == 0.6  # and the next draw is sampled
+    ask = {"move": "ASK", "question": {"predicate": "line_count", "args": ["README.md", "?n"]}}
+    result, _, llm = play(project, [ls, ask, ask, ls, "```sh\nwc -l README.md\n```", *WIN[1:]])
+    assert [m["kind"] for m in result.state.meta["tutor"]["moves"]] == [
+        "executed", "asked", "repetition", "repetition", "executed", "won"]
+    banned = [c["messages"][-1]["content"].split("never propose these again): ")[1].split("\n")[0]
+              for c in llm.calls if c["schema"]]
+    assert banned[:3] == ["(none)"] * 3
+    assert "ASK" in banned[3] and " ls" not in banned[3], banned
+    assert "ASK" in banned[4] and " ls" in banned[4], banned  # both, not only the latest
+    assert llm.calls[3]["temperature"] == 0.6  # sampled after the rejected ASK
+    assert llm.calls[4]["schema"] is None and llm.calls[4]["temperature"] == 0.6  # the command turn
     assert result.state.stop_reason == "success"

@@ -236,7 +236,7 @@ def test_a_command_that_pastes_a_placeholder_of_the_examples_is_refused_unrun(pr
 def test_every_placeholder_the_request_shows_is_known():
     import re as _re
 
-    from ragix_core.reasoning_v30.command_prompt import PLACEHOLDERS, command_request, pasted_placeholder
+    from ragix_core.llm.command_prompt import PLACEHOLDERS, command_request, pasted_placeholder
     from ragix_core.tools.model_commands import describe
     from ragix_core.tools.policy import MODEL_COMMANDS
 

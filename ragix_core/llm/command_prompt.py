@@ -1,4 +1,5 @@
-"""The worker's one request for a command, shared by the main path and the plain call ``s0``.
+"""The worker's one request for a command, shared by the main path, the plain call ``s0`` and the tutor's
+command turns.
 
 The command comes out as free text with a fenced block, and the first command line of that block is
 taken (llm/codeblock.py). For Qwen2.5-Coder-1.5B that format scored 0.50 on NL2SH against 0.21 for a

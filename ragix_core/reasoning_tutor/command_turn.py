@@ -1,0 +1,98 @@
+"""The player's command as free text, on the turns where a JSON move was measured to fail.
+
+Measured (issue 34, the first wording of 8 questions nobody here wrote, over sqlparse's source): the
+tutor lost 0/8 to the plain call's 7/8. On a goal with no obligations the player, decoding a JSON move,
+proposed `ls -1 *.py` with the intent "WHY" (the prompt's placeholder), then the same command five turns
+running, each rejected as a repetition, even sampled at 0.6 with the rejection named in its prompt. For
+this model a command taken from the first code block of a free answer scored 0.50 on NL2SH against 0.06
+under constrained decoding (arXiv 2502.06858). So on two kinds of turn the engine asks the player the
+main path's own command request (llm/command_prompt.py), followed by the commands the game
+already ran and what they gave, and plays the first fenced command as the player's PROPOSE:
+
+- after a PROPOSE rejected as a repetition, in any game: the rejection changes what the model is asked;
+- in a game without obligations, when no claim is held and the tutor has no complete move to suggest:
+  what the player needs is evidence, and a command is all it has to write.
+
+The tutor judges that PROPOSE like any other; what counts as proof does not change. Games with
+obligations keep their JSON PROPOSE otherwise (the tutor's own tasks, 10/12 that way, docs/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+from ragix_core import prompts
+from ragix_core.core.text import one_line
+from ragix_core.core.types import PlanStep
+from ragix_core.evidence.feedback import execution_feedback
+from ragix_core.reasoning_tutor.moves import Propose
+from ragix_core.reasoning_tutor.tutor import REJECTED
+from ragix_core.llm.command_prompt import ask_free_command, command_request
+from ragix_core.evidence.path_hints import project_listing
+from ragix_core.tools.model_commands import describe
+
+__all__ = ["CommandTurns", "REPETITION", "EVIDENCE"]
+
+PROMPT = "tutor_command"
+REPETITION = "repetition"  # the last move was a PROPOSE rejected as a repetition
+EVIDENCE = "evidence"  # no obligations, nothing held, nothing complete to suggest: the player needs a command
+MAX_TRIED = 8  # commands listed back to the model; a game has at most a few dozen turns
+
+
+class CommandTurns:
+    """Decides which turns are command turns and asks the player for their command."""
+
+    def __init__(self, worker: Any, tools: Sequence[str], root: Path, listing_chars: int) -> None:
+        self.worker = worker
+        self.tools = list(tools)
+        self.root = Path(root)
+        self.listing_chars = listing_chars
+        self._request: Optional[str] = None
+
+    @staticmethod
+    def reason(game: Any, suggestion: Any) -> Optional[str]:
+        """Why this turn's move is a free-text command (REPETITION, EVIDENCE), or None for a JSON move."""
+        last = game.verdicts[-1] if game.verdicts else None
+        if last is not None and last.move == "PROPOSE" and last.status == REJECTED and last.kind == "repetition":
+            return REPETITION
+        if game.settings.accept or game.pending or suggestion.moves:
+            return None
+        return EVIDENCE
+
+    def request(self, goal: str) -> str:
+        """The main path's command request for ``goal``, built once a game (its listing is read once)."""
+        if self._request is None:
+            listing = project_listing(self.root, self.listing_chars)
+            self._request = command_request(goal, self.tools, listing, describe(self.tools))
+        return self._request
+
+    def followup(self, game: Any, steps: Sequence[PlanStep]) -> str:
+        """What the game already ran and what each gave; for the last one that failed or printed nothing,
+        what a person would read (evidence/feedback.py). "" before the first command."""
+        tried = _tried(game)
+        if not tried:
+            return ""
+        last = steps[-1] if steps else None
+        feedback = ""
+        if last is not None and last.result is not None and (not last.result.ok or not last.result.stdout.strip()):
+            feedback = execution_feedback(last, self.root)
+        return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
+
+    def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float]) -> Propose:
+        """The player's command as a PROPOSE (StopRun ``command_generation_failed`` when its reply has none)."""
+        command = ask_free_command(self.worker, self.request(game.goal) + self.followup(game, steps),
+                                   temperature=temperature)
+        return Propose(move="PROPOSE", intent=prompts.section(PROMPT, "intent"), command=command, mode="read")
+
+
+def _tried(game: Any) -> List[str]:
+    """One line per distinct command the game ran: its exit code and how much it printed."""
+    seen: dict = {}
+    for node in game.graph.of_kind("observation"):
+        d = node.data
+        lines = len((d.get("stdout") or "").splitlines())
+        outcome = (f"exit {d.get('returncode')}" if d.get("status") == "failed"
+                   else "printed nothing" if not lines else f"printed {lines} line(s)")
+        seen[one_line(str(d.get("command") or ""), 200)] = outcome
+    return [f"- `{command}`: {outcome}" for command, outcome in list(seen.items())[-MAX_TRIED:]]

@@ -1,0 +1,98 @@
+"""The player's command as free text (command_turn.py), and the answer a short output suggests.
+
+Measured (issue 34): on 8 unseen questions the tutor lost 0/8 to the plain call's 7/8, its player
+repeating one JSON `ls` until the game stalled. These tests pin when a turn asks for free text, what
+that request shows, and that the tutor still judges the command like any PROPOSE.
+"""
+
+from ragix_core.reasoning_tutor.graph import ProofGraph
+from ragix_core.reasoning_tutor.suggest import printed_claim, suggest
+from ragix_core.reasoning_tutor.tutor import Tutor, TutorSettings
+from ragix_core.tools import ToolBox
+from ragix_core.reasoning_tutor.actions import Executor
+from tests.reasoning_tutor.conftest import move
+from tests.reasoning_tutor.test_game import play
+
+WC = "Count them:\n```sh\nwc -l README.md\n```"
+
+
+def _game(project, tmp_path):
+    box = ToolBox(project, profile="reflect")
+    executor = Executor(box)
+    return Tutor("How many lines does README.md have?", ProofGraph(tmp_path / "g.jsonl"),
+                 lambda action: executor.run(action), TutorSettings())
+
+
+def test_without_obligations_the_first_move_is_a_free_text_command_then_the_drafted_answer(project):
+    respond = {"move": "RESPOND", "answer": "README.md has 3 lines.",
+               "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}
+    result, _, llm = play(project, [WC, respond], meta=None)
+    first, second = llm.calls
+    assert first["schema"] is None and not first["temperature"]  # free text, greedy
+    prompt = first["messages"][-1]["content"]
+    assert "```sh code block" in prompt and prompt.rstrip().endswith("Goal: How many lines does README.md have?")
+    assert "Commands already run" not in prompt  # nothing ran yet
+    assert second["schema"] is not None  # the tutor had a complete move to suggest: a JSON turn
+    assert '"answer": "README.md has 3 lines."' in second["messages"][-1]["content"]
+    state = result.state
+    assert state.stop_reason == "success" and state.final_answer == "README.md has 3 lines."
+    moves = state.meta["tutor"]["moves"]
+    assert moves[0]["move"]["command_turn"] == "evidence" and moves[0]["move"]["command"] == "wc -l README.md"
+    assert "command_turn" not in moves[1]["move"]
+
+
+def test_a_failed_command_is_retried_in_free_text_with_what_the_shell_said(project):
+    replies = ["```sh\nwc -l READ.md\n```", WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+                                                 "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}]
+    result, _, llm = play(project, replies, meta=None)
+    retry = llm.calls[1]["messages"][-1]["content"]
+    assert llm.calls[1]["schema"] is None
+    assert "Commands already run in this game (do not repeat them):\n- `wc -l READ.md`: exit 1" in retry
+    assert "No such file" in retry and "README.md" in retry.split("Commands already run")[1]  # the listing
+    assert retry.rstrip().endswith("Write a different command whose output states the answer itself.")
+    assert result.state.stop_reason == "success"
+
+
+def test_with_obligations_a_player_move_stays_json_until_it_repeats_a_command(project):
+    ls = {"move": "PROPOSE", "intent": "list", "command": "ls", "mode": "read"}
+    result, _, llm = play(project, [ls, ls, WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+                                                 "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}])
+    assert [c["schema"] is not None for c in llm.calls] == [True, True, False, True]
+    text = llm.calls[2]["messages"][-1]["content"]
+    assert "- `ls`: printed 5 line(s)" in text and "exit" not in text.split("Commands already run")[1]
+    assert result.state.meta["tutor"]["moves"][2]["move"]["command_turn"] == "repetition"
+    assert result.state.stop_reason == "success"
+
+
+def test_a_reply_with_no_command_ends_with_a_named_stop(project):
+    result, _, _ = play(project, ["I would look at the files.", "Still no command."], meta=None)
+    assert result.state.stop_reason == "command_generation_failed"
+    assert result.state.final_answer.startswith("No answer was proven")
+
+
+def test_a_short_output_no_rule_reads_is_suggested_as_the_answer_and_wins(project, tmp_path):
+    game = _game(project, tmp_path)
+    game.judge(move(move="PROPOSE", intent="count", command="grep a README.md | wc -l", mode="read"))
+    assert not [c for _, c in game.evidence.all_facts() if c.predicate not in ("exists", "line")]  # no rule reads it
+    claim = printed_claim(game)
+    assert claim is not None and claim.predicate == "output" and claim.args == ("A1", "2")
+    (respond,) = suggest(game).moves
+    assert respond["answer"] == "2 (the output of A1)"
+    verdict = game.judge(move(**respond))
+    assert game.won, verdict.reason
+
+
+def test_a_long_or_failed_output_suggests_no_answer(project, tmp_path):
+    game = _game(project, tmp_path)
+    game.judge(move(move="PROPOSE", intent="list", command="find . -type f", mode="read"))
+    assert printed_claim(game) is None  # six paths: material for an answer, not one
+    game.judge(move(move="PROPOSE", intent="count", command="wc -l NOPE.md", mode="read"))
+    assert printed_claim(game) is None
+
+
+def test_a_printed_answer_that_does_not_match_the_output_is_refused(project, tmp_path):
+    game = _game(project, tmp_path)
+    game.judge(move(move="PROPOSE", intent="count", command="grep a README.md | wc -l", mode="read"))
+    verdict = game.judge(move(move="RESPOND", answer="4 (the output of A1)",
+                              claims=[{"predicate": "output", "args": ["A1", "4"]}]))
+    assert not game.won and verdict.status == "rejected"
