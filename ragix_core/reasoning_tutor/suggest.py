@@ -53,8 +53,14 @@ class Suggestion:
 def draft(claims: Sequence[Claim]) -> str:
     """The claims written as sentences: an answer that states exactly what they state. A predicate's sentence
     (part ``sentence_PREDICATE``) names its arguments as the predicate's signature does (path, text, int...)."""
-    return " ".join(_say(f"sentence_{c.predicate}", **dict(zip(PREDICATES[c.predicate].args, c.args)))
+    return " ".join(_say(f"sentence_{c.predicate}", **{kind: _shown(kind, value) for kind, value
+                                                        in zip(PREDICATES[c.predicate].args, c.args)})
                     for c in claims)
+
+
+def _shown(kind: str, value: str) -> str:
+    """A path of "." reads as what it is: "42 files match *.py under .." was the drafted sentence."""
+    return _say("project_directory") if kind == "path" and value == "." else value
 
 
 def _propose(command: str, intent: str) -> Dict[str, Any]:

@@ -147,6 +147,18 @@ def test_drafted_answer_sentences_read_exactly_as_before(predicate):
     assert draft([make_claim(predicate, list(args))]) == sentence
 
 
+def test_a_drafted_path_of_dot_reads_as_the_project_directory(project):
+    # Measured on an unseen question: the tutor won with "42 files match *.py under .."
+    assert draft([make_claim("file_count", [".", "*.py", "42"])]) == \
+        "42 files match *.py under the project directory."
+    t = make_tutor(project)
+    t.judge(propose("find . -name '*.py'"))
+    (respond,) = suggest(t).moves
+    assert respond["answer"] == "2 files match *.py under the project directory."
+    t.judge(move(**respond))
+    assert t.won
+
+
 def test_drafted_sentences_join_with_one_space():
     claims = [make_claim("setting", ["config/app.ini", "workers", "4"]), make_claim("value", ["4*6", "24"])]
     assert draft(claims) == "config/app.ini sets workers to 4. 4*6 = 24."
