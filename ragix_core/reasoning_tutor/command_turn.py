@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from ragix_core import prompts
-from ragix_core.core.text import one_line
+from ragix_core.core.stop import StopRun
+from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.feedback import execution_feedback
-from ragix_core.reasoning_tutor.moves import Propose
+from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
 from ragix_core.reasoning_tutor.tutor import REJECTED
 from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.evidence.path_hints import project_listing
@@ -38,6 +39,7 @@ PROMPT = "tutor_command"
 REPETITION = "repetition"  # the last move was a PROPOSE rejected as a repetition
 EVIDENCE = "evidence"  # no obligations, nothing held, nothing complete to suggest: the player needs a command
 MAX_TRIED = 8  # commands listed back to the model; a game has at most a few dozen turns
+RESAMPLE_TEMPERATURE = 0.6  # the redraw of a command too long to be a move (as game.RETRY_TEMPERATURE)
 
 
 class CommandTurns:
@@ -80,9 +82,16 @@ class CommandTurns:
         return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
 
     def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float]) -> Propose:
-        """The player's command as a PROPOSE (StopRun ``command_generation_failed`` when its reply has none)."""
-        command = ask_free_command(self.worker, self.request(game.goal) + self.followup(game, steps),
-                                   temperature=temperature)
+        """The player's command as a PROPOSE. A command longer than a move holds (MAX_ARG) is drawn once more,
+        sampled; StopRun ``command_generation_failed`` when a reply has no command or is still too long.
+        Measured on an unseen question: a greedy command degenerated into a pipe of `grep -v` stages."""
+        prompt = self.request(game.goal) + self.followup(game, steps)
+        command = ask_free_command(self.worker, prompt, temperature=temperature)
+        if len(command) > MAX_ARG:
+            command = ask_free_command(self.worker, prompt, temperature=RESAMPLE_TEMPERATURE)
+        if len(command) > MAX_ARG:
+            raise StopRun("command_generation_failed", f"the player's command is longer than {MAX_ARG} "
+                          f"characters: {bounded(command, 200)}")
         return Propose(move="PROPOSE", intent=prompts.section(PROMPT, "intent"), command=command, mode="read")
 
 

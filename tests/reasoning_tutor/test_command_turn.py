@@ -96,3 +96,15 @@ def test_a_printed_answer_that_does_not_match_the_output_is_refused(project, tmp
     verdict = game.judge(move(move="RESPOND", answer="4 (the output of A1)",
                               claims=[{"predicate": "output", "args": ["A1", "4"]}]))
     assert not game.won and verdict.status == "rejected"
+
+
+def test_a_command_too_long_for_a_move_is_drawn_again_then_named(project):
+    long = "```sh\nfind . -type f" + " | grep -v tests" * 40 + "\n```"
+    result, _, llm = play(project, [long, WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+                                               "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}],
+                          meta=None)
+    assert llm.calls[1]["temperature"] == 0.6 and llm.calls[1]["schema"] is None  # the redraw, sampled
+    assert result.state.stop_reason == "success"
+    result, _, _ = play(project, [long, long], meta=None)
+    assert result.state.stop_reason == "command_generation_failed"
+    assert "longer than 400 characters" in result.state.last_error
