@@ -20,6 +20,7 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
 from .path_hints import missing_paths
+from .pipe_mistakes import pipe_mistake
 from .steps import shown_command
 
 __all__ = ["execution_feedback", "nearest_listing"]
@@ -77,7 +78,7 @@ def nearest_listing(paths: List[str], root: Path) -> Optional[str]:
 
 
 def execution_feedback(step: PlanStep, root: Path) -> str:
-    """The feedback for one command that failed, was refused or printed nothing."""
+    """The feedback for one command that failed, was refused, printed nothing or has a mistaken shape."""
     command = shown_command(step)
     r = step.result
     lines = []
@@ -90,6 +91,9 @@ def execution_feedback(step: PlanStep, root: Path) -> str:
         said = (r.stderr or r.error or "").strip()
         if said:
             lines.append("It printed on stderr:\n" + bounded(said, STDERR_CHARS))
+    elif pipe_mistake(command):
+        lines.append(f"The command `{command}` printed `{bounded((r.stdout or '').strip(), 40)}`, but "
+                     + pipe_mistake(command))
     else:
         out = (r.stdout or "").strip()
         lines.append(f"The command `{command}` ran and printed nothing." if not out else

@@ -42,7 +42,8 @@ from typing import Callable, Dict, List, Optional
 from ragix_core import prompts
 from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
+from ragix_core.evidence.pipe_mistakes import pipe_mistake
+from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write, shown_command
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS",
@@ -109,8 +110,13 @@ def _listed(steps: List[PlanStep]) -> str:
     return "; ".join(f"`{c}`" for c in dict.fromkeys(commands))
 
 
+def _ran_well(step: Optional[PlanStep]) -> bool:
+    """It ran, and its shape can compute something (evidence/pipe_mistakes.py): such a step may be voted on."""
+    return step is not None and step.status == StepStatus.SUCCESS and pipe_mistake(shown_command(step)) is None
+
+
 def _usable(step: Optional[PlanStep]) -> bool:
-    return step is not None and step.status == StepStatus.SUCCESS and not found_nothing(step)
+    return _ran_well(step) and not found_nothing(step)
 
 
 def _changes(step: Optional[PlanStep]) -> bool:
@@ -139,7 +145,7 @@ class AttemptOutcome:
     @property
     def found_nothing(self) -> bool:
         """Commands ran, and every one that worked found nothing."""
-        return self.winner is None and any(s.status == StepStatus.SUCCESS for s in self.steps)
+        return self.winner is None and any(_ran_well(s) for s in self.steps)
 
     @property
     def agreed(self) -> int:
@@ -314,7 +320,7 @@ class CommandAttempt:
 
         def draw(i: int) -> Optional[PlanStep]:
             if i == 0:  # the first command is the vote's first sample: no second call
-                if first is None or first.status != StepStatus.SUCCESS:
+                if not _ran_well(first):
                     return None
                 voted.add(id(first))
                 return first
@@ -325,7 +331,7 @@ class CommandAttempt:
             feedback = "\n\n" + prompts.section("command_followup", "cross_check",
                                                  tried=_listed(out.steps)) if cross_check else ""
             step = self._draw(feedback, True, description, out, ran)
-            if step is None or step.status != StepStatus.SUCCESS or id(step) in voted or _states_itself(step):
+            if not _ran_well(step) or id(step) in voted or _states_itself(step):
                 return None  # failed, a command already voted (the same pipe again), or an echo
             voted.add(id(step))
             if not found_nothing(step):

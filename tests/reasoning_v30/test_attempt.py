@@ -378,3 +378,19 @@ def test_two_sampled_commands_agreeing_on_the_judged_rival_do_not_make_it_confir
                            cmds[2]: ToolResult("shell", 0, stdout="1\n")})
     out = attempt(script, cross_checks=3, judge=Judge(prefers="grep -rl"))
     assert out.decided_by == "judged" and out.agreed == 2 and out.disputed and not out.confirmed
+
+
+def test_a_count_that_is_then_sorted_is_not_an_answer_but_is_retried_with_what_went_wrong():
+    # Measured (paraphrase set at dff3bdd): "which .py file is the longest?" answered "42", the output of
+    # `find . -name '*.py' | wc -l | sort -nr | head -n 1`, "confirmed" by another count of the files.
+    bad = "find . -name '*.py' | wc -l | sort -nr | head -n 1"
+    also_bad = "find . -type f -name '*.py' | wc -l | sort -n | tail -1"
+    good = "find . -name '*.py' | xargs wc -l | sort -nr | head -n 2"
+    script = Script([bad, also_bad, bad, good],
+                    {bad: ToolResult("shell", 0, stdout="42\n"), also_bad: ToolResult("shell", 0, stdout="42\n"),
+                     good: ToolResult("shell", 0, stdout=" 3000 total\n 1300 ./sqlparse/keywords.py\n")})
+    out = attempt(script, samples=2, retries=2, cross_checks=0)  # no cross-check of the two-line winner
+    assert out.winner is not None and out.winner.tool_call.args["command"] == good
+    assert out.decided_by == "retry" and not out.found_nothing
+    assert [a[2] for a in script.asked] == [False, True, True, False]  # greedy, two samples, the retry
+    assert "feedback on " + also_bad in script.asked[3][0]  # the retry is shown the last mistaken command

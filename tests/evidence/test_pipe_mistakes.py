@@ -1,0 +1,43 @@
+"""A pipeline whose shape cannot compute what it was written for (evidence/pipe_mistakes.py)."""
+
+from pathlib import Path
+
+import pytest
+
+from ragix_core.core.types import PlanStep, StepStatus, ToolCall, ToolResult
+from ragix_core.evidence.feedback import execution_feedback
+from ragix_core.evidence.pipe_mistakes import pipe_mistake
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.py' | wc -l | sort -nr | head -n 1",  # measured: "which .py file is the longest?" got "42"
+    "find sqlparse -type f | wc -l | sort -n",
+    "ls src | wc -l | head -1",
+    "grep -rl TODO . | wc -l | tail -n 1",
+])
+def test_a_count_of_the_pipe_then_ordered_is_a_mistake(command):
+    why = pipe_mistake(command)
+    assert why and "one number" in why and "xargs" in why
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.py' | wc -l",  # a count of files: right for "how many"
+    "find . -name '*.py' | xargs wc -l | sort -nr | head -n 2",  # wc is given the files
+    "find . -name '*.py' -print0 | xargs -0 wc -l | sort -n",
+    "wc -l src/a.py src/b.py | sort -n",  # wc reads the files
+    "sort data.txt | uniq | wc -l",  # the count comes last
+    "cat a.txt | wc -l | awk '{print $1 * 2}'",  # arithmetic on one number is fine
+    "find . -name 'x' | wc | sort",  # plain wc prints three numbers: not this shape
+    "grep -c 'a' 'unclosed",  # does not parse: nothing to say
+])
+def test_other_shapes_are_not(command):
+    assert pipe_mistake(command) is None
+
+
+def test_the_feedback_of_such_a_command_says_what_went_wrong(tmp_path: Path):
+    command = "find . -name '*.py' | wc -l | sort -nr | head -n 1"
+    step = PlanStep(num=1, description=command, tool_call=ToolCall("shell", {"command": command}),
+                    status=StepStatus.SUCCESS, result=ToolResult("shell", 0, stdout="42\n"))
+    text = execution_feedback(step, tmp_path)
+    assert text.startswith(f"The command `{command}` printed `42`, but `wc -l` read the lines piped into it")
+    assert "the `sort` after it had a single line" in text
