@@ -33,8 +33,8 @@ from .prompting import orchestrator_messages, tool_labels, writer_messages
 from .state import ChatState
 
 __all__ = ["ChatDeps", "deps_of", "orchestrate", "run_tools", "write", "route_after_orchestrator",
-           "route_after_tools", "thread_stop_reason", "citations", "fallback_answer", "DEPS_KEY",
-           "ORCHESTRATOR_NODE", "TOOLS_NODE", "WRITER_NODE", "END_NODE"]
+           "route_after_tools", "thread_stop_reason", "citations", "without_dangling_labels", "fallback_answer",
+           "DEPS_KEY", "ORCHESTRATOR_NODE", "TOOLS_NODE", "WRITER_NODE", "END_NODE"]
 
 DEPS_KEY = "chat"
 # The run configuration: LangGraph's RunnableConfig shape ({"configurable": {...}, ...}). Named so because
@@ -165,6 +165,7 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
         extra["writer_error"] = one_line(failure.message, 500)
         if stop == "success":
             stop = failure.reason
+    text = without_dangling_labels(text, messages)
     return {"messages": [final_answer(msg_id, text, stop_reason=stop, citations=citations(text, messages), **extra)]}
 
 
@@ -216,6 +217,7 @@ def fallback_answer(messages: Sequence[ChatMessage], reason: str) -> str:
 
 
 _LABEL = re.compile(r"\[(\d{1,3})\]")
+_LABEL_WITH_SPACE = re.compile(r"( ?)\[(\d{1,3})\]")
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 
 
@@ -236,6 +238,20 @@ def _quotes(answer_number: str, output_numbers: Sequence[str]) -> bool:
         return any(round(float(n), decimals) == value for n in output_numbers)
     except ValueError:
         return False
+
+
+def without_dangling_labels(answer: str, messages: Sequence[ChatMessage]) -> str:
+    """The answer without the citation marks that name no tool result that worked. Measured on MT-Bench's
+    math (issue 34): "The area of the triangle ... is [1] 1.5 square units." after no tool call at all;
+    a mark that points nowhere tells the reader a source backs the sentence when none does."""
+    labels = tool_labels(messages)
+    working = {labels[m.id] for m in tool_messages(messages) if not m.meta.get("error")}
+
+    def keep(match: "re.Match[str]") -> str:
+        return match.group(0) if int(match.group(2)) in working else ""
+
+    text = _LABEL_WITH_SPACE.sub(keep, answer or "")
+    return re.sub(r"[ \t]+([.,;:!?])", r"\1", text).strip() if text != answer else text
 
 
 def citations(answer: str, messages: Sequence[ChatMessage]) -> List[Dict[str, Any]]:

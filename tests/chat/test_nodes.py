@@ -9,7 +9,7 @@ import pytest
 from ragix_core.chat.decision import Decision, decision_schema
 from ragix_core.chat.graph import run_thread
 from ragix_core.chat.messages import final_message, reasoning_count, reasoning_steps, tool_messages
-from ragix_core.chat.nodes import (citations, orchestrate, route_after_orchestrator, route_after_tools, run_tools,
+from ragix_core.chat.nodes import (citations, without_dangling_labels, orchestrate, route_after_orchestrator, route_after_tools, run_tools,
                                    write)
 from ragix_core.chat.state import merge, new_state
 from ragix_core.llm.base import LLMTimeout, LLMUnavailable
@@ -183,6 +183,27 @@ def test_citations_by_label_and_by_quoted_number():
     got = citations("About 42.16 km [2], not [9].", msgs)
     assert [(c["label"], c["by"]) for c in got] == [(2, "writer"), (1, "quoted")]
     assert citations("No numbers here, 99 problems.", msgs) == []  # a failed call is never a source
+
+
+def test_citation_marks_that_name_no_working_tool_result_are_taken_out_of_the_answer():
+    from ragix_core.chat import messages as M
+
+    # Measured on MT-Bench's math: "... is [1] 1.5 square units." with no tool call in the turn.
+    assert without_dangling_labels("The area is [1] 1.5 square units.", [M.human("t", "q")]) == \
+        "The area is 1.5 square units."
+    msgs = [M.human("t", "q"),
+            M.tool_message("t:002", tool_call_id="t:001", tool="operator", tool_input={}, output="3", error=None),
+            M.tool_message("t:004", tool_call_id="t:003", tool="repl", tool_input={}, output="", error="boom")]
+    assert without_dangling_labels("It is 3 [1], not 4 [2]. See [7].", msgs) == "It is 3 [1], not 4. See."
+    assert without_dangling_labels("It is 3 [1].", msgs) == "It is 3 [1]."  # nothing to take out: unchanged
+    assert without_dangling_labels("", msgs) == ""
+
+
+def test_the_written_answer_keeps_no_dangling_mark():
+    deps = deps_with([decision("answer")], ["The capital is Tokyo [1]."])
+    state = run_thread(new_state("s", "t", "What is the capital of Japan?"), config_for(deps))
+    final = final_message(state["messages"])
+    assert final.content == "The capital is Tokyo." and final.meta["citations"] == []
 
 
 def test_decision_validation_bounds_untrusted_fields():
