@@ -155,7 +155,7 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
                                                           tools=deps.tools.names, max_steps=deps.max_reasoning_steps,
                                                           history_turns=deps.history_turns),
                               max_tokens=deps.writer_max_tokens)
-        text = bounded(completion.text.strip(), ANSWER_CHARS)
+        text = without_dangling_labels(bounded(completion.text.strip(), ANSWER_CHARS), messages)
         extra["tokens"] = {"prompt": completion.usage.prompt_tokens,
                            "completion": completion.usage.completion_tokens}
         if not text:
@@ -165,7 +165,6 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
         extra["writer_error"] = one_line(failure.message, 500)
         if stop == "success":
             stop = failure.reason
-    text = without_dangling_labels(text, messages)
     return {"messages": [final_answer(msg_id, text, stop_reason=stop, citations=citations(text, messages), **extra)]}
 
 
@@ -217,7 +216,9 @@ def fallback_answer(messages: Sequence[ChatMessage], reason: str) -> str:
 
 
 _LABEL = re.compile(r"\[(\d{1,3})\]")
-_LABEL_WITH_SPACE = re.compile(r"( ?)\[(\d{1,3})\]")
+# A citation mark as the writer is asked to write one: after a space, standing alone ("is [1] 1.5", "units [2].").
+_CITATION_MARK = re.compile(r"[ \t]\[(\d{1,3})\](?![\w\[(])")
+_CODE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`)", re.DOTALL)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 
 
@@ -243,15 +244,16 @@ def _quotes(answer_number: str, output_numbers: Sequence[str]) -> bool:
 def without_dangling_labels(answer: str, messages: Sequence[ChatMessage]) -> str:
     """The answer without the citation marks that name no tool result that worked. Measured on MT-Bench's
     math (issue 34): "The area of the triangle ... is [1] 1.5 square units." after no tool call at all;
-    a mark that points nowhere tells the reader a source backs the sentence when none does."""
+    a mark that points nowhere tells the reader a source backs the sentence when none does. Only a mark
+    that stands as one (after a space, outside code) is a citation: `arr[0]`, `A[1][2]` and code blocks
+    are left as written. An answer that would be left empty is kept whole."""
     labels = tool_labels(messages)
     working = {labels[m.id] for m in tool_messages(messages) if not m.meta.get("error")}
-
-    def keep(match: "re.Match[str]") -> str:
-        return match.group(0) if int(match.group(2)) in working else ""
-
-    text = _LABEL_WITH_SPACE.sub(keep, answer or "")
-    return re.sub(r"[ \t]+([.,;:!?])", r"\1", text).strip() if text != answer else text
+    parts = _CODE.split(answer or "")
+    for i in range(0, len(parts), 2):  # even parts are prose, odd ones code
+        parts[i] = _CITATION_MARK.sub(lambda m: m.group(0) if int(m.group(1)) in working else "", parts[i])
+    text = "".join(parts)
+    return text if text.strip() else answer
 
 
 def citations(answer: str, messages: Sequence[ChatMessage]) -> List[Dict[str, Any]]:

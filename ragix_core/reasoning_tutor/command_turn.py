@@ -10,8 +10,10 @@ main path's own command request (llm/command_prompt.py), followed by the command
 already ran and what they gave, and plays the first fenced command as the player's PROPOSE:
 
 - after a PROPOSE rejected as a repetition, in any game: the rejection changes what the model is asked;
-- in a game without obligations, when no claim is held and the tutor has no complete move to suggest:
-  what the player needs is evidence, and a command is all it has to write.
+- in a game without obligations, when no claim is held, the tutor has no complete move to suggest and the
+  last command (if any) failed or printed nothing: what the player needs is evidence, and a command is all
+  it has to write. After a command that printed what the tutor could not turn into a suggestion (a long
+  listing), the JSON player moves: it may answer from that output or propose another command.
 
 The tutor judges that PROPOSE like any other; what counts as proof does not change. Games with
 obligations keep their JSON PROPOSE otherwise (the tutor's own tasks, 10/12 that way, docs/RESULTS.md).
@@ -60,6 +62,12 @@ class CommandTurns:
             return REPETITION
         if game.settings.accept or game.pending or suggestion.moves:
             return None
+        # After a command that printed something the tutor could not suggest an answer from (a listing
+        # longer than a short output), the JSON player gets the turn: it sees that output and may answer
+        # from it with `output` claims, or propose another command.
+        seen = game.graph.of_kind("observation")
+        if seen and seen[-1].data.get("status") == "ok" and (seen[-1].data.get("stdout") or "").strip():
+            return None
         return EVIDENCE
 
     def request(self, goal: str) -> str:
@@ -96,12 +104,18 @@ class CommandTurns:
 
 
 def _tried(game: Any) -> List[str]:
-    """One line per distinct command the game ran: its exit code and how much it printed."""
+    """One line per distinct command the game ran or refused, in order: its exit code, how much it printed,
+    or why it was refused."""
+    refusals = {v.nodes[0]: v.reason for v in game.verdicts if v.move == "PROPOSE" and v.kind == "policy" and v.nodes}
     seen: dict = {}
-    for node in game.graph.of_kind("observation"):
+    for node in game.graph.nodes.values():
         d = node.data
-        lines = len((d.get("stdout") or "").splitlines())
-        outcome = (f"exit {d.get('returncode')}" if d.get("status") == "failed"
-                   else "printed nothing" if not lines else f"printed {lines} line(s)")
-        seen[one_line(str(d.get("command") or ""), 200)] = outcome
+        if node.kind == "action" and node.id in refusals:
+            seen[one_line(node.label, 200)] = one_line(refusals[node.id], 160)
+        elif node.kind == "observation":
+            lines = len((d.get("stdout") or "").splitlines())
+            outcome = (f"exit {d.get('returncode')}" if d.get("status") == "failed"
+                       else "printed nothing" if not lines
+                       else f"printed {'more than ' if d.get('truncated') else ''}{lines} line(s)")
+            seen[one_line(str(d.get("command") or ""), 200)] = outcome
     return [f"- `{command}`: {outcome}" for command, outcome in list(seen.items())[-MAX_TRIED:]]

@@ -28,13 +28,13 @@ OBSERVATION_CHARS = 900
 _BACKGROUND = ("exists", "listed", "complete", "line")
 # Predicates a player may claim (the derived-only bookkeeping ones are left out of the prompt's table).
 _SHOWN = ("contains", "line_count", "match_count", "file_count", "setting", "defines", "imports", "exists",
-          "missing", "no_match", "value")
+          "missing", "no_match", "value", "output")
 _SHORT = {  # one short line each: the prompt is re-read by a small model every turn
     "contains": "a line of file contains text", "line_count": "file has n lines (wc -l)",
     "match_count": "n lines of file or dir contain text (grep -c)", "file_count": "n files under dir match glob",
     "setting": "file sets key = value", "defines": "file defines function/class name", "imports": "file imports module",
     "exists": "path exists", "missing": "path does not exist", "no_match": "no line under path contains text",
-    "value": "expr evaluates to number (calc)"}
+    "value": "expr evaluates to number (calc)", "output": "the output of action A1, A2... contains text"}
 
 
 def _predicate_table() -> str:

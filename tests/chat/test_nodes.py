@@ -197,6 +197,10 @@ def test_citation_marks_that_name_no_working_tool_result_are_taken_out_of_the_an
     assert without_dangling_labels("It is 3 [1], not 4 [2]. See [7].", msgs) == "It is 3 [1], not 4. See."
     assert without_dangling_labels("It is 3 [1].", msgs) == "It is 3 [1]."  # nothing to take out: unchanged
     assert without_dangling_labels("", msgs) == ""
+    # Not citation marks: indexes, code, a reply that is nothing but a mark.
+    code = "Use `arr[0]` then x[1] and A[1][2].\n```python\nprint(a [4], b)\n```"
+    assert without_dangling_labels(code, msgs) == code
+    assert without_dangling_labels(" [2]", msgs) == " [2]"
 
 
 def test_the_written_answer_keeps_no_dangling_mark():

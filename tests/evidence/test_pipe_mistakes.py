@@ -12,8 +12,8 @@ from ragix_core.evidence.pipe_mistakes import pipe_mistake
 @pytest.mark.parametrize("command", [
     "find . -name '*.py' | wc -l | sort -nr | head -n 1",  # measured: "which .py file is the longest?" got "42"
     "find sqlparse -type f | wc -l | sort -n",
-    "ls src | wc -l | head -1",
-    "grep -rl TODO . | wc -l | tail -n 1",
+    "ls src | wc -l | uniq -c",
+    "grep -rl TODO . | wc -l | sort | tail -n 1",
 ])
 def test_a_count_of_the_pipe_then_ordered_is_a_mistake(command):
     why = pipe_mistake(command)
@@ -29,6 +29,9 @@ def test_a_count_of_the_pipe_then_ordered_is_a_mistake(command):
     "cat a.txt | wc -l | awk '{print $1 * 2}'",  # arithmetic on one number is fine
     "find . -name 'x' | wc | sort",  # plain wc prints three numbers: not this shape
     "grep -c 'a' 'unclosed",  # does not parse: nothing to say
+    "cat a.py | wc -l | head -1",  # a right count; head on one line is harmless
+    "find . -name '*.py' | xargs cat | wc -l | tail -n 1",
+    "ls src | wc -l | head -1",
 ])
 def test_other_shapes_are_not(command):
     assert pipe_mistake(command) is None

@@ -77,7 +77,7 @@ def test_a_short_output_no_rule_reads_is_suggested_as_the_answer_and_wins(projec
     claim = printed_claim(game)
     assert claim is not None and claim.predicate == "output" and claim.args == ("A1", "2")
     (respond,) = suggest(game).moves
-    assert respond["answer"] == "2 (the output of A1)"
+    assert respond["answer"] == "2 (printed by A1)"
     verdict = game.judge(move(**respond))
     assert game.won, verdict.reason
 
@@ -93,7 +93,7 @@ def test_a_long_or_failed_output_suggests_no_answer(project, tmp_path):
 def test_a_printed_answer_that_does_not_match_the_output_is_refused(project, tmp_path):
     game = _game(project, tmp_path)
     game.judge(move(move="PROPOSE", intent="count", command="grep a README.md | wc -l", mode="read"))
-    verdict = game.judge(move(move="RESPOND", answer="4 (the output of A1)",
+    verdict = game.judge(move(move="RESPOND", answer="4 (printed by A1)",
                               claims=[{"predicate": "output", "args": ["A1", "4"]}]))
     assert not game.won and verdict.status == "rejected"
 
@@ -108,3 +108,23 @@ def test_a_command_too_long_for_a_move_is_drawn_again_then_named(project):
     result, _, _ = play(project, [long, long], meta=None)
     assert result.state.stop_reason == "command_generation_failed"
     assert "longer than 400 characters" in result.state.last_error
+
+
+def test_after_a_long_output_the_json_player_moves_and_may_answer_from_it(project):
+    # "Which files are in tests?": a listing is the answer but too long to suggest; the player sees it.
+    listing = "```sh\nfind . -type f\n```"
+    answer = {"move": "RESPOND", "answer": "./README.md and the others",
+              "claims": [{"predicate": "output", "args": ["A1", "./README.md"]}]}
+    result, _, llm = play(project, [listing, answer], meta=None)
+    assert [c["schema"] is not None for c in llm.calls] == [False, True]
+    assert "- output(action, text)" in llm.calls[1]["messages"][0]["content"]  # the player knows the predicate
+    assert result.state.stop_reason == "success"
+
+
+def test_a_refused_command_is_listed_with_why_in_the_next_command_turn(project):
+    replies = ["```sh\nrm README.md\n```", WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+                                                 "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}]
+    result, _, llm = play(project, replies, meta=None)
+    text = llm.calls[1]["messages"][-1]["content"]
+    assert llm.calls[1]["schema"] is None and "- `rm README.md`: " in text and "write" in text.split("rm README.md`:")[1]
+    assert result.state.stop_reason == "success" and (project / "README.md").exists()

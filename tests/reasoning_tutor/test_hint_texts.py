@@ -118,7 +118,7 @@ DRAFTS = {
     "missing": (("b.md",), "b.md does not exist."),
     "no_match": (("src", "TODO"), 'No line under src contains "TODO".'),
     "value": (("4*6", "24"), "4*6 = 24."),
-    "output": (("A1", "ok"), 'ok (the output of A1)'),
+    "output": (("A1", "ok"), 'ok (printed by A1)'),
     "listed": (("src",), "src was listed."),
     "complete": (("a.md",), "a.md was read in full."),
 }
