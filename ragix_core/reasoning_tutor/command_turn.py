@@ -12,8 +12,13 @@ already ran and what they gave, and plays the first fenced command as the player
 - after a PROPOSE rejected as a repetition, in any game: the rejection changes what the model is asked;
 - in a game without obligations, when no claim is held, the tutor has no complete move to suggest and the
   last command (if any) failed or printed nothing: what the player needs is evidence, and a command is all
-  it has to write. After a command that printed what the tutor could not turn into a suggestion (a long
-  listing), the JSON player moves: it may answer from that output or propose another command.
+  it has to write;
+- in such a game, after a command printed a short answer (at most 3 lines) that no rule read and no other
+  command bears out: a command written another way (the main path's cross-check). When the two agree, the
+  output is suggested as the answer (suggest.printed_claim).
+
+After a command that printed what the tutor could not turn into a suggestion (a long listing), the JSON player
+moves: it may answer from that output with `output` claims, or propose another command.
 
 The tutor judges that PROPOSE like any other; what counts as proof does not change. Games with
 obligations keep their JSON PROPOSE otherwise (the tutor's own tasks, 10/12 that way, docs/RESULTS.md).
@@ -30,16 +35,18 @@ from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.feedback import execution_feedback
 from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
+from ragix_core.reasoning_tutor.suggest import unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import REJECTED
 from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.evidence.path_hints import project_listing
 from ragix_core.tools.model_commands import describe
 
-__all__ = ["CommandTurns", "REPETITION", "EVIDENCE"]
+__all__ = ["CommandTurns", "REPETITION", "EVIDENCE", "CROSS_CHECK"]
 
 PROMPT = "tutor_command"
 REPETITION = "repetition"  # the last move was a PROPOSE rejected as a repetition
 EVIDENCE = "evidence"  # no obligations, nothing held, nothing complete to suggest: the player needs a command
+CROSS_CHECK = "cross_check"  # a short output no other command bears out yet: a command written another way
 MAX_TRIED = 8  # commands listed back to the model; a game has at most a few dozen turns
 RESAMPLE_TEMPERATURE = 0.6  # the redraw of a command too long to be a move (as game.RETRY_TEMPERATURE)
 
@@ -67,7 +74,7 @@ class CommandTurns:
         # from it with `output` claims, or propose another command.
         seen = game.graph.of_kind("observation")
         if seen and seen[-1].data.get("status") == "ok" and (seen[-1].data.get("stdout") or "").strip():
-            return None
+            return CROSS_CHECK if unconfirmed_output(game) else None
         return EVIDENCE
 
     def request(self, goal: str) -> str:
@@ -77,23 +84,30 @@ class CommandTurns:
             self._request = command_request(goal, self.tools, listing, describe(self.tools))
         return self._request
 
-    def followup(self, game: Any, steps: Sequence[PlanStep]) -> str:
+    def followup(self, game: Any, steps: Sequence[PlanStep], reason: Optional[str] = None) -> str:
         """What the game already ran and what each gave; for the last one that failed or printed nothing,
-        what a person would read (evidence/feedback.py). "" before the first command."""
+        what a person would read (evidence/feedback.py); on a CROSS_CHECK turn, the request for a command
+        written another way (what was printed is not shown: the model would copy it into an `echo`).
+        "" before the first command."""
         tried = _tried(game)
         if not tried:
             return ""
+        if reason == CROSS_CHECK:
+            return "\n\n" + prompts.section(PROMPT, "cross_check", tried="\n".join(tried)).rstrip()
         last = steps[-1] if steps else None
         feedback = ""
         if last is not None and last.result is not None and (not last.result.ok or not last.result.stdout.strip()):
             feedback = execution_feedback(last, self.root)
         return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
 
-    def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float]) -> Propose:
+    def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float],
+                reason: Optional[str] = None) -> Propose:
         """The player's command as a PROPOSE. A command longer than a move holds (MAX_ARG) is drawn once more,
         sampled; StopRun ``command_generation_failed`` when a reply has no command or is still too long.
         Measured on an unseen question: a greedy command degenerated into a pipe of `grep -v` stages."""
-        prompt = self.request(game.goal) + self.followup(game, steps)
+        prompt = self.request(game.goal) + self.followup(game, steps, reason)
+        if reason == CROSS_CHECK:
+            temperature = RESAMPLE_TEMPERATURE  # as the main path's cross-checks: a greedy draw repeats the pipe
         command = ask_free_command(self.worker, prompt, temperature=temperature)
         if len(command) > MAX_ARG:
             command = ask_free_command(self.worker, prompt, temperature=RESAMPLE_TEMPERATURE)

@@ -123,7 +123,7 @@ class TutorEngine:
             channel = self.commands.reason(game, suggestion) if self.commands else None
             try:
                 if channel:
-                    move = self.commands.propose(game, steps, temperature)
+                    move = self.commands.propose(game, steps, temperature, channel)
                 else:
                     reply, _ = ask_json(self.player, messages(game, max_turns, self.tools, suggestion), MoveReply,
                                         stop_reason="move_generation_failed", schema=MOVE_SCHEMA,

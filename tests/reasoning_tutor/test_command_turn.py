@@ -6,7 +6,7 @@ that request shows, and that the tutor still judges the command like any PROPOSE
 """
 
 from ragix_core.reasoning_tutor.graph import ProofGraph
-from ragix_core.reasoning_tutor.suggest import printed_claim, suggest
+from ragix_core.reasoning_tutor.suggest import printed_claim, suggest, unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import Tutor, TutorSettings
 from ragix_core.tools import ToolBox
 from ragix_core.reasoning_tutor.actions import Executor
@@ -70,16 +70,35 @@ def test_a_reply_with_no_command_ends_with_a_named_stop(project):
     assert result.state.final_answer.startswith("No answer was proven")
 
 
-def test_a_short_output_no_rule_reads_is_suggested_as_the_answer_and_wins(project, tmp_path):
+def test_a_short_output_no_rule_reads_is_suggested_once_another_command_prints_the_same(project, tmp_path):
     game = _game(project, tmp_path)
     game.judge(move(move="PROPOSE", intent="count", command="grep a README.md | wc -l", mode="read"))
     assert not [c for _, c in game.evidence.all_facts() if c.predicate not in ("exists", "line")]  # no rule reads it
+    # Measured: one short output taken as the answer made 5 wrong wins in 15 ("1" for a file's lines).
+    assert printed_claim(game) is None and unconfirmed_output(game) and not suggest(game).moves
+    game.judge(move(move="PROPOSE", intent="echo", command="echo 2", mode="read"))
+    assert printed_claim(game) is None  # an echo prints what it was given: it bears nothing out
+    game.judge(move(move="PROPOSE", intent="count", command="grep -o a README.md | wc -l", mode="read"))
     claim = printed_claim(game)
-    assert claim is not None and claim.predicate == "output" and claim.args == ("A1", "2")
+    assert claim is not None and claim.predicate == "output" and claim.args == ("A3", "2")
     (respond,) = suggest(game).moves
-    assert respond["answer"] == "2 (printed by A1)"
+    assert respond["answer"] == "2 (printed by A3)"
     verdict = game.judge(move(**respond))
     assert game.won, verdict.reason
+
+
+def test_a_short_output_makes_the_next_turn_a_cross_check_in_free_text(project):
+    replies = ["```sh\ngrep a README.md | wc -l\n```", "```sh\ngrep -o a README.md | wc -l\n```",
+               {"move": "RESPOND", "answer": "2 (printed by A2)", "claims": [{"predicate": "output", "args": ["A2", "2"]}]}]
+    result, _, llm = play(project, replies, meta=None)
+    check = llm.calls[1]
+    assert check["schema"] is None and check["temperature"] == 0.6
+    text = check["messages"][-1]["content"]
+    assert "computes the same answer another way" in text and "- `grep a README.md | wc -l`: printed 1 line(s)" in text
+    assert "\n2\n" not in text.split("Goal:")[1]  # what it printed is not shown: it would be copied into an echo
+    assert [m["move"].get("command_turn") for m in result.state.meta["tutor"]["moves"]] == [
+        "evidence", "cross_check", None]
+    assert result.state.stop_reason == "success" and result.state.final_answer == "2 (printed by A2)"
 
 
 def test_a_long_or_failed_output_suggests_no_answer(project, tmp_path):

@@ -126,7 +126,7 @@ def test_writes_need_yes_and_the_write_capable_profile(project):
         {"move": "ASSERT", "claim": {"predicate": "contains", "args": ["tmp/cache.tmp", "scratch"]}},
         {"move": "PROPOSE", "intent": "clean", "command": "rm tmp/cache.tmp", "mode": "write"},
     ]
-    meta = {"tutor": {"truths_before_write": 1, "max_turns": 3}}
+    meta = {"tutor": {"truths_before_write": 1, "max_turns": 3, "accept": ['contains("tmp/cache.tmp", ?t)']}}
     result, _, _ = play(project, list(replies), meta=meta)
     assert result.state.meta["tutor"]["moves"][2]["kind"] == "policy"
     assert (project / "tmp/cache.tmp").exists()
