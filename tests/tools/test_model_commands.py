@@ -84,6 +84,12 @@ def test_tree_is_bounded_and_says_what_it_cut(box):
     assert "  src/\n" in full and "linkdir" not in full and "fifo" not in full  # links and FIFOs are not walked
 
 
+def test_tree_d_lists_directories_only(box):
+    out = run(box, "tree -d -L 1 src").stdout.splitlines()
+    assert out == ["src/", "  pkg/ (4 files below, not shown: `tree src/pkg`)"]
+    assert run(box, "tree -d src").stdout.splitlines() == ["src/", "  pkg/"]
+
+
 def test_nothing_found_is_no_match_and_a_missing_path_is_named_as_coreutils_do(box):
     r = run(box, "importers nowhere")
     assert r.returncode == 1 and r.no_match and not r.stdout  # an answer, like grep's
