@@ -5,7 +5,7 @@ tutor lost 0/8 to the plain call's 7/8. On a goal with no obligations the player
 proposed `ls -1 *.py` with the intent "WHY" (the prompt's placeholder), then the same command five turns
 running, each rejected as a repetition, even sampled at 0.6 with the rejection named in its prompt. For
 this model a command taken from the first code block of a free answer scored 0.50 on NL2SH against 0.06
-under constrained decoding (arXiv 2502.06858). So on two kinds of turn the engine asks the player the
+under constrained decoding (arXiv 2502.06858). So on three kinds of turn the engine asks the player the
 main path's own command request (llm/command_prompt.py), followed by the commands the game
 already ran and what they gave, and plays the first fenced command as the player's PROPOSE:
 
@@ -34,11 +34,11 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.feedback import execution_feedback
+from ragix_core.evidence.path_hints import project_listing
+from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
 from ragix_core.reasoning_tutor.suggest import unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import REJECTED
-from ragix_core.llm.command_prompt import ask_free_command, command_request
-from ragix_core.evidence.path_hints import project_listing
 from ragix_core.tools.model_commands import describe
 
 __all__ = ["CommandTurns", "REPETITION", "EVIDENCE", "CROSS_CHECK"]
@@ -63,7 +63,8 @@ class CommandTurns:
 
     @staticmethod
     def reason(game: Any, suggestion: Any) -> Optional[str]:
-        """Why this turn's move is a free-text command (REPETITION, EVIDENCE), or None for a JSON move."""
+        """Why this turn's move is a free-text command (REPETITION, EVIDENCE, CROSS_CHECK), or None for a
+        JSON move."""
         last = game.verdicts[-1] if game.verdicts else None
         if last is not None and last.move == "PROPOSE" and last.status == REJECTED and last.kind == "repetition":
             return REPETITION
