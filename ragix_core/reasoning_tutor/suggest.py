@@ -111,7 +111,14 @@ def suggest(tutor: Any) -> Suggestion:
                 # What a failed command's error derives (`missing(READ.md)` for a mistyped name) is the
                 # command's mistake, not the goal's answer: the player writes another command, shown the error.
                 return Suggestion(note=_say("suggest_no_facts"))
-            from_latest = [c for n, c in facts if latest is not None and _derived_from(t, n, latest.id)]
+            if unconfirmed_output(t):
+                # A short answer (a count, a name), facts or not, waits for a command written another way to
+                # print the same, as on the main path. Measured: a cross-check's own fact suggested at once
+                # won "2 lines of the project contain sqlparse/filters/" for how many .py files it holds.
+                return Suggestion(note=_say("suggest_no_facts"))
+            pair = _agreeing(t)
+            basis = [o.id for o in (pair or ((latest,) if latest is not None else ()))]
+            from_latest = [c for n, c in facts if any(_derived_from(t, n, o) for o in basis)]
             printed = printed_claim(t)
             chosen = from_latest[-4:] or ([printed] if printed else []) or [c for _, c in facts][-4:]
         if not chosen:

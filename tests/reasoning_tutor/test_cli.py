@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from ragix_core.cli import app
 from tests.reasoning_v30.test_agent_fns import ScriptedLLM
 
-from .test_game import WIN
+from .test_game import WIN_FREE
 
 
 @pytest.fixture()
@@ -25,7 +25,7 @@ def invoke(*args):
 
 
 def test_json_output_has_the_answer_the_verdicts_and_the_score(project, scripted, tmp_path):
-    scripted(WIN)
+    scripted(WIN_FREE)
     res = invoke("How many lines does README.md have?", "--cwd", project, "--json", "--accept",
                  'line_count("README.md", ?n)', "--export-json", tmp_path / "g.json", "--export-mermaid",
                  tmp_path / "g.mmd")
@@ -49,7 +49,7 @@ def test_a_game_without_a_proven_answer_exits_1_and_says_so(project, scripted):
 
 
 def test_plain_progress_lines_off_a_terminal(project, scripted):
-    scripted(WIN)
+    scripted(WIN_FREE)
     res = invoke("How many lines does README.md have?", "--cwd", project)
     assert res.exit_code == 0
     assert "turn 1: PROPOSE [read] wc -l README.md" in res.output and "WON" in res.output
@@ -74,10 +74,10 @@ def test_missing_directory_is_a_usage_error(tmp_path):
 
 
 def test_trace_show_renders_the_moves_and_verdicts_of_a_game(project, scripted):
-    scripted(WIN)
+    scripted(WIN_FREE)
     res = invoke("How many lines does README.md have?", "--cwd", project, "--json")
     session = json.loads(res.stdout)["session_id"]
     shown = CliRunner().invoke(app, ["trace", "show", session, "--cwd", str(project)])
     assert shown.exit_code == 0
     text = shown.output
-    assert "turn 1: PROPOSE" in text and "turn 2: RESPOND" in text and "WON (won" in text
+    assert "turn 1: PROPOSE" in text and "turn 3: RESPOND" in text and "WON (won" in text

@@ -14,6 +14,7 @@ from tests.reasoning_tutor.conftest import move
 from tests.reasoning_tutor.test_game import play
 
 WC = "Count them:\n```sh\nwc -l README.md\n```"
+CHECK = "```sh\ncat README.md | wc -l\n```"  # the cross-check of WC's short output: it prints 3 too
 
 
 def _game(project, tmp_path):
@@ -26,8 +27,9 @@ def _game(project, tmp_path):
 def test_without_obligations_the_first_move_is_a_free_text_command_then_the_drafted_answer(project):
     respond = {"move": "RESPOND", "answer": "README.md has 3 lines.",
                "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}
-    result, _, llm = play(project, [WC, respond], meta=None)
-    first, second = llm.calls
+    result, _, llm = play(project, [WC, CHECK, respond], meta=None)
+    first, check, second = llm.calls
+    assert check["schema"] is None and check["temperature"] == 0.6  # "3 README.md" is cross-checked first
     assert first["schema"] is None and not first["temperature"]  # free text, greedy
     prompt = first["messages"][-1]["content"]
     assert "```sh code block" in prompt and prompt.rstrip().endswith("Goal: How many lines does README.md have?")
@@ -38,11 +40,11 @@ def test_without_obligations_the_first_move_is_a_free_text_command_then_the_draf
     assert state.stop_reason == "success" and state.final_answer == "README.md has 3 lines."
     moves = state.meta["tutor"]["moves"]
     assert moves[0]["move"]["command_turn"] == "evidence" and moves[0]["move"]["command"] == "wc -l README.md"
-    assert "command_turn" not in moves[1]["move"]
+    assert moves[1]["move"]["command_turn"] == "cross_check" and "command_turn" not in moves[2]["move"]
 
 
 def test_a_failed_command_is_retried_in_free_text_with_what_the_shell_said(project):
-    replies = ["```sh\nwc -l READ.md\n```", WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+    replies = ["```sh\nwc -l READ.md\n```", WC, CHECK, {"move": "RESPOND", "answer": "README.md has 3 lines.",
                                                  "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}]
     result, _, llm = play(project, replies, meta=None)
     retry = llm.calls[1]["messages"][-1]["content"]
@@ -119,7 +121,7 @@ def test_a_printed_answer_that_does_not_match_the_output_is_refused(project, tmp
 
 def test_a_command_too_long_for_a_move_is_drawn_again_then_named(project):
     long = "```sh\nfind . -type f" + " | grep -v tests" * 40 + "\n```"
-    result, _, llm = play(project, [long, WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+    result, _, llm = play(project, [long, WC, CHECK, {"move": "RESPOND", "answer": "README.md has 3 lines.",
                                                "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}],
                           meta=None)
     assert llm.calls[1]["temperature"] == 0.6 and llm.calls[1]["schema"] is None  # the redraw, sampled
@@ -141,7 +143,7 @@ def test_after_a_long_output_the_json_player_moves_and_may_answer_from_it(projec
 
 
 def test_a_refused_command_is_listed_with_why_in_the_next_command_turn(project):
-    replies = ["```sh\nrm README.md\n```", WC, {"move": "RESPOND", "answer": "README.md has 3 lines.",
+    replies = ["```sh\nrm README.md\n```", WC, CHECK, {"move": "RESPOND", "answer": "README.md has 3 lines.",
                                                  "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}]
     result, _, llm = play(project, replies, meta=None)
     text = llm.calls[1]["messages"][-1]["content"]

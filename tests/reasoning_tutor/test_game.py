@@ -52,6 +52,10 @@ def test_a_won_game_is_a_success_with_evidence_events_and_a_replayable_graph(pro
     assert all(call["schema"] and "anyOf" in call["schema"] for call in llm.calls)
 
 
+# Without obligations the first command's short output is cross-checked by a command written another way
+# (command_turn.py) before the tutor suggests an answer.
+WIN_FREE = [WIN[0], "```sh\ncat README.md | wc -l\n```", WIN[1]]
+
 LOST = [WIN[0], {"move": "RESPOND", "answer": "README.md has 12 lines.",
                  "claims": [{"predicate": "line_count", "args": ["README.md", "12"]}]}]
 
@@ -105,7 +109,7 @@ def test_a_player_that_cannot_produce_a_move_ends_with_a_named_stop(project):
 
 
 def test_without_acceptance_criteria_one_validated_truth_is_the_bar(project):
-    result, _, _ = play(project, WIN, meta=None)
+    result, _, _ = play(project, WIN_FREE, meta=None)
     assert result.state.stop_reason == "success"
 
 

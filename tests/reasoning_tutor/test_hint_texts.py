@@ -64,9 +64,9 @@ EXPECTED = {
          "number or name that they do not contain."], RESPOND_WC),
     "truths_no_accept": (
         ["You have validated truths: RESPOND when they answer the goal, citing them as claims."], RESPOND_WC),
-    "stalled": (
+    "stalled": (  # without obligations "3 README.md" waits for a cross-check (command_turn.py) before RESPOND_WC
         ["No progress for 3 turns (1 more and the game ends). Try another command or claim a fact from the list."],
-        RESPOND_WC),
+        "PROPOSE a read command whose output answers the goal."),
     "value_unmet": (
         ['Fact F9 setting("config/app.ini", "workers", 4) meets obligation setting("config/app.ini", "workers", ?): '
          "claim it (ASSERT, or inside RESPOND's claims).",
@@ -101,7 +101,7 @@ STATE_PROMPT_SHA = {
     "start_no_accept": "52029618a03806e8", "pending_complete": "de635ac4bb4e9cb9",
     "pending_incomplete": "1333ae599b3a82da", "lines_and_nothing": "55199f0520c48736",
     "fact_meets_and_repetition": "b06987854ed3df54", "respond_rejected": "7ebd6cf024106571",
-    "all_met": "0b469ea5721b6326", "truths_no_accept": "b3175639c5ca935e", "stalled": "87d5f8b9b0428e2e",
+    "all_met": "0b469ea5721b6326", "truths_no_accept": "b3175639c5ca935e", "stalled": "f53289effae2efab",
     "value_unmet": "cb449e8b51d53202", "incomplete_obligation": "e15b9b2bd8be9cff",
     "several_options": "3db7b42e7729fedf", "complete_obligation": "dcc877bef89cec9c",
 }
@@ -153,6 +153,8 @@ def test_a_drafted_path_of_dot_reads_as_the_project_directory(project):
         "42 files match *.py under the project directory."
     t = make_tutor(project)
     t.judge(propose("find . -name '*.py'"))
+    assert not suggest(t).moves  # two short lines: cross-checked first
+    t.judge(propose("ls src/app.py src/util.py"))  # the same two paths: the facts of the pair are suggested
     (respond,) = suggest(t).moves
     assert respond["answer"] == "2 files match *.py under the project directory."
     t.judge(move(**respond))
