@@ -48,7 +48,9 @@ REPETITION = "repetition"  # the last move was a PROPOSE rejected as a repetitio
 EVIDENCE = "evidence"  # no obligations, nothing held, nothing complete to suggest: the player needs a command
 CROSS_CHECK = "cross_check"  # a short output no other command bears out yet: a command written another way
 MAX_TRIED = 8  # commands listed back to the model; a game has at most a few dozen turns
-RESAMPLE_TEMPERATURE = 0.6  # the redraw of a command too long to be a move (as game.RETRY_TEMPERATURE)
+RESAMPLE_TEMPERATURE = 0.6  # a cross-check, and the first redraw of a command already proposed or too long
+STEP, MAX_TEMPERATURE = 0.3, 1.2  # redraws at 0.6, 0.9, 1.2
+REDRAWS = 2  # redraws within one turn of a command already proposed or too long: each costs one short call
 
 
 class CommandTurns:
@@ -103,19 +105,32 @@ class CommandTurns:
 
     def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float],
                 reason: Optional[str] = None) -> Propose:
-        """The player's command as a PROPOSE. A command longer than a move holds (MAX_ARG) is drawn once more,
-        sampled; StopRun ``command_generation_failed`` when a reply has no command or is still too long.
-        Measured on an unseen question: a greedy command degenerated into a pipe of `grep -v` stages."""
+        """The player's command as a PROPOSE. A command the game already proposed, or one longer than a move
+        holds (MAX_ARG), is drawn again (REDRAWS times at most, sampled, hotter each time); StopRun
+        ``command_generation_failed`` when a reply has no command or the last is still too long (measured on
+        an unseen question: a greedy command degenerated into a pipe of `grep -v` stages). A command still
+        repeated after the redraws is proposed as it is: the tutor rejects it as a repetition."""
         prompt = self.request(game.goal) + self.followup(game, steps, reason)
         if reason == CROSS_CHECK:
             temperature = RESAMPLE_TEMPERATURE  # as the main path's cross-checks: a greedy draw repeats the pipe
-        command = ask_free_command(self.worker, prompt, temperature=temperature)
-        if len(command) > MAX_ARG:
-            command = ask_free_command(self.worker, prompt, temperature=RESAMPLE_TEMPERATURE)
+        ran = _proposed(game)
+        command = ""
+        for _ in range(1 + REDRAWS):
+            command = ask_free_command(self.worker, prompt, temperature=temperature)
+            if len(command) <= MAX_ARG and " ".join(command.split()) not in ran:
+                break
+            # A command already proposed (measured: a cross-check turn wrote the command it was to check, then
+            # six turns running, sampled at 0.6) or one too long for a move: drawn again, hotter each time.
+            temperature = min(MAX_TEMPERATURE, max(temperature or 0.0, STEP) + STEP)
         if len(command) > MAX_ARG:
             raise StopRun("command_generation_failed", f"the player's command is longer than {MAX_ARG} "
                           f"characters: {bounded(command, 200)}")
         return Propose(move="PROPOSE", intent=prompts.section(PROMPT, "intent"), command=command, mode="read")
+
+
+def _proposed(game: Any) -> set:
+    """Every command the game already ran or refused, whitespace collapsed."""
+    return {" ".join(n.label.split()) for n in game.graph.of_kind("action")}
 
 
 def _tried(game: Any) -> List[str]:

@@ -5,6 +5,8 @@ repeating one JSON `ls` until the game stalled. These tests pin when a turn asks
 that request shows, and that the tutor still judges the command like any PROPOSE.
 """
 
+import pytest
+
 from ragix_core.reasoning_tutor.graph import ProofGraph
 from ragix_core.reasoning_tutor.suggest import printed_claim, suggest, unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import Tutor, TutorSettings
@@ -126,7 +128,8 @@ def test_a_command_too_long_for_a_move_is_drawn_again_then_named(project):
                           meta=None)
     assert llm.calls[1]["temperature"] == 0.6 and llm.calls[1]["schema"] is None  # the redraw, sampled
     assert result.state.stop_reason == "success"
-    result, _, _ = play(project, [long, long], meta=None)
+    result, _, llm = play(project, [long, long, long], meta=None)
+    assert [c["temperature"] for c in llm.calls][1:] == pytest.approx([0.6, 0.9])
     assert result.state.stop_reason == "command_generation_failed"
     assert "longer than 400 characters" in result.state.last_error
 
@@ -149,3 +152,13 @@ def test_a_refused_command_is_listed_with_why_in_the_next_command_turn(project):
     text = llm.calls[1]["messages"][-1]["content"]
     assert llm.calls[1]["schema"] is None and "- `rm README.md`: " in text and "write" in text.split("rm README.md`:")[1]
     assert result.state.stop_reason == "success" and (project / "README.md").exists()
+
+
+def test_a_command_already_proposed_is_drawn_again_hotter_within_the_turn(project):
+    # Measured: a cross-check turn wrote the very command it was to check, then six turns running.
+    first = "```sh\ngrep a README.md | wc -l\n```"
+    replies = [first, first, first, "```sh\ngrep -o a README.md | wc -l\n```",
+               {"move": "RESPOND", "answer": "2 (printed by A2)", "claims": [{"predicate": "output", "args": ["A2", "2"]}]}]
+    result, _, llm = play(project, replies, meta=None)
+    assert [c["temperature"] for c in llm.calls[1:4]] == pytest.approx([0.6, 0.9, 1.2])
+    assert [m["kind"] for m in result.state.meta["tutor"]["moves"]] == ["executed", "executed", "won"]
