@@ -11,8 +11,8 @@ already ran and what they gave, and plays the first fenced command as the player
 
 - after a PROPOSE rejected as a repetition, in any game: the rejection changes what the model is asked;
 - in a game without obligations, when no claim is held, the tutor has no complete move to suggest and the
-  last command (if any) failed or printed nothing: what the player needs is evidence, and a command is all
-  it has to write;
+  last command (if any) failed or found nothing (printed nothing, or a pipe counted 0): what the player needs
+  is evidence, and a command is all it has to write;
 - in such a game, after a command printed a short answer (at most 3 lines) that no rule read and no other
   command bears out: a command written another way (the main path's cross-check). When the two agree, the
   output is suggested as the answer (suggest.printed_claim).
@@ -35,9 +35,10 @@ from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.feedback import execution_feedback
 from ragix_core.evidence.path_hints import project_listing
+from ragix_core.evidence.steps import found_nothing
 from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
-from ragix_core.reasoning_tutor.suggest import unconfirmed_output
+from ragix_core.reasoning_tutor.suggest import found_nothing_here, unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import REJECTED
 from ragix_core.tools.model_commands import describe
 
@@ -76,7 +77,7 @@ class CommandTurns:
         # longer than a short output), the JSON player gets the turn: it sees that output and may answer
         # from it with `output` claims, or propose another command.
         seen = game.graph.of_kind("observation")
-        if seen and seen[-1].data.get("status") == "ok" and (seen[-1].data.get("stdout") or "").strip():
+        if seen and seen[-1].data.get("status") == "ok" and not found_nothing_here(seen[-1]):
             return CROSS_CHECK if unconfirmed_output(game) else None
         return EVIDENCE
 
@@ -99,7 +100,7 @@ class CommandTurns:
             return "\n\n" + prompts.section(PROMPT, "cross_check", tried="\n".join(tried)).rstrip()
         last = steps[-1] if steps else None
         feedback = ""
-        if last is not None and last.result is not None and (not last.result.ok or not last.result.stdout.strip()):
+        if last is not None and last.result is not None and (not last.result.ok or found_nothing(last)):
             feedback = execution_feedback(last, self.root)
         return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
 

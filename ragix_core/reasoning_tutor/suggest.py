@@ -24,7 +24,7 @@ from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pat
 from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 from ragix_core.sampling import normalize_output
 
-__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "MAX_OPTIONS", "PRINTED_LINES"]
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here", "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
 PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself
@@ -103,24 +103,7 @@ def suggest(tutor: Any) -> Suggestion:
     truths = admissible(t.truths(), t.goal, observed)
     patterns = list(t.settings.accept)
     if not patterns:
-        chosen = [c for _, c in truths][-MAX_OPTIONS:]
-        if not chosen:
-            facts = [(n, c) for n, c in t.evidence.all_facts() if c.predicate not in _BACKGROUND]
-            latest = _latest_observation(t)
-            if latest is not None and latest.data.get("status") == "failed":
-                # What a failed command's error derives (`missing(READ.md)` for a mistyped name) is the
-                # command's mistake, not the goal's answer: the player writes another command, shown the error.
-                return Suggestion(note=_say("suggest_no_facts"))
-            if unconfirmed_output(t):
-                # A short answer (a count, a name), facts or not, waits for a command written another way to
-                # print the same, as on the main path. Measured: a cross-check's own fact suggested at once
-                # won "2 lines of the project contain sqlparse/filters/" for how many .py files it holds.
-                return Suggestion(note=_say("suggest_no_facts"))
-            pair = _agreeing(t)
-            basis = [o.id for o in (pair or ((latest,) if latest is not None else ()))]
-            from_latest = [c for n, c in facts if any(_derived_from(t, n, o) for o in basis)]
-            printed = printed_claim(t)
-            chosen = from_latest[-4:] or ([printed] if printed else []) or [c for _, c in facts][-4:]
+        chosen = [c for _, c in truths][-MAX_OPTIONS:] or _answer_options(t)
         if not chosen:
             return Suggestion(note=_say("suggest_no_facts"))
         return Suggestion([_respond([c]) for c in chosen])
@@ -153,6 +136,32 @@ def suggest(tutor: Any) -> Suggestion:
     return Suggestion(moves)
 
 
+def _answer_options(t: Any) -> List[Claim]:
+    """In a game without obligations and no truth yet: the claims the latest command's output offers as the
+    answer. None after a command that failed (what its error derives, `missing(READ.md)` for a mistyped name,
+    is the command's mistake), found nothing (an empty output, a pipe that counted 0) or printed a short answer
+    no other command bears out yet (measured: a cross-check's own fact, suggested at once, won "2 lines of the
+    project contain sqlparse/filters/" for how many .py files it holds). Otherwise the facts the rules derived
+    from it (from either command of an agreeing pair), else the pair's output itself (printed_claim). Facts of
+    earlier commands are not offered: they are in the state prompt, and offering them would skip the check."""
+    latest = _latest_observation(t)
+    if latest is None or latest.data.get("status") != "ok" or found_nothing_here(latest) or unconfirmed_output(t):
+        return []
+    pair = _agreeing(t)
+    basis = [o.id for o in (pair or (latest,))]
+    facts = [c for n, c in t.evidence.all_facts()
+             if c.predicate not in _BACKGROUND and any(_derived_from(t, n, o) for o in basis)]
+    printed = printed_claim(t)
+    return facts[-4:] or ([printed] if printed else [])
+
+
+def found_nothing_here(node: Any) -> bool:
+    """An observation that shows no evidence: an empty output, or a pipe that counted 0 (as
+    evidence/steps.found_nothing). Two such agree whatever they searched for."""
+    text = (node.data.get("stdout") or "").strip()
+    return not text or (text == "0" and "|" in str(node.data.get("command") or ""))
+
+
 def _latest_observation(tutor: Any) -> Any:
     nodes = tutor.graph.of_kind("observation")
     return nodes[-1] if nodes else None
@@ -172,6 +181,10 @@ def _short_output(node: Any) -> Optional[str]:
         return None
     lines = [line for line in (d.get("stdout") or "").splitlines() if line.strip()]
     text = " ".join(" ".join(lines).split())
+    if found_nothing_here(node):
+        # Measured: `grep -l '^test_' tests/*.py | wc -l` and another wrong pipe both printed 0 and won
+        # "0 test modules" over the first command's right 10.
+        return None
     return text if lines and len(lines) <= PRINTED_LINES and len(text) <= MAX_TEXT else None
 
 

@@ -162,3 +162,11 @@ def test_a_command_already_proposed_is_drawn_again_hotter_within_the_turn(projec
     result, _, llm = play(project, replies, meta=None)
     assert [c["temperature"] for c in llm.calls[1:4]] == pytest.approx([0.6, 0.9, 1.2])
     assert [m["kind"] for m in result.state.meta["tutor"]["moves"]] == ["executed", "executed", "won"]
+
+
+def test_two_pipes_that_counted_nothing_do_not_agree_on_an_answer(project, tmp_path):
+    game = _game(project, tmp_path)
+    game.judge(move(move="PROPOSE", intent="count", command="grep a README.md | wc -l", mode="read"))
+    game.judge(move(move="PROPOSE", intent="count", command="grep zzz README.md | wc -l", mode="read"))
+    game.judge(move(move="PROPOSE", intent="count", command="grep -i qqq README.md | wc -l", mode="read"))
+    assert printed_claim(game) is None and not suggest(game).moves  # "0" and "0" confirm nothing
