@@ -20,7 +20,8 @@ from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["missing_paths", "diagnose", "project_files", "project_listing", "LISTING_DEPTH", "project_path", "FILE_LIKE", "stand_ins", "goal_files"]
+__all__ = ["missing_paths", "diagnose", "project_files", "project_listing", "LISTING_DEPTH", "project_path",
+           "FILE_LIKE", "stand_ins", "goal_files"]
 
 MAX_FILES = 5000
 MAX_SUGGESTIONS = 3

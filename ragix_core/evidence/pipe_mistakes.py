@@ -19,7 +19,7 @@ from ragix_core.tools.refusal import Refusal
 __all__ = ["pipe_mistake"]
 
 # Stages that rank or group lines: on one line they do nothing, which says the pipe was meant to rank files.
-# (`head`/`tail` after a count are harmless: `cat a.py | wc -l | head -1` is a right count.)
+# (`head`/`tail` after a count are harmless: `cat FILE | wc -l | head -1` is a right count.)
 _RANKING = ("sort", "uniq")
 
 

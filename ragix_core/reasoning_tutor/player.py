@@ -34,7 +34,7 @@ _SHORT = {  # one short line each: the prompt is re-read by a small model every 
     "match_count": "n lines of file or dir contain text (grep -c)", "file_count": "n files under dir match glob",
     "setting": "file sets key = value", "defines": "file defines function/class name", "imports": "file imports module",
     "exists": "path exists", "missing": "path does not exist", "no_match": "no line under path contains text",
-    "value": "expr evaluates to number (calc)", "output": "the output of action A1, A2... contains text"}
+    "value": "expr evaluates to number (calc)", "output": "the output of an action (its id) contains text"}
 
 
 def _predicate_table() -> str:

@@ -24,7 +24,8 @@ from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pat
 from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 from ragix_core.sampling import normalize_output
 
-__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here", "MAX_OPTIONS", "PRINTED_LINES"]
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here",
+           "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
 PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself
@@ -190,7 +191,7 @@ def _short_output(node: Any) -> Optional[str]:
 
 def _answer_key(text: str) -> str:
     """What two outputs must share to agree: their numbers when they state some, else their lines in any order
-    (`wc -l a.py` "42 a.py" and `wc -l < a.py` "42" agree)."""
+    (`wc -l FILE` "42 FILE" and `wc -l < FILE` "42" agree)."""
     numbers = _NUMBER.findall(text)
     return "numbers: " + " ".join(numbers) if numbers else " ".join(sorted(normalize_output(text).split()))
 

@@ -202,7 +202,9 @@ def test_a_past_tutor_run_is_exported_as_its_proof_graph_from_its_trace_alone(se
     from ragix_core.reasoning_tutor.graph import ProofGraph
     from tests.scripted_llm import ScriptedLLM
 
+    # No acceptance criteria: the short output is cross-checked before it answers (reasoning_tutor/command_turn.py).
     llm = ScriptedLLM([{"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"},
+                       "```sh\ncat README.md | wc -l\n```",
                        {"move": "RESPOND", "answer": "README.md has 19 lines.",
                         "claims": [{"predicate": "line_count", "args": ["README.md", "19"]}]}])
     result = run_goal(GOAL, cwd=project, config=parse_config({}), strategy="tutor", client_factory=lambda s: llm)

@@ -41,15 +41,17 @@ def test_tutor_moves_show_their_commands_and_verdicts(serve, browser, shots):
     goal = "How many lines does README.md have?"
     model = ScriptedLLM([
         {"move": "PROPOSE", "intent": "count", "command": "wc -l README.md", "mode": "read"},
+        "```sh\ncat README.md | wc -l\n```",  # no acceptance criteria: the short output is cross-checked first
         {"move": "RESPOND", "answer": "README.md has 19 lines.",
          "claims": [{"predicate": "line_count", "args": ["README.md", "19"]}]}])
     server = serve(model=model, delay=0.3)
     page = run_from_form(server, browser, goal, "tutor")
     finished(page)
     rows = page.locator(".moves tbody tr")
-    expect(rows).to_have_count(2)
+    expect(rows).to_have_count(3)
     expect(rows.nth(0)).to_contain_text("wc -l README.md")
-    expect(rows.nth(1).locator(".status")).to_contain_text("won")
+    expect(rows.nth(1)).to_contain_text("cat README.md | wc -l")
+    expect(rows.nth(2).locator(".status")).to_contain_text("won")
     page.screenshot(path=str(shots / "07-tutor.png"), full_page=True)
     run_id = page.url.rsplit("/", 1)[1]
     mermaid = page.request.get(f"{server.url}/api/runs/{run_id}/mermaid")
