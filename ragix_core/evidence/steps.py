@@ -32,7 +32,8 @@ from .excerpt import excerpt, goal_keywords
 from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
-__all__ = ["shown_command", "step_output", "found_nothing", "empty_before_evidence", "run_command_step", "Fix", "evidence_block",
+__all__ = ["shown_command", "step_output", "found_nothing", "printed_nothing", "empty_before_evidence",
+           "run_command_step", "Fix", "evidence_block",
            "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS",
            "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL", "SKIPPED_REPEAT",
            "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
@@ -84,11 +85,14 @@ def found_nothing(step: PlanStep) -> bool:
     r = step.result
     if r is None or step.status != StepStatus.SUCCESS or r.changed:
         return False
-    text = (r.stdout or "").strip()
-    if not text:
-        return True
-    command = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
-    return text == "0" and "|" in command
+    return printed_nothing(r.stdout, str(step.tool_call.args.get("command") or "") if step.tool_call else "")
+
+
+def printed_nothing(stdout: Optional[str], command: str) -> bool:
+    """An output that shows no evidence: empty, or the 0 of a pipeline that counted (``found_nothing``'s
+    test on the output alone, for engines that keep outputs without steps)."""
+    text = (stdout or "").strip()
+    return not text or (text == "0" and "|" in command)
 
 
 def refused_after_evidence(step: PlanStep, earlier: List[PlanStep], goal: str) -> bool:

@@ -13,7 +13,6 @@ wording (instructions, intents, the sentence for each predicate) is the prompt f
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -22,7 +21,8 @@ from ragix_core.reasoning_tutor.checker import suggest_command
 from ragix_core.reasoning_tutor.claims import PREDICATES, Claim, IllTyped, MAX_TEXT, make_claim
 from ragix_core.reasoning_tutor.hints import PROMPT, candidates, incomplete, pattern_command
 from ragix_core.reasoning_tutor.respond import admissible, match_obligations
-from ragix_core.sampling import normalize_output
+from ragix_core.evidence.steps import printed_nothing
+from ragix_core.sampling import short_output_key
 
 __all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here",
            "MAX_OPTIONS", "PRINTED_LINES"]
@@ -30,7 +30,6 @@ __all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_outpu
 MAX_OPTIONS = 6
 PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself
 _STATES_ITSELF = ("echo", "printf", "calc")  # print what they were given: agreeing with them proves nothing
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 _BACKGROUND = ("exists", "listed", "complete", "line")
 
 
@@ -146,21 +145,22 @@ def _answer_options(t: Any) -> List[Claim]:
     from it (from either command of an agreeing pair), else the pair's output itself (printed_claim). Facts of
     earlier commands are not offered: they are in the state prompt, and offering them would skip the check."""
     latest = _latest_observation(t)
-    if latest is None or latest.data.get("status") != "ok" or found_nothing_here(latest) or unconfirmed_output(t):
+    if latest is None or latest.data.get("status") != "ok" or found_nothing_here(latest):
         return []
     pair = _agreeing(t)
+    if pair is None and _short_output(latest) is not None:
+        return []  # a short answer waiting for its cross-check
     basis = [o.id for o in (pair or (latest,))]
     facts = [c for n, c in t.evidence.all_facts()
              if c.predicate not in _BACKGROUND and any(_derived_from(t, n, o) for o in basis)]
-    printed = printed_claim(t)
+    printed = printed_claim(t, pair)
     return facts[-4:] or ([printed] if printed else [])
 
 
 def found_nothing_here(node: Any) -> bool:
-    """An observation that shows no evidence: an empty output, or a pipe that counted 0 (as
-    evidence/steps.found_nothing). Two such agree whatever they searched for."""
-    text = (node.data.get("stdout") or "").strip()
-    return not text or (text == "0" and "|" in str(node.data.get("command") or ""))
+    """An observation that shows no evidence (evidence/steps.printed_nothing): two such agree whatever they
+    searched for."""
+    return printed_nothing(node.data.get("stdout"), str(node.data.get("command") or ""))
 
 
 def _latest_observation(tutor: Any) -> Any:
@@ -175,50 +175,42 @@ def _derived_from(tutor: Any, fact_id: str, observation_id: str) -> bool:
 def _short_output(node: Any) -> Optional[str]:
     """The whole output of an observation that worked and printed a short answer (at most PRINTED_LINES
     lines, MAX_TEXT characters once whitespace is collapsed), of a command that read something (not an
-    `echo` of words it was given, not `calc`); else None."""
+    `echo` of words it was given, not `calc`) and found something; else None. Measured: `grep -l '^test_'
+    tests/*.py | wc -l` and another wrong pipe both printed 0 and won "0 test modules" over the first
+    command's right 10."""
     d = node.data
     program = (str(d.get("command") or "").split() or [""])[0].rsplit("/", 1)[-1]
-    if d.get("status") != "ok" or d.get("truncated") or program in _STATES_ITSELF:
+    if d.get("status") != "ok" or d.get("truncated") or program in _STATES_ITSELF or found_nothing_here(node):
         return None
     lines = [line for line in (d.get("stdout") or "").splitlines() if line.strip()]
     text = " ".join(" ".join(lines).split())
-    if found_nothing_here(node):
-        # Measured: `grep -l '^test_' tests/*.py | wc -l` and another wrong pipe both printed 0 and won
-        # "0 test modules" over the first command's right 10.
-        return None
-    return text if lines and len(lines) <= PRINTED_LINES and len(text) <= MAX_TEXT else None
-
-
-def _answer_key(text: str) -> str:
-    """What two outputs must share to agree: their numbers when they state some, else their lines in any order
-    (`wc -l FILE` "42 FILE" and `wc -l < FILE` "42" agree)."""
-    numbers = _NUMBER.findall(text)
-    return "numbers: " + " ".join(numbers) if numbers else " ".join(sorted(normalize_output(text).split()))
+    return text if len(lines) <= PRINTED_LINES and len(text) <= MAX_TEXT else None
 
 
 def _agreeing(tutor: Any) -> Optional[Tuple[Any, Any]]:
-    """The latest observation and an earlier one of another command whose short outputs agree, or None."""
+    """The latest observation and an earlier one of another command whose short outputs agree (the main
+    path's key, sampling.short_output_key), or None."""
     nodes = tutor.graph.of_kind("observation")
     if not nodes or _short_output(nodes[-1]) is None:
         return None
     latest = nodes[-1]
-    key = _answer_key(_short_output(latest))
+    key = short_output_key(latest.data.get("stdout") or "")
     for earlier in reversed(nodes[:-1]):
-        text = _short_output(earlier)
-        if text is not None and earlier.data.get("command") != latest.data.get("command") and _answer_key(text) == key:
+        if (_short_output(earlier) is not None and earlier.data.get("command") != latest.data.get("command")
+                and short_output_key(earlier.data.get("stdout") or "") == key):
             return latest, earlier
     return None
 
 
 def unconfirmed_output(tutor: Any) -> bool:
     """The latest command printed a short answer that no earlier command's output agrees with yet."""
-    nodes = tutor.graph.of_kind("observation")
-    return bool(nodes) and _short_output(nodes[-1]) is not None and _agreeing(tutor) is None
+    latest = _latest_observation(tutor)
+    return latest is not None and _short_output(latest) is not None and _agreeing(tutor) is None
 
 
-def printed_claim(tutor: Any) -> Optional[Claim]:
+def printed_claim(tutor: Any, pair: Optional[Tuple[Any, Any]] = None) -> Optional[Claim]:
     """``output(A, TEXT)`` for the latest command when its short output (TEXT, whole) agrees with another
-    command's, else None.
+    command's (``pair``, from _agreeing when not given), else None.
 
     Measured (issue 34): on goals with no obligations, a command whose output the rules turn into no fact
     (a pipe ending in `wc -l` over `grep`, `sort | tail -1`) left the tutor nothing to suggest and the
@@ -227,12 +219,11 @@ def printed_claim(tutor: Any) -> Optional[Claim]:
     | wc -l`). So a short output is suggested only once a command written another way printed the same
     (the main path's cross-check): what was printed is evidence the tutor checks exactly, and two
     different commands agreeing is what makes it an answer rather than one pipe's slip."""
-    pair = _agreeing(tutor)
+    pair = pair or _agreeing(tutor)
     if pair is None:
         return None
     latest = pair[0]
-    out = tutor.evidence.output(latest.data.get("action", ""))
-    if out is None:
+    if tutor.evidence.output(latest.data.get("action", "")) is None:
         return None
     try:
         return make_claim("output", [latest.data["action"], _short_output(latest)])

@@ -44,7 +44,7 @@ from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write, shown_command
-from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output
+from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS",
            "CROSS_CHECK_DRAWS"]
@@ -54,8 +54,6 @@ CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cr
 # Cross-check draws, at most (voting.cross_check_draws): a third one changed the stop reason of 6 of the 15 runs
 # that drew it on AgentBench OS and NL2Bash at d39291a, never the answer, for one more model call each.
 CROSS_CHECK_DRAWS = 2
-# A number standing as a word of its own: 42 in "42 src/main.c", not the 1 of file1.txt nor the digits of a hash.
-_STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.
@@ -78,11 +76,7 @@ def output_key(step: PlanStep) -> str:
     if r.no_match and not (r.stdout or "").strip():
         return NO_MATCHES
     text = normalize_output(r.stdout or "")
-    lines = text.splitlines()
-    if len(lines) > CONFIRM_LINES:
-        return text
-    numbers = _STANDALONE_NUMBER.findall(text)
-    return "numbers: " + " ".join(numbers) if numbers else "\n".join(sorted(lines))
+    return text if len(text.splitlines()) > CONFIRM_LINES else short_output_key(text)
 
 
 def _short(step: PlanStep, lines: int) -> bool:

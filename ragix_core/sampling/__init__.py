@@ -10,7 +10,8 @@ entropy (cluster answers by meaning). See ``docs/SAMPLING.md`` for the formulas.
 from ragix_core.sampling.clusters import Cluster, agreement, cluster, cluster_by_similarity, entropy
 from ragix_core.sampling.draw import SampleRun, StopSampling, adaptive_sample
 from ragix_core.sampling.normalize import (SIMILARITIES, exact_similarity, normalize_answer, normalize_output,
-                                          sequence_similarity, similarity, token_jaccard)
+                                          sequence_similarity, short_output_key, similarity,
+                                          token_jaccard)
 
 __all__ = [
     "Cluster",
@@ -22,6 +23,7 @@ __all__ = [
     "StopSampling",
     "adaptive_sample",
     "normalize_output",
+    "short_output_key",
     "normalize_answer",
     "token_jaccard",
     "sequence_similarity",

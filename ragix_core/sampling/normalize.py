@@ -3,6 +3,9 @@
 ``normalize_output``: two commands agree when they printed the same thing, up
 to layout: trailing spaces, blank lines, a leading "./" on paths and runs of
 spaces do not matter; line order does (a sorted listing is an answer).
+``short_output_key``: a short output (a count, a name) that states numbers is compared by its numbers
+alone, so `wc -l main.c` ("42 main.c") and `wc -l < main.c` ("42") agree; other short outputs by their
+lines in any order.
 ``normalize_answer``: two free-text answers agree when their words and numbers
 match after case and punctuation are folded ("1,024" = "1024", "3.0" = "3").
 ``token_jaccard``: a similarity in [0, 1] for clustering longer answers.
@@ -17,12 +20,14 @@ import difflib
 import re
 from typing import Callable, Dict, FrozenSet
 
-__all__ = ["normalize_output", "normalize_answer", "token_jaccard", "answer_tokens", "sequence_similarity",
+__all__ = ["normalize_output", "short_output_key", "normalize_answer", "token_jaccard", "answer_tokens", "sequence_similarity",
            "exact_similarity", "similarity", "SIMILARITIES"]
 
 _SPACES = re.compile(r"[ \t]+")
 _DOT_SLASH = re.compile(r"(?<![\w./])\./")
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")  # 1,024 is one number; 1,2 two
+# A number standing as a word of its own: 42 in "42 src/main.c", not the 1 of file1.txt nor the digits of a hash.
+_STANDALONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\w)")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+", re.UNICODE)  # a number (after _number) or a word
 
 
@@ -33,6 +38,13 @@ def normalize_output(text: str) -> str:
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+def short_output_key(text: str) -> str:
+    """What two short outputs must share to agree (see the module's docstring)."""
+    normalized = normalize_output(text)
+    numbers = _STANDALONE_NUMBER.findall(normalized)
+    return "numbers: " + " ".join(numbers) if numbers else "\n".join(sorted(normalized.splitlines()))
 
 
 def _number(match: "re.Match[str]") -> str:

@@ -100,3 +100,12 @@ def test_all_empty_samples_go_to_k_max_and_say_so():
 def test_empty_and_group_are_not_combined():
     with pytest.raises(ValueError, match="empty"):
         adaptive_sample(lambda i: "", key=str, k_max=2, group=lambda xs: cluster(xs, str), empty=lambda s: True)
+
+
+def test_short_outputs_agree_by_their_numbers_else_by_their_lines_in_any_order():
+    from ragix_core.sampling import short_output_key
+
+    assert short_output_key("  42 src/main.c\n") == short_output_key("42\n")  # `wc -l FILE` and `wc -l < FILE`
+    assert short_output_key("42\n") != short_output_key("41\n")
+    assert short_output_key("file1.txt\n") != short_output_key("file2.txt\n")  # a 1 inside a name is no number
+    assert short_output_key("./b.md\na.md\n") == short_output_key("a.md\nb.md\n")
