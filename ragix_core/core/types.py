@@ -108,6 +108,9 @@ class ToolResult:
     found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
     ``ragix_core.tools.policy.is_no_match``). ``changed``: the command had a stage that writes
     to the project (or a redirection), so its success is the change, not what it printed.
+    ``mistake``: the command ran, but its shape cannot compute what it was written for, said as a
+    sentence for the model (ragix_core.evidence.pipe_mistakes); ``doubt``: its shape is right for
+    some other question than the likely one (evidence/path_as_text.py). Both set by the engine that checked.
     """
 
     tool: str
@@ -122,6 +125,8 @@ class ToolResult:
     no_match: bool = False
     written: Optional[str] = None
     changed: bool = False
+    mistake: Optional[str] = None
+    doubt: Optional[str] = None
 
     @property
     def ok(self) -> bool:

@@ -20,7 +20,7 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
 from .path_hints import missing_paths
-from .pipe_mistakes import pipe_mistake
+from .pipe_mistakes import step_mistake
 from .steps import shown_command
 
 __all__ = ["execution_feedback", "nearest_listing"]
@@ -91,9 +91,9 @@ def execution_feedback(step: PlanStep, root: Path) -> str:
         said = (r.stderr or r.error or "").strip()
         if said:
             lines.append("It printed on stderr:\n" + bounded(said, STDERR_CHARS))
-    elif pipe_mistake(command):
+    elif step_mistake(step) or r.doubt:
         lines.append(f"The command `{command}` printed `{bounded((r.stdout or '').strip(), 40)}`, but "
-                     + pipe_mistake(command))
+                     + (step_mistake(step) or r.doubt))
     else:
         out = (r.stdout or "").strip()
         lines.append(f"The command `{command}` ran and printed nothing." if not out else

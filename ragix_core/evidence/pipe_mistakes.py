@@ -7,16 +7,27 @@ nothing. 6 of the main path's 60 paraphrase runs ran such a pipe, 5 of them ende
 count "confirmed" by another count of files). The check reads the command's stages only, never the goal:
 a command of this shape is reported as a mistake and retried with the explanation as its feedback
 (InterCode's execution feedback; SWE-agent's explicit messages), like a command that failed.
+
+A second shape needs the files: a listing of paths (`find`, `ls`, `grep -l`) whose only operands are regular
+files, counted by `wc`. It prints 1 (or 0) whatever the file holds; the model wrote
+`find sqlparse/engine/grouping.py -type f | wc -l` for "how many lines does grouping.py have?" (paraphrase set,
+02fcfb1). With no root given, only the first shape is looked for.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional
+import os
+from pathlib import Path
+from typing import List, Optional, Sequence
 
+from ragix_core.core.types import PlanStep
+from ragix_core.tools.grep_words import read_grep
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["pipe_mistake"]
+from .steps import shown_command
+
+__all__ = ["pipe_mistake", "step_mistake"]
 
 # Stages that rank or group lines: on one line they do nothing, which says the pipe was meant to rank files.
 # (`head`/`tail` after a count are harmless: `cat FILE | wc -l | head -1` is a right count.)
@@ -35,12 +46,66 @@ def _counts_its_input(stage: List[str]) -> bool:
     return all(w.startswith("-") and w != "-" and not w.startswith("--files0-from") for w in options)
 
 
-def pipe_mistake(command: str) -> Optional[str]:
-    """What is wrong with ``command``'s shape, as a sentence for the model's next request; None if nothing is."""
+def _listed_operands(stage: List[str]) -> Optional[List[str]]:
+    """The operands of a stage that prints paths, one a line: find's starting points, ls's operands, the files
+    of a `grep -l` that does not recurse. None for any other stage (or a listing of the working directory)."""
+    program, words = _program(stage), stage[1:]
+    if program == "find":
+        starts = []
+        for w in words:
+            if w.startswith(("-", "(", "!")) or w in ("(", "!"):
+                break
+            starts.append(w)
+        return starts or None
+    if program == "ls":
+        if any(w.startswith("-") and set(w[1:]) & set("dR") for w in words):
+            return None  # -d lists the directories themselves, -R their trees: not this shape
+        return [w for w in words if not w.startswith("-")] or None
+    if program in ("grep", "egrep", "fgrep"):
+        g = read_grep(words)
+        recursive = set(g.flags) & set("rR") or {"--recursive", "--dereference-recursive"} & set(g.long_names)
+        if "l" not in g.flags and "--files-with-matches" not in g.long_names or recursive:
+            return None
+        return [str(w) for w in g.operands] or None
+    return None
+
+
+def _all_files(operands: Sequence[str], root: Path) -> bool:
+    return all(os.path.isfile(os.path.join(root, str(w))) for w in operands)
+
+
+def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
+    for i, stage in enumerate(stages[:-1]):
+        operands = _listed_operands(stage)
+        if not operands or not _all_files(operands, root):
+            continue
+        if any(_counts_its_input(s) for s in stages[i + 1:]):
+            named = ", ".join(f"`{w}`" for w in operands)
+            return (f"`{_program(stage)}` was given {named}, which {'is a file' if len(operands) == 1 else 'are files'}, "
+                    f"so it printed at most {'that path' if len(operands) == 1 else 'those paths'} and `wc` counted "
+                    "the paths, not what the file holds. To read a file's contents, give the file to the command "
+                    "that reads it.")
+    return None
+
+
+def step_mistake(step: PlanStep) -> Optional[str]:
+    """The mistake recorded when the step ran (its result's ``mistake``, found with the files at hand),
+    else what the command's shape alone shows."""
+    recorded = step.result.mistake if step.result is not None else None
+    return recorded or pipe_mistake(shown_command(step))
+
+
+def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
+    """What is wrong with ``command``'s shape, as a sentence for the model's next request; None if nothing is.
+    ``root``: the directory the command ran in, for the shapes that depend on what its operands are."""
     try:
         stages = split_pipeline(command)
     except Refusal:
         return None
+    if root is not None:
+        why = _counts_one_file(stages, root)
+        if why:
+            return why
     for i, stage in enumerate(stages[1:], start=1):
         if not _counts_its_input(stage):
             continue

@@ -42,8 +42,8 @@ from typing import Callable, Dict, List, Optional
 from ragix_core import prompts
 from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.pipe_mistakes import pipe_mistake
-from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write, shown_command
+from ragix_core.evidence.pipe_mistakes import step_mistake
+from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS",
@@ -105,12 +105,22 @@ def _listed(steps: List[PlanStep]) -> str:
 
 
 def _ran_well(step: Optional[PlanStep]) -> bool:
-    """It ran, and its shape can compute something (evidence/pipe_mistakes.py): such a step may be voted on."""
-    return step is not None and step.status == StepStatus.SUCCESS and pipe_mistake(shown_command(step)) is None
+    """It ran, and its shape can compute something (evidence/pipe_mistakes.py)."""
+    return step is not None and step.status == StepStatus.SUCCESS and step_mistake(step) is None
+
+
+def _doubted(step: Optional[PlanStep]) -> bool:
+    """Its shape answers another question than the likely one (evidence/path_as_text.py)."""
+    return step is not None and step.result is not None and bool(step.result.doubt)
 
 
 def _usable(step: Optional[PlanStep]) -> bool:
     return _ran_well(step) and not found_nothing(step)
+
+
+def _sound(step: Optional[PlanStep]) -> bool:
+    """It may win, and be voted on: usable and not doubted. A doubted step wins only when nothing sound did."""
+    return _usable(step) and not _doubted(step)
 
 
 def _changes(step: Optional[PlanStep]) -> bool:
@@ -123,7 +133,7 @@ class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
     # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "judged" (a disputed rival the
-    # judge picked in both orders) | "" (nothing found)
+    # judge picked in both orders) | "doubted" (no sound command found anything; a doubted one did) | "" (nothing found)
     decided_by: str = ""
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
@@ -194,6 +204,9 @@ class AttemptOutcome:
         """One line for the answer's caveat when the winner is weak: "3 commands printed different outputs"."""
         if self.winner is None:
             return f"{len(self.steps)} command{'s' if len(self.steps) != 1 else ''} ran, none found anything"
+        if self.decided_by == "doubted":
+            return ("this answer rests on a search for the text of a path (it finds the files that mention the "
+                    "name); no command that reads the path itself worked")
         if self.disputed:
             basis = ("the one the model, reading the commands side by side in both orders, said computes the goal"
                      if self.decided_by == "judged" else "the first of them")
@@ -264,7 +277,7 @@ class CommandAttempt:
         out = AttemptOutcome()
         ran: Dict[str, PlanStep] = {}
         greedy = self._draw("", False, description, out, ran)
-        if _usable(greedy):
+        if _sound(greedy):
             out.winner, out.decided_by = greedy, "greedy"
             self._confirm(greedy, "greedy", description, out, ran)
             return out
@@ -286,12 +299,15 @@ class CommandAttempt:
             # Greedy on the first retry (the feedback changes the prompt); sampled after, since a
             # greedy model shown the same facts tends to write the same command again.
             step = self._draw(feedback, r > 0, description, out, ran)
-            if _usable(step):
+            if _sound(step):
                 out.winner, out.decided_by = step, "retry"
                 self._confirm(step, "retry", description, out, ran)
                 return out
         if not out.steps and out.no_command:
             raise StopRun("command_generation_failed", out.no_command[-1])
+        doubted = [s for s in out.steps if _usable(s) and _doubted(s)]
+        if doubted:  # its output is still the best evidence there is, answered as one unconfirmed command
+            out.winner, out.decided_by, out.checked = doubted[0], "doubted", True
         return out
 
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,
@@ -314,7 +330,7 @@ class CommandAttempt:
 
         def draw(i: int) -> Optional[PlanStep]:
             if i == 0:  # the first command is the vote's first sample: no second call
-                if not _ran_well(first):
+                if not _ran_well(first) or _doubted(first):
                     return None
                 voted.add(id(first))
                 return first
@@ -325,7 +341,7 @@ class CommandAttempt:
             feedback = "\n\n" + prompts.section("command_followup", "cross_check",
                                                  tried=_listed(out.steps)) if cross_check else ""
             step = self._draw(feedback, True, description, out, ran)
-            if not _ran_well(step) or id(step) in voted or _states_itself(step):
+            if not _ran_well(step) or _doubted(step) or id(step) in voted or _states_itself(step):
                 return None  # failed, a command already voted (the same pipe again), or an echo
             voted.add(id(step))
             if not found_nothing(step):
@@ -342,9 +358,9 @@ class CommandAttempt:
             out.decided_by = label if best.representative is first else "vote"
 
     def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
-        """The command to show the retry: the last one that failed or found nothing."""
+        """The command to show the retry: the last one that failed, found nothing or is doubted."""
         for step in reversed(out.steps):
-            if not _usable(step):
+            if not _sound(step):
                 return step
         return None
 

@@ -16,10 +16,12 @@ from ragix_core import prompts
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
+from ragix_core.evidence.path_as_text import path_searched_as_text
+from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total
 from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN,
                                       SKIPPED_WRITE, Fix, failed_rework_of, found_nothing, refused_after_evidence,
-                                      refused_write, run_command_step, step_output)
+                                      refused_write, run_command_step, shown_command, step_output)
 from ragix_core.llm.structured import ask_json
 
 from .plans import command_of, command_text, lists_what_was_shown, programs, reads_stdin
@@ -193,6 +195,11 @@ class PlanSteps:
         fix = run_command_step(self.toolbox, step, self.root)
         if (fix is None or final) and goal and step.status == StepStatus.SUCCESS:
             self._unreduce(step, goal)
+        if step.status == StepStatus.SUCCESS and step.result is not None:
+            # with the files at hand: whether the command's operands are files decides some shapes
+            command = shown_command(step)
+            step.result.mistake = pipe_mistake(command, self.root)
+            step.result.doubt = path_searched_as_text(command, self.root)
         if step.status == StepStatus.FAILED and not refused_write(step):
             # (a write refused for want of --yes is no failed command: a plan may hold it, and skips it)
             self.failed.append(step)

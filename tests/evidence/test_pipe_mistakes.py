@@ -44,3 +44,30 @@ def test_the_feedback_of_such_a_command_says_what_went_wrong(tmp_path: Path):
     text = execution_feedback(step, tmp_path)
     assert text.startswith(f"The command `{command}` printed `42`, but `wc -l` read the lines piped into it")
     assert "the `sort` after it had a single line" in text
+
+
+@pytest.mark.parametrize("command", [
+    "find pkg/lexer.py -type f | wc -l",  # measured shape: "how many lines?" answered 1
+    "ls pkg/lexer.py | wc -l",
+    "grep -l import pkg/lexer.py | wc -l",
+])
+def test_a_listing_of_one_file_counted_is_a_mistake_once_the_operand_is_known_to_be_a_file(tmp_path, command):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "lexer.py").write_text("import re\n")
+    why = pipe_mistake(command, tmp_path)
+    assert why and "`pkg/lexer.py`, which is a file" in why and "counted the paths" in why
+    assert pipe_mistake(command) is None  # without the files the shape alone says nothing
+
+
+@pytest.mark.parametrize("command", [
+    "find pkg -type f | wc -l",  # a directory: a real count of files
+    "ls pkg | wc -l",
+    "grep -rl import pkg | wc -l",
+    "ls -d pkg/lexer.py | wc -l",
+    "find pkg/lexer.py -type f",  # not counted
+    "wc -l pkg/lexer.py",
+])
+def test_listings_of_directories_or_uncounted_are_not(tmp_path, command):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "lexer.py").write_text("import re\n")
+    assert pipe_mistake(command, tmp_path) is None

@@ -394,3 +394,32 @@ def test_a_count_that_is_then_sorted_is_not_an_answer_but_is_retried_with_what_w
     assert out.decided_by == "retry" and not out.found_nothing
     assert [a[2] for a in script.asked] == [False, True, True, False]  # greedy, two samples, the retry
     assert "feedback on " + also_bad in script.asked[3][0]  # the retry is shown the last mistaken command
+
+
+def _doubted(stdout: str) -> ToolResult:
+    """A search for the text of a project path, as plan_steps records it (evidence/path_as_text.py)."""
+    return ToolResult("shell", 0, stdout=stdout, doubt="it searched the text of the files for a path")
+
+
+def test_a_search_for_a_path_text_does_not_win_when_a_command_reading_the_file_works():
+    # Measured (paraphrase set at 02fcfb1): "how many lines does sqlparse/sql.py have?" answered 1, from
+    # `grep -rl sqlparse/sql.py . | wc -l`; a sampled `wc -l sqlparse/sql.py` printed the right count.
+    doubted, also_doubted, reads = ("grep -rl sqlparse/sql.py . | wc -l", "grep -rl sql.py . | wc -l",
+                                    "wc -l sqlparse/sql.py")
+    script = Script([doubted, also_doubted, reads, reads],
+                    {doubted: _doubted("1\n"), also_doubted: _doubted("1\n"),
+                     reads: ToolResult("shell", 0, stdout="652 sqlparse/sql.py\n")})
+    out = attempt(script, samples=3, cross_checks=0)
+    assert out.winner.tool_call.args["command"] == reads and out.decided_by == "vote"
+    # the two doubted commands agree, and without the doubt that pair would be the vote's majority
+    assert out.outputs_found == 1
+
+
+def test_when_only_searches_for_a_path_text_found_something_the_first_is_answered_unconfirmed():
+    doubted = "grep -rl README.md . | wc -l"
+    script = Script([doubted] * 6, {doubted: _doubted("3\n")})
+    out = attempt(script, samples=2, retries=2, cross_checks=0)
+    assert out.winner.tool_call.args["command"] == doubted and out.decided_by == "doubted"
+    assert out.unconfirmed and "a search for the text of a path" in out.summary()
+    assert out.retries == 2 and "feedback on " + doubted in script.asked[-1][0]  # retried on what it did
+    assert out.confidence() <= 0.6 and not out.found_nothing

@@ -1,0 +1,75 @@
+"""A search whose pattern is the path of a file in the project: it found the files that mention the name.
+
+Measured on the paraphrase set (issue 34, 02fcfb1): for "how many lines does sqlparse/sql.py have?" the
+model's first command was `grep -rl sqlparse/sql.py . | wc -l`, which prints how many files mention that
+path (1), and the answer was that 1. It was the largest kind of wrong answer on the set (10 of the main
+path's 25 failures ran such a search first). The shape is right for another question ("which files mention
+README.md?"), so it is not a mistake: it is a doubt. A command that reads the file itself, drawn beside it
+or on a retry told what the search did, is preferred; when none works the search's own output is answered,
+as unconfirmed. The check reads the command and the files, never the goal.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import List, Optional
+
+from ragix_core.tools.grep_words import read_grep
+from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.refusal import Refusal
+
+from .path_hints import project_files
+
+__all__ = ["path_searched_as_text"]
+
+# A pattern that reads as a path, not as a regular expression: a name with an extension or a slash, made of
+# the characters paths use ("." is a regex wildcard, but it matches itself too).
+_PATH_LIKE = re.compile(r"(?:\./)?[\w.-]+(?:/[\w.-]+)*/?")
+_GREPS = ("grep", "egrep", "fgrep")
+
+
+def _program(stage: List[str]) -> str:
+    return stage[0].rsplit("/", 1)[-1] if stage else ""
+
+
+def _is_project_path(pattern: str, operands: List[str], root: Path) -> bool:
+    if not _PATH_LIKE.fullmatch(pattern) or not ("/" in pattern.strip("/") or "." in pattern.lstrip(".")):
+        return False
+    name = pattern[2:] if pattern.startswith("./") else pattern
+    bases = [root] + [root / o for o in operands if (root / o).is_dir()]
+    if any(os.path.exists(base / name) for base in bases):
+        return True
+    if "/" in name:
+        return False
+    return any(f.rsplit("/", 1)[-1] == name for f in project_files(root))  # a bare name anywhere in the tree
+
+
+def _counted_or_listed(stages: List[List[str]], i: int, flags: str, long_names: List[str]) -> bool:
+    """The search's output is taken as files (-l, -L, -c) or counted by a `wc` after it."""
+    if set(flags) & set("lLc") or {"--files-with-matches", "--files-without-match", "--count"} & set(long_names):
+        return True
+    return any(_program(s) == "wc" for s in stages[i + 1:])
+
+
+def path_searched_as_text(command: str, root: Path) -> Optional[str]:
+    """A sentence saying that ``command`` searched for the text of a project path, or None."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return None
+    for i, stage in enumerate(stages):
+        if _program(stage) not in _GREPS:
+            continue
+        g = read_grep(stage[1:])
+        words = [str(w) for w in g.pattern if str(w) != "--"]
+        if len(words) != 1 or not _counted_or_listed(stages, i, g.flags, g.long_names):
+            continue
+        pattern, operands = words[0], [str(o) for o in g.operands]
+        if _is_project_path(pattern, operands, root):
+            return (f"`{_program(stage)}` searched the text of the files for `{pattern}`, which is the name of a "
+                    "path in the project: it found the files that mention that name, not anything inside "
+                    f"`{pattern}` itself. If the goal is about what `{pattern}` holds, give it to the command "
+                    "that reads it as its file operand.")
+    return None
