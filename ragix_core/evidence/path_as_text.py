@@ -59,6 +59,7 @@ def path_searched_as_text(command: str, root: Path) -> Optional[str]:
         stages = split_pipeline(command)
     except Refusal:
         return None
+    root = Path(root)
     for i, stage in enumerate(stages):
         if _program(stage) not in _GREPS:
             continue

@@ -38,7 +38,7 @@ from ragix_core.evidence.path_hints import project_listing
 from ragix_core.evidence.steps import found_nothing
 from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
-from ragix_core.reasoning_tutor.suggest import found_nothing_here, unconfirmed_output
+from ragix_core.reasoning_tutor.suggest import found_nothing_here, misread_here, unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import REJECTED
 from ragix_core.tools.model_commands import describe
 
@@ -77,7 +77,8 @@ class CommandTurns:
         # longer than a short output), the JSON player gets the turn: it sees that output and may answer
         # from it with `output` claims, or propose another command.
         seen = game.graph.of_kind("observation")
-        if seen and seen[-1].data.get("status") == "ok" and not found_nothing_here(seen[-1]):
+        if (seen and seen[-1].data.get("status") == "ok" and not found_nothing_here(seen[-1])
+                and not misread_here(seen[-1])):
             return CROSS_CHECK if unconfirmed_output(game) else None
         return EVIDENCE
 
@@ -100,7 +101,8 @@ class CommandTurns:
             return "\n\n" + prompts.section(PROMPT, "cross_check", tried="\n".join(tried)).rstrip()
         last = steps[-1] if steps else None
         feedback = ""
-        if last is not None and last.result is not None and (not last.result.ok or found_nothing(last)):
+        if last is not None and last.result is not None and (not last.result.ok or found_nothing(last)
+                                                             or last.result.mistake or last.result.doubt):
             feedback = execution_feedback(last, self.root)
         return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
 

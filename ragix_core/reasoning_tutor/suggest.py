@@ -24,7 +24,7 @@ from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 from ragix_core.evidence.steps import printed_nothing
 from ragix_core.sampling import short_output_key
 
-__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here",
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here", "misread_here",
            "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
@@ -145,7 +145,7 @@ def _answer_options(t: Any) -> List[Claim]:
     from it (from either command of an agreeing pair), else the pair's output itself (printed_claim). Facts of
     earlier commands are not offered: they are in the state prompt, and offering them would skip the check."""
     latest = _latest_observation(t)
-    if latest is None or latest.data.get("status") != "ok" or found_nothing_here(latest):
+    if latest is None or latest.data.get("status") != "ok" or found_nothing_here(latest) or misread_here(latest):
         return []
     pair = _agreeing(t)
     if pair is None and _short_output(latest) is not None:
@@ -161,6 +161,13 @@ def found_nothing_here(node: Any) -> bool:
     """An observation that shows no evidence (evidence/steps.printed_nothing): two such agree whatever they
     searched for."""
     return printed_nothing(node.data.get("stdout"), str(node.data.get("command") or ""))
+
+
+def misread_here(node: Any) -> bool:
+    """An observation of a command whose shape cannot compute what it was likely written for (a count of one
+    file's path), or that searched for the text of a project path (measured: `grep -rl FILE . | wc -l` printed
+    1 for "how many lines does FILE have?" and won on the paraphrase set): never an answer, never agreement."""
+    return bool(node.data.get("misread"))
 
 
 def _latest_observation(tutor: Any) -> Any:
@@ -180,7 +187,8 @@ def _short_output(node: Any) -> Optional[str]:
     command's right 10."""
     d = node.data
     program = (str(d.get("command") or "").split() or [""])[0].rsplit("/", 1)[-1]
-    if d.get("status") != "ok" or d.get("truncated") or program in _STATES_ITSELF or found_nothing_here(node):
+    if (d.get("status") != "ok" or d.get("truncated") or program in _STATES_ITSELF or found_nothing_here(node)
+            or misread_here(node)):
         return None
     lines = [line for line in (d.get("stdout") or "").splitlines() if line.strip()]
     text = " ".join(" ".join(lines).split())

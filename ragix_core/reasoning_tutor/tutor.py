@@ -374,7 +374,9 @@ class Tutor:
         data = {"action": action_node.id, "command": command, "ran": result.command, "returncode": result.returncode,
                 "status": status,
                 "truncated": result.truncated, "stdout": bounded(result.stdout, STDOUT_KEPT),
-                "stderr": bounded(result.stderr, 1000), "epoch": self.evidence.epoch}
+                "stderr": bounded(result.stderr, 1000), "epoch": self.evidence.epoch,
+                # what the command computes, checked by the engine (evidence/pipe_mistakes.py, path_as_text.py)
+                "misread": result.mistake or result.doubt or ""}
         lines = len(result.stdout.splitlines())
         obs = self.graph.add_node("observation", f"{command} → rc={result.returncode}, {lines} line(s)", data,
                                   status=status, turn=self.turn)

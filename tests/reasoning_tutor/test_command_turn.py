@@ -170,3 +170,19 @@ def test_two_pipes_that_counted_nothing_do_not_agree_on_an_answer(project, tmp_p
     game.judge(move(move="PROPOSE", intent="count", command="grep zzz README.md | wc -l", mode="read"))
     game.judge(move(move="PROPOSE", intent="count", command="grep -i qqq README.md | wc -l", mode="read"))
     assert printed_claim(game) is None and not suggest(game).moves  # "0" and "0" confirm nothing
+
+
+def test_a_search_for_a_path_text_is_never_the_answer_and_its_retry_is_told_what_it_found(project):
+    # Measured (paraphrase set): `grep -rl FILE . | wc -l` printed 1 for "how many lines does FILE have?"
+    (project / "NOTES.txt").write_text("see README.md\n")
+    doubted = "```sh\ngrep -rl README.md . | wc -l\n```"
+    respond = {"move": "RESPOND", "answer": "README.md has 3 lines.",
+               "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}
+    result, _, llm = play(project, [doubted, WC, CHECK, respond], meta=None)
+    retry = llm.calls[1]
+    assert retry["schema"] is None and retry["temperature"] != 0.6  # evidence again, not a cross-check of "1"
+    text = retry["messages"][-1]["content"]
+    assert "`grep` searched the text of the files for `README.md`" in text
+    assert [m["move"].get("command_turn") for m in result.state.meta["tutor"]["moves"]] == [
+        "evidence", "evidence", "cross_check", None]
+    assert result.state.stop_reason == "success" and result.state.final_answer == "README.md has 3 lines."
