@@ -42,6 +42,9 @@ class ResearchParams(_Section):
     # A revision that repeats a rejected answer word for word is asked again at this temperature in the next
     # round (greedy decoding shown the same facts writes the same draft: docs/DECISIONS.md); 0 = never.
     repeat_temperature: float = Field(0.7, ge=0, le=2)
+    # A question the loop could not answer is split into the questions it asks (one short call), and each is
+    # researched on its own (research/parts.py); false = a decline stands.
+    decompose: bool = True
 
 
 class TierInfo(_Section):

@@ -13,6 +13,8 @@
     rounds over, still REJECTed -> the first draft that passed every check, if one did (a WARN:
                            only the model's opinion was against it)
     writer.compose  ->  one NLWeb Item (report, clarification or error), validated
+    declined?  ->  the decomposer splits the question into the questions it asks; two or more: each is
+                   researched as above, on its own, and the reports are composed (parts.py)
 
 Every agent turn is logged (IterationLogger) and published on the bus (RESEARCH_AGENT,
 RESEARCH_SEARCH), and every failure becomes an error Item naming it — never a traceback.
@@ -32,13 +34,14 @@ from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import one_line
 
-from .agents import AnalystAgent, ClarificationAgent, CriticAgent, WriterAgent
+from .agents import AnalystAgent, ClarificationAgent, CriticAgent, DecomposerAgent, WriterAgent
 from .checks import Resolver
 from .context import Context, item_of
 from .filters import NoValidSourcesError, SourceTierFilter
 from .index import DocumentIndex, Hit
 from .items import validate_items
 from .mode_detection import choose_mode
+from .parts import compose_parts
 from .time_range import VersionBound, parse_time_range
 from .settings import SourceMap
 from .utils import IterationLogger
@@ -47,7 +50,8 @@ __all__ = ["DeepResearchOrchestrator", "MAX_QUERY_CHARS", "AGENT_ROLES"]
 
 MAX_QUERY_CHARS = 2000
 # Which configured LLM role each agent uses (spec 004: the writer may use a cheaper model).
-AGENT_ROLES = {"analyst": "planner", "critic": "verifier", "writer": "worker", "clarification": "planner"}
+AGENT_ROLES = {"analyst": "planner", "critic": "verifier", "writer": "worker", "clarification": "planner",
+               "decomposer": "planner"}
 SITE = "ragix research"
 DECLINED_STATUSES = ("NOT_FOUND", "UNVERIFIED")  # ended without an answer the documents back
 _SCORES = {"High": 90, "Medium": 70, "Low": 40}
@@ -134,7 +138,7 @@ class DeepResearchOrchestrator:
                 raise ValueError(f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}")
             if mode not in MODES:
                 raise ValueError(f"unknown mode {mode!r}; modes are: {', '.join(MODES)}")
-            result = self._run(query.strip(), mode, items, temporal, logger)
+            result = self._answer(query.strip(), mode, items, temporal, logger)
         except NoValidSourcesError as exc:
             result = self._format_error_result(query, str(exc), "no_valid_sources", mode)
         except StopRun as exc:
@@ -279,6 +283,47 @@ class DeepResearchOrchestrator:
                              context_chunks=[i["chunk"] for i in context],
                              repaired=(review.get("checks") or {}).get("repaired", []))
         return self._format_result(query, mode, final_report, iteration, list(context), review)
+
+    def _answer(self, query: str, mode: str, items: Optional[List[Any]], temporal: Dict[str, str],
+                logger: IterationLogger) -> List[Dict[str, Any]]:
+        """The loop's report; after a decline, the report of the question's parts when one of them was answered
+        (ADaPT: decomposition only after a failure). Caller-given items are the question's sources: not split."""
+        result = self._run(query, mode, items, temporal, logger)
+        rs = self.settings.reasoning
+        schema = result[0]["schema_object"]
+        if (not rs.enabled or not rs.decompose or items is not None or schema.get("status") not in DECLINED_STATUSES):
+            return result
+        decomposer = DecomposerAgent(self._client("decomposer"), rs.analyst_timeout)
+        questions = decomposer.split(query)
+        self._log_turn(logger, schema.get("iterations", 0) + 1, decomposer, {"parts": questions}, parts=len(questions))
+        if not questions:
+            return result
+        whole = {**self.last_run, "rounds": list(self.last_run.get("rounds", []))}
+        retrieved = set(whole.get("retrieved_paths", []))
+        parts = []
+        for n, question in enumerate(questions, start=1):
+            try:
+                item = self._run(question, mode, None, temporal, IterationLogger(f"part{n}", logger.dir))[0]
+            except StopRun as exc:
+                item = self._format_error_result(question, exc.message, exc.reason, mode)[0]
+            retrieved |= set(self.last_run.get("retrieved_paths", []))
+            parts.append((question, item))
+        composed = compose_parts(parts)
+        # the whole question's run stays the record; the parts' documents count as retrieved (false declines)
+        self.last_run = {**whole, "retrieved_paths": sorted(retrieved),
+                         "parts": [{"question": q, "status": it["schema_object"].get("status"),
+                                    "answer": it["schema_object"].get("answer", "")} for q, it in parts]}
+        if composed is None:
+            return result
+        schema = {"@type": "ResearchReport", "mode": mode, "iterations": schema.get("iterations", 0),
+                  "status": composed["status"], "answer": composed["answer"],
+                  "sources_used": composed["sources_used"], "confidence": composed["confidence"],
+                  "total_sources_analyzed": len(retrieved), "citations": composed["citations"],
+                  "critic": schema.get("critic"), "parts": composed["parts"],
+                  "stop_reason": "success" if composed["status"] == "ANSWERED" else composed["status"].lower()}
+        return self._base_item(query, mode, f"Research report: {one_line(query, 120)}",
+                               _SCORES.get(composed["confidence"], 40) if composed["status"] == "ANSWERED" else 20,
+                               composed["description"], schema)
 
     def _gap_search(self, queries: List[str], searched: set, mode: str, temporal: Dict[str, str],
                     context: Context, iteration: int, logger: IterationLogger) -> List[str]:

@@ -121,7 +121,7 @@ def test_without_a_verified_draft_the_loop_still_declines(pages, settings):
     settings.reasoning.max_iterations = 2
     invented = lambda m: analyst("15 minutes", [("kept 15 minutes", label(m, "official/keyring.md"),
                                                  "passphrases are kept for fifteen minutes")])
-    llm = ScriptedLLM([invented, invented])
+    llm = ScriptedLLM([invented, invented, {"questions": [QUESTION]}])  # the decomposer: one question, no parts
     o = DeepResearchOrchestrator(pages, settings=settings, client=llm)
     schema = o.run_research(QUESTION, "discovery")[0]["schema_object"]
     assert schema["status"] == "UNVERIFIED" and schema["answer"] == "" and o.last_run["declined"] is True
