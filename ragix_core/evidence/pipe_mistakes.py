@@ -8,8 +8,8 @@ count "confirmed" by another count of files). The check reads the command's stag
 a command of this shape is reported as a mistake and retried with the explanation as its feedback
 (InterCode's execution feedback; SWE-agent's explicit messages), like a command that failed.
 
-A second shape needs the files: a listing of paths (`find`, `ls`, `grep -l`) whose only operands are regular
-files, counted by `wc`. It prints 1 (or 0) whatever the file holds; the model wrote
+A second shape needs the files: a listing of paths (`find`, `ls`, `grep -l`) whose one operand is a regular
+file, counted by `wc`. It prints 1 (or 0) whatever the file holds; the model wrote
 `find sqlparse/engine/grouping.py -type f | wc -l` for "how many lines does grouping.py have?" (paraphrase set,
 02fcfb1). With no root given, only the first shape is looked for.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.grep_words import read_grep
@@ -70,21 +70,17 @@ def _listed_operands(stage: List[str]) -> Optional[List[str]]:
     return None
 
 
-def _all_files(operands: Sequence[str], root: Path) -> bool:
-    return all(os.path.isfile(os.path.join(root, str(w))) for w in operands)
-
-
 def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
+    """One regular file listed, then counted. (Several files listed and counted is a count of the ones that
+    exist or match: `grep -l TODO a.py b.py | wc -l` answers "how many of them mention TODO?".)"""
     for i, stage in enumerate(stages[:-1]):
         operands = _listed_operands(stage)
-        if not operands or not _all_files(operands, root):
+        if not operands or len(operands) != 1 or not os.path.isfile(os.path.join(root, operands[0])):
             continue
         if any(_counts_its_input(s) for s in stages[i + 1:]):
-            named = ", ".join(f"`{w}`" for w in operands)
-            return (f"`{_program(stage)}` was given {named}, which {'is a file' if len(operands) == 1 else 'are files'}, "
-                    f"so it printed at most {'that path' if len(operands) == 1 else 'those paths'} and `wc` counted "
-                    "the paths, not what the file holds. To read a file's contents, give the file to the command "
-                    "that reads it.")
+            return (f"`{_program(stage)}` was given `{operands[0]}`, which is a file, so it printed at most that "
+                    "path and `wc` counted the paths, not what the file holds. To read a file's contents, give the "
+                    "file to the command that reads it.")
     return None
 
 

@@ -65,6 +65,7 @@ def test_a_listing_of_one_file_counted_is_a_mistake_once_the_operand_is_known_to
     "grep -rl import pkg | wc -l",
     "ls -d pkg/lexer.py | wc -l",
     "find pkg/lexer.py -type f",  # not counted
+    "grep -l import pkg/lexer.py pkg/lexer.py | wc -l",  # several files: how many of them match
     "wc -l pkg/lexer.py",
 ])
 def test_listings_of_directories_or_uncounted_are_not(tmp_path, command):
