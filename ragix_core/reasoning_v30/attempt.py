@@ -46,7 +46,7 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "CONFIRM_LINES", "CROSS_CHECKS",
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "FATAL_STOPS", "CONFIRM_LINES", "CROSS_CHECKS",
            "CROSS_CHECK_DRAWS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
@@ -57,7 +57,7 @@ CROSS_CHECK_DRAWS = 2
 
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.
-_FATAL = ("llm_timeout", "llm_unavailable", "context_too_long")
+FATAL_STOPS = ("llm_timeout", "llm_unavailable", "context_too_long")
 # (feedback, draw index, sample rather than greedy) -> command
 AskCommand = Callable[[str, int, bool], str]
 # (command 1, command 2) -> 1 or 2, the one said to compute the goal; None when the reply named neither
@@ -371,7 +371,7 @@ class CommandAttempt:
         try:
             command = self.ask_command(feedback, i, sample)
         except StopRun as stop:
-            if stop.reason in _FATAL or isinstance(stop, BudgetSpent):
+            if stop.reason in FATAL_STOPS or isinstance(stop, BudgetSpent):
                 raise
             out.no_command.append(stop.message)
             return None

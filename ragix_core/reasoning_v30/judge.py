@@ -23,7 +23,7 @@ from ragix_core.core.types import PlanStep
 from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_text
 
-from .attempt import _FATAL  # the same stops end a run whether a draw or a reading hit them
+from .attempt import FATAL_STOPS  # the same stops end a run whether a draw or a reading hit them
 
 __all__ = ["judge_request", "ask_judge", "JUDGE_MAX_TOKENS", "OUTPUT_SHOWN"]
 
@@ -45,7 +45,7 @@ def ask_judge(worker, goal: str, first: PlanStep, second: PlanStep) -> Optional[
     try:
         completion = ask_text(worker, messages, max_tokens=JUDGE_MAX_TOKENS)
     except StopRun as stop:
-        if stop.reason in _FATAL or isinstance(stop, BudgetSpent):
+        if stop.reason in FATAL_STOPS or isinstance(stop, BudgetSpent):
             raise
         return None
     m = _CHOICE.search(completion.text or "")
