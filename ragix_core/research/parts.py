@@ -39,7 +39,7 @@ def compose_parts(parts: Sequence[Tuple[str, Dict[str, Any]]]) -> Optional[Dict[
                 citations.append(c)
         sources += [s for s in schema.get("sources_used") or [] if s not in sources]
     missing = [q for q, item in parts if item["schema_object"].get("status") != "ANSWERED"]
-    answer = " ".join(item["schema_object"].get("answer", "").strip() for _, item in answered)
+    answer = "; ".join(item["schema_object"].get("answer", "").strip() for _, item in answered)
     lead = ("The question asks several things; each was researched on its own." if not missing else
             f"The question asks several things; each was researched on its own, and {len(missing)} of "
             f"{len(parts)} could not be backed by the documents: " + "; ".join(missing))
