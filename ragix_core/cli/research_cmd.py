@@ -3,8 +3,9 @@
     ragix research "How do I rotate the signing key?" --docs ./manuals --mode strict --sources tiers.yaml
     ragix research index ./manuals            # build or update the index alone, with progress
 
-Exit codes: 0 a verified answer; 1 finished without one (not found, unverified, clarification
-needed, an error Item); 2 usage or configuration error.
+Exit codes: 0 a verified answer; 1 finished without a whole one (not found, unverified, a partial
+answer to a question asking several things, clarification needed, an error Item); 2 usage or
+configuration error.
 """
 
 from __future__ import annotations
