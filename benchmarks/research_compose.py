@@ -27,6 +27,11 @@ from research_bench import SYSTEMS, markdown, summarize  # noqa: E402
 from research_docsets import load_docset  # noqa: E402
 
 
+def _origin(report: Dict[str, Any]) -> Any:
+    """How a report was made: its command, or for a report composed already, what it was composed from."""
+    return report.get("command") or report.get("composed_from")
+
+
 def compose(new: Dict[str, Any], earlier: Dict[str, Any], questions: Dict[str, Any]) -> Dict[str, Any]:
     """The composed report: ``new``'s systems and ``earlier``'s others, on the questions both ran."""
     if new.get("docset", {}).get("name") != earlier.get("docset", {}).get("name"):
@@ -40,8 +45,8 @@ def compose(new: Dict[str, Any], earlier: Dict[str, Any], questions: Dict[str, A
     records += [r for r in earlier["records"] if r["id"] in both and r["system"] in taken]
     systems = [s for s in SYSTEMS if s in ran_new or s in taken]
     return {"date": new["date"], "docset": new["docset"], "model": new["model"], "collection": new.get("collection"),
-            "composed_from": {"new": {"commit": new["commit"], "command": new["command"], "systems": sorted(ran_new)},
-                              "earlier": {"commit": earlier["commit"], "command": earlier["command"], "systems": taken}},
+            "composed_from": {"new": {"commit": new["commit"], "command": _origin(new), "systems": sorted(ran_new)},
+                              "earlier": {"commit": earlier["commit"], "command": _origin(earlier), "systems": taken}},
             "commit": new["commit"], "questions_run": both, "questions_chosen": new.get("questions_chosen"),
             "systems": {s: summarize(records, s, questions) for s in systems}, "records": records}
 
@@ -61,9 +66,9 @@ def union(new: Dict[str, Any], earlier: Dict[str, Any], questions: Dict[str, Any
     records = [r for r in new["records"] if r["system"] in systems]
     records += [r for r in earlier["records"] if r["id"] in from_earlier and r["system"] in systems]
     return {"date": new["date"], "docset": new["docset"], "model": new["model"], "collection": new.get("collection"),
-            "composed_from": {"new": {"commit": new["commit"], "command": new["command"],
+            "composed_from": {"new": {"commit": new["commit"], "command": _origin(new),
                                       "questions": sorted(ran_new)},
-                              "earlier": {"commit": earlier["commit"], "command": earlier["command"],
+                              "earlier": {"commit": earlier["commit"], "command": _origin(earlier),
                                           "questions": from_earlier}},
             "commit": new["commit"], "questions_run": order, "questions_chosen": len(order),
             "systems": {s: summarize(records, s, questions) for s in systems}, "records": records}

@@ -98,3 +98,15 @@ def test_a_union_puts_two_runs_questions_together_in_the_sets_order_the_new_run_
     assert len(answered) == 2 and all(r["verdict"] == "wrong" for r in answered)  # the new run's records
     assert out["systems"]["full_loop"]["correct"]["n"] == "1/3"
     assert out["composed_from"]["earlier"]["questions"] == ["gold-retrieved"]
+
+
+def test_a_union_of_one_systems_runs_composes_with_an_earlier_run_of_the_others():
+    # A system's set run in two parts (put together with --union), then beside the other systems' earlier run.
+    from benchmarks import research_compose
+
+    part_a = report("new1", ["gold-retrieved"], ["full_loop"])
+    part_b = report("new1", ["answered"], ["full_loop"])
+    whole = research_compose.union(part_b, part_a, QUESTIONS)
+    out = research_compose.compose(whole, report("old1", ["gold-retrieved", "answered"], ["bm25_oneshot"]), QUESTIONS)
+    assert list(out["systems"]) == ["bm25_oneshot", "full_loop"] and out["questions_run"] == ["gold-retrieved", "answered"]
+    assert out["composed_from"]["new"]["command"]["earlier"]["command"] == "run new1"  # what the union was made of
