@@ -72,7 +72,7 @@ def _listed_operands(stage: List[str]) -> Optional[List[str]]:
 
 def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
     """One regular file listed, then counted. (Several files listed and counted is a count of the ones that
-    exist or match: `grep -l TODO a.py b.py | wc -l` answers "how many of them mention TODO?".)"""
+    exist or match: `grep -l TODO FILE1 FILE2 | wc -l` answers "how many of them mention TODO?".)"""
     for i, stage in enumerate(stages[:-1]):
         operands = _listed_operands(stage)
         if not operands or len(operands) != 1 or not os.path.isfile(os.path.join(root, operands[0])):
