@@ -24,8 +24,8 @@ from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 from ragix_core.evidence.steps import printed_nothing
 from ragix_core.sampling import short_output_key
 
-__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here", "misread_here",
-           "MAX_OPTIONS", "PRINTED_LINES"]
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here",
+           "misread_here", "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
 PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself

@@ -46,8 +46,8 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "FATAL_STOPS", "CONFIRM_LINES", "CROSS_CHECKS",
-           "CROSS_CHECK_DRAWS"]
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "FATAL_STOPS", "CONFIRM_LINES",
+           "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
