@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 from .path_hints import project_files
@@ -29,9 +29,6 @@ __all__ = ["path_searched_as_text"]
 _PATH_LIKE = re.compile(r"(?:\./)?[\w.-]+(?:/[\w.-]+)*/?")
 _GREPS = ("grep", "egrep", "fgrep")
 
-
-def _program(stage: List[str]) -> str:
-    return stage[0].rsplit("/", 1)[-1] if stage else ""
 
 
 def _is_project_path(pattern: str, operands: List[str], root: Path) -> bool:
@@ -50,7 +47,7 @@ def _counted_or_listed(stages: List[List[str]], i: int, flags: str, long_names: 
     """The search's output is taken as files (-l, -L, -c) or counted by a `wc` after it."""
     if set(flags) & set("lLc") or {"--files-with-matches", "--files-without-match", "--count"} & set(long_names):
         return True
-    return any(_program(s) == "wc" for s in stages[i + 1:])
+    return any(stage_program(s) == "wc" for s in stages[i + 1:])
 
 
 def path_searched_as_text(command: str, root: Path) -> Optional[str]:
@@ -61,7 +58,7 @@ def path_searched_as_text(command: str, root: Path) -> Optional[str]:
         return None
     root = Path(root)
     for i, stage in enumerate(stages):
-        if _program(stage) not in _GREPS:
+        if stage_program(stage) not in _GREPS:
             continue
         g = read_grep(stage[1:])
         words = [str(w) for w in g.pattern if str(w) != "--"]
@@ -69,7 +66,7 @@ def path_searched_as_text(command: str, root: Path) -> Optional[str]:
             continue
         pattern, operands = words[0], [str(o) for o in g.operands]
         if _is_project_path(pattern, operands, root):
-            return (f"`{_program(stage)}` searched the text of the files for `{pattern}`, which is the name of a "
+            return (f"`{stage_program(stage)}` searched the text of the files for `{pattern}`, which is the name of a "
                     "path in the project: it found the files that mention that name, not anything inside "
                     f"`{pattern}` itself. If the goal is about what `{pattern}` holds, give it to the command "
                     "that reads it as its file operand.")

@@ -22,7 +22,7 @@ from typing import List, Optional
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import split_pipeline
+from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 from .steps import shown_command
@@ -34,13 +34,10 @@ __all__ = ["pipe_mistake", "step_mistake"]
 _RANKING = ("sort", "uniq")
 
 
-def _program(stage: List[str]) -> str:
-    return stage[0].rsplit("/", 1)[-1] if stage else ""
-
 
 def _counts_its_input(stage: List[str]) -> bool:
     """`wc` with counting options only: it reads the pipe and prints one number per count asked."""
-    if _program(stage) != "wc" or len(stage) < 2:
+    if stage_program(stage) != "wc" or len(stage) < 2:
         return False
     options = stage[1:]
     return all(w.startswith("-") and w != "-" and not w.startswith("--files0-from") for w in options)
@@ -49,7 +46,7 @@ def _counts_its_input(stage: List[str]) -> bool:
 def _listed_operands(stage: List[str]) -> Optional[List[str]]:
     """The operands of a stage that prints paths, one a line: find's starting points, ls's operands, the files
     of a `grep -l` that does not recurse. None for any other stage (or a listing of the working directory)."""
-    program, words = _program(stage), stage[1:]
+    program, words = stage_program(stage), stage[1:]
     if program == "find":
         starts = []
         for w in words:
@@ -78,7 +75,7 @@ def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
         if not operands or len(operands) != 1 or not os.path.isfile(os.path.join(root, operands[0])):
             continue
         if any(_counts_its_input(s) for s in stages[i + 1:]):
-            return (f"`{_program(stage)}` was given `{operands[0]}`, which is a file, so it printed at most that "
+            return (f"`{stage_program(stage)}` was given `{operands[0]}`, which is a file, so it printed at most that "
                     "path and `wc` counted the paths, not what the file holds. To read a file's contents, give the "
                     "file to the command that reads it.")
     return None
@@ -105,7 +102,7 @@ def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
     for i, stage in enumerate(stages[1:], start=1):
         if not _counts_its_input(stage):
             continue
-        after = [_program(s) for s in stages[i + 1:] if _program(s) in _RANKING]
+        after = [stage_program(s) for s in stages[i + 1:] if stage_program(s) in _RANKING]
         if after:
             return (f"`{' '.join(stage)}` read the lines piped into it and printed one number (how many lines "
                     f"the stages before it printed), so the `{after[0]}` after it had a single line to rank. "

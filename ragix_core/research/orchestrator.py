@@ -41,7 +41,7 @@ from .filters import NoValidSourcesError, SourceTierFilter
 from .index import DocumentIndex, Hit
 from .items import validate_items
 from .mode_detection import choose_mode
-from .parts import compose_parts
+from .parts import compose_parts, part_records
 from .time_range import VersionBound, parse_time_range
 from .settings import SourceMap
 from .utils import IterationLogger
@@ -291,7 +291,7 @@ class DeepResearchOrchestrator:
         result = self._run(query, mode, items, temporal, logger)
         rs = self.settings.reasoning
         schema = result[0]["schema_object"]
-        if (not rs.enabled or not rs.decompose or items is not None or schema.get("status") not in DECLINED_STATUSES):
+        if not rs.enabled or not rs.decompose or items is not None or schema.get("status") not in DECLINED_STATUSES:
             return result
         decomposer = DecomposerAgent(self._client("decomposer"), rs.analyst_timeout)
         questions = decomposer.split(query)
@@ -310,9 +310,7 @@ class DeepResearchOrchestrator:
             parts.append((question, item))
         composed = compose_parts(parts)
         # the whole question's run stays the record; the parts' documents count as retrieved (false declines)
-        self.last_run = {**whole, "retrieved_paths": sorted(retrieved),
-                         "parts": [{"question": q, "status": it["schema_object"].get("status"),
-                                    "answer": it["schema_object"].get("answer", "")} for q, it in parts]}
+        self.last_run = {**whole, "retrieved_paths": sorted(retrieved), "parts": part_records(parts)}
         if composed is None:
             return result
         schema = {"@type": "ResearchReport", "mode": mode, "iterations": schema.get("iterations", 0),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["compose_parts", "PARTIAL"]
+__all__ = ["compose_parts", "part_records", "PARTIAL"]
 
 PARTIAL = "PARTIAL"
 _RANK = {"High": 2, "Medium": 1, "Low": 0}
@@ -18,6 +18,13 @@ _RANK = {"High": 2, "Medium": 1, "Low": 0}
 
 def _citation_key(c: Dict[str, Any]) -> Tuple[str, str]:
     return str(c.get("path")), str(c.get("chunk"))
+
+
+def part_records(parts: Sequence[Tuple[str, Dict[str, Any]]]) -> List[Dict[str, Any]]:
+    """Each part's question, status, answer and stop reason: what a report and the run's record keep."""
+    return [{"question": q, "status": item["schema_object"].get("status"),
+             "answer": item["schema_object"].get("answer", ""),
+             "stop_reason": item["schema_object"].get("stop_reason")} for q, item in parts]
 
 
 def compose_parts(parts: Sequence[Tuple[str, Dict[str, Any]]]) -> Optional[Dict[str, Any]]:
@@ -48,6 +55,4 @@ def compose_parts(parts: Sequence[Tuple[str, Dict[str, Any]]]) -> Optional[Dict[
     return {"status": PARTIAL if missing else "ANSWERED", "answer": answer,
             "description": lead + "\n\n" + "\n\n".join(sections), "citations": citations,
             "sources_used": sources, "confidence": "Low" if missing else confidence,
-            "parts": [{"question": q, "status": item["schema_object"].get("status"),
-                       "answer": item["schema_object"].get("answer", ""),
-                       "stop_reason": item["schema_object"].get("stop_reason")} for q, item in parts]}
+            "parts": part_records(parts)}

@@ -26,8 +26,8 @@ from typing import List, Optional
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "first_pipe", "first_stage", "check_text",
-           "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "first_stage",
+           "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -128,10 +128,15 @@ def first_stage(command: str, program: str) -> Optional[List[str]]:
     return stages[0]
 
 
+def stage_program(stage: List[str]) -> str:
+    """The program a stage runs, by basename ("" for an empty stage)."""
+    return os.path.basename(str(stage[0])) if stage else ""
+
+
 def programs(command: str) -> List[str]:
     """The program of each stage of ``command``, as the executor splits it ([] if it would refuse it)."""
     try:
-        return [os.path.basename(str(stage[0])) for stage in split_pipeline(command) if stage]
+        return [stage_program(stage) for stage in split_pipeline(command) if stage]
     except Refusal:
         return []
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragix_core.core.stop import StopRun
 
+from ..matching import content_words
 from .base import BaseReasoningAgent
 
 __all__ = ["DecomposerAgent", "MAX_PARTS", "own_words_share", "may_ask_several"]
@@ -32,11 +33,6 @@ _SCHEMA = {"type": "object", "additionalProperties": False,
            "properties": {"questions": {"type": "array", "minItems": 1, "maxItems": MAX_PARTS,
                                         "items": {"type": "string", "maxLength": MAX_PART_CHARS}}},
            "required": ["questions"]}
-# Words that carry no subject: a part may add them freely ("What is ...?", "How many ... does ... have?").
-_FUNCTION_WORDS = set("""a an the of in on at to for by with from and or is are was were be been does do did
-has have had what which who whom whose when where why how many much it its this that these those i my me
-you your we our can could may might will would should shall there their they them as into about than
-default defaults by use used uses""".split())
 
 
 # What joins two asks in any wording: a coordinator, a list separator, a comparison, a second question mark.
@@ -54,17 +50,10 @@ class _Reply(BaseModel):
     questions: List[str] = Field(..., max_length=MAX_PARTS + 4)
 
 
-def _content_words(text: str) -> List[str]:
-    return [w for w in re.findall(r"[^\W_]+", text.casefold()) if w not in _FUNCTION_WORDS]
-
-
 def own_words_share(part: str, question: str) -> float:
-    """How much of ``part``'s content is the question's own words (1.0 for a part with no content word)."""
-    words = _content_words(part)
-    if not words:
-        return 0.0
-    asked = set(_content_words(question))
-    return sum(w in asked for w in words) / len(words)
+    """How much of ``part``'s content (matching.content_words) is the question's own words (0.0 for none)."""
+    words = content_words(part)
+    return len(words & content_words(question)) / len(words) if words else 0.0
 
 
 class DecomposerAgent(BaseReasoningAgent):
@@ -79,14 +68,14 @@ class DecomposerAgent(BaseReasoningAgent):
             reply, _ = self.ask("research_decompose", {"question": question}, _Reply, schema=_SCHEMA, max_tokens=300)
         except StopRun:
             return []
-        whole = " ".join(_content_words(question))
+        keys = {frozenset(content_words(question))}  # the whole question, then each part kept
         parts: List[str] = []
         for raw in reply.questions:
             part = " ".join(str(raw).split())
-            key = " ".join(_content_words(part))
-            if (not part or len(part) > MAX_PART_CHARS or not key or key == whole
-                    or key in {" ".join(_content_words(p)) for p in parts}
+            key = frozenset(content_words(part))
+            if (not key or len(part) > MAX_PART_CHARS or key in keys
                     or own_words_share(part, question) < MIN_OWN_WORDS):
                 continue
+            keys.add(key)
             parts.append(part)
         return parts[:MAX_PARTS] if len(parts) >= 2 else []
