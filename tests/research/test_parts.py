@@ -92,6 +92,7 @@ def test_an_answered_question_is_never_split(index, settings):
 
 def test_the_checks_of_a_split():
     assert may_ask_several(TWO) and may_ask_several("Compare the loose-object count with the batch limit.")
+    assert may_ask_several("Tell me the join table limit plus the JSON nesting limit")  # no "and" needed
     assert not may_ask_several(STAFF)
     assert own_words_share(STAFF, TWO) == 1.0
     assert own_words_share("What does Zorblat Industries charge for a quantum teapot?", TWO) < 0.6

@@ -36,7 +36,7 @@ _SCHEMA = {"type": "object", "additionalProperties": False,
 
 
 # What joins two asks in any wording: a coordinator, a list separator, a comparison, a second question mark.
-_JOINS = re.compile(r"\b(?:and|or|as well as|versus|vs\.?|both|compared?|comparing|with)\b|[,;]|\?.*\?",
+_JOINS = re.compile(r"\b(?:and|or|plus|also|as well as|versus|vs\.?|both|compared?|comparing|with)\b|[,;&]|\?.*\?",
                     re.IGNORECASE)
 
 
