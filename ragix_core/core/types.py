@@ -106,8 +106,9 @@ class ToolResult:
     (absolute programs, the options that hide ragix's state), the command as written
     (globs expanded, nothing added: what the output answers), and whether a search
     found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
-    ``ragix_core.tools.policy.is_no_match``). ``changed``: the command had a stage that writes
-    to the project (or a redirection), so its success is the change, not what it printed.
+    ``ragix_core.tools.policy.is_no_match``). ``writes``: the command had a stage that writes to
+    the project (or a redirection); ``changed``: it did change the project (the tree differs after it,
+    ragix_core.tools.tree_state), so its success is the change, not what it printed.
     ``mistake``: the command ran, but its shape cannot compute what it was written for, said as a
     sentence for the model (ragix_core.evidence.pipe_mistakes); ``doubt``: its shape is right for
     some other question than the likely one (evidence/path_as_text.py). Both set by the engine that checked.
@@ -124,6 +125,7 @@ class ToolResult:
     command: Optional[str] = None
     no_match: bool = False
     written: Optional[str] = None
+    writes: bool = False
     changed: bool = False
     mistake: Optional[str] = None
     doubt: Optional[str] = None

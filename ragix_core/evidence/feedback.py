@@ -4,8 +4,8 @@ InterCode (arXiv 2306.14898) measured that a model retrying on the real executio
 both ReAct and plan-and-solve on Bash; SWE-agent (2405.15793) that an interface which says plainly
 when a command printed nothing helps small models most. So a retry is shown what the shell showed
 (exit code, stderr with ragix's close-name hint), an explicit line when the command printed nothing,
-and the listing of the nearest existing directory of the paths it named, computed from the tree,
-never invented. Everything is bounded: this text goes back into a prompt.
+and the listing of the nearest existing directory of the paths it named (the top directory when it
+named none), computed from the tree, never invented. Everything is bounded: this text goes back into a prompt.
 """
 
 from __future__ import annotations
@@ -94,12 +94,17 @@ def execution_feedback(step: PlanStep, root: Path) -> str:
     elif step_mistake(step) or r.doubt:
         lines.append(f"The command `{command}` printed `{bounded((r.stdout or '').strip(), 40)}`, but "
                      + (step_mistake(step) or r.doubt))
+    elif r.writes and not r.changed and not (r.stdout or "").strip():
+        lines.append(f"The command `{command}` ran, printed nothing and changed nothing in the project: what it "
+                     "would create or change is already there.")
     else:
         out = (r.stdout or "").strip()
         lines.append(f"The command `{command}` ran and printed nothing." if not out else
                      f"The command `{command}` only printed `{bounded(out, 40)}`, which shows nothing found.")
     missing = missing_paths((r.stderr or "") if r is not None else "")
-    listing = nearest_listing(missing + _operands(command, root), root)
+    # A command that named no path of the project (`tree -d $TARGET_DIR`) is shown the top directory:
+    # what to name instead is there (SWE-agent, 2405.15793: say where the model is).
+    listing = nearest_listing(missing + _operands(command, root), root) or nearest_listing(["."], root)
     if listing:
         lines.append(f"The nearest existing directory holds: {listing}")
     return "\n".join(lines)

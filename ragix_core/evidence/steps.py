@@ -81,7 +81,8 @@ def found_nothing(step: PlanStep) -> bool:
     """The step ran but shows no evidence: a search without a match, an empty output, or a pipeline
     that counted nothing (``grep ... | wc -l`` printing 0). Such outputs agree with each other
     whether the pattern was right or wrong, so they confirm nothing on their own. A command that
-    changed files (cp, mkdir, `> FILE`) and printed nothing did what it was asked: not empty."""
+    changed files (cp, mkdir, `> FILE`) and printed nothing did what it was asked: not empty. One
+    that writes but left the tree as it was (``mkdir -p`` of a directory that exists) found nothing."""
     r = step.result
     if r is None or step.status != StepStatus.SUCCESS or r.changed:
         return False

@@ -30,7 +30,11 @@ d80e847: most wrong answers ending ``success`` were a count printed by one pipe,
 command or "confirmed" by a sample that wrote the same pipe again). An ``echo``
 or ``printf`` states its output instead of finding it and never votes. A command that
 changes the project (cp, mkdir, `> FILE`, allowed with --yes) is its own result when it succeeds, and
-is never sampled alongside others: after a failed write only the retries run, one at a time.
+is never sampled alongside others: after a failed write only the retries run, one at a time. A write
+that changed nothing (``mkdir -p`` of a directory that exists: tools/tree_state.py) found nothing: it is
+voted and retried like an empty search, and answers only when nothing else found anything, as
+``unchanged`` (measured on AgentBench OS at b276682: four tasks whose set-up had made the files opened
+with such a write, and three answered a count no command computed).
 """
 
 from __future__ import annotations
@@ -123,6 +127,12 @@ def _sound(step: Optional[PlanStep]) -> bool:
     return _usable(step) and not _doubted(step)
 
 
+def _unchanged_write(step: Optional[PlanStep]) -> bool:
+    """A write that ran and left the project as it was."""
+    return (step is not None and step.status == StepStatus.SUCCESS and step.result is not None
+            and step.result.writes and not step.result.changed)
+
+
 def _changes(step: Optional[PlanStep]) -> bool:
     """The command writes to the project: a vote would run several writes, so none is sampled."""
     return step is not None and step.result is not None and step.result.changed
@@ -133,7 +143,8 @@ class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
     # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "judged" (a disputed rival the
-    # judge picked in both orders) | "doubted" (no sound command found anything; a doubted one did) | "" (nothing found)
+    # judge picked in both orders) | "doubted" (no sound command found anything; a doubted one did) |
+    # "unchanged" (nothing found anything; a write ran and changed nothing) | "" (nothing found)
     decided_by: str = ""
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
@@ -204,6 +215,8 @@ class AttemptOutcome:
         """One line for the answer's caveat when the winner is weak: "3 commands printed different outputs"."""
         if self.winner is None:
             return f"{len(self.steps)} command{'s' if len(self.steps) != 1 else ''} ran, none found anything"
+        if self.decided_by == "unchanged":
+            return "the command ran and changed nothing: what it would create or change was already there"
         if self.decided_by == "doubted":
             return ("this answer rests on a search for the text of a path (it finds the files that mention the "
                     "name); no command that reads the path itself worked")
@@ -308,6 +321,8 @@ class CommandAttempt:
         doubted = [s for s in out.steps if _usable(s) and _doubted(s)]
         if doubted:  # its output is still the best evidence there is, answered as one unconfirmed command
             out.winner, out.decided_by, out.checked = doubted[0], "doubted", True
+        elif any(_unchanged_write(s) for s in out.steps):  # the goal may only have asked for what already is
+            out.winner, out.decided_by = next(s for s in out.steps if _unchanged_write(s)), "unchanged"
         return out
 
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,

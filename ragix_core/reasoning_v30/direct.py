@@ -26,11 +26,12 @@ from ragix_core.llm.command_prompt import ask_free_command, command_request, pas
 from .judge import ask_judge
 from .replies import AnswerReply
 
-__all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED"]
+__all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED", "NO_CHANGE"]
 
 DISPUTED = "disputed"  # the stop reason of an answer whose voted commands printed different outputs
 UNCONFIRMED = "unconfirmed"  # the stop reason of a short answer no second, different command reproduced
 UNSUPPORTED = "unsupported_answer"  # the stop reason of an answer stating a number no output shows
+NO_CHANGE = "no_change"  # the stop reason of an answer resting on a write that changed nothing
 UNSUPPORTED_CONFIDENCE = 0.3
 
 
@@ -98,7 +99,8 @@ class DirectAnswers:
                                  ).attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
-        if winner is None and self.may_escalate and (outcome.write_refused is not None or self.plan_after_failure):
+        idle = outcome.decided_by == "unchanged"  # nothing found anything: a plan may, as after no winner
+        if (winner is None or idle) and self.may_escalate and (outcome.write_refused is not None or self.plan_after_failure):
             # A plan runs the reads of a goal whose command writes in a read-only run, and says which
             # writes it did not make (evidence/steps.refused_write).
             self.tried = _tried(outcome.steps)
@@ -138,7 +140,12 @@ class DirectAnswers:
         # the page show it), not inside it: a reader or a script taking the answer's number must not take a
         # rival command's number or a digit of a command line for it (measured at 54895a2: 2 of 12
         # AgentBench answers right as written were read as wrong with the caveat inside them).
-        if outcome.disputed:
+        if outcome.decided_by == "unchanged":
+            # Nothing found anything, and the write it rests on left the project as it was: said, not claimed.
+            meta["caveat"] = f"{outcome.summary()}: `{shown_command(outcome.winner)}`."
+            result["stop_reason"] = NO_CHANGE
+            result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
+        elif outcome.disputed:
             # Commands that found different things: the caveat says so and the run does not claim success.
             others = "; ".join(f"`{shown_command(s)}` printed \"{_one_line(step_output(s, limit=200))}\""
                                for s in outcome.rivals())

@@ -30,6 +30,7 @@ from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.runner import RawResult
 from ragix_core.tools.sandbox import Sandbox, interpreter_dirs
 from ragix_core.tools.structured import structured_argv
+from ragix_core.tools.tree_state import tree_state
 from ragix_core.tools.validate import Stage, Validator
 from ragix_core.tools.writes import check_write_file, write_file
 
@@ -264,6 +265,7 @@ class ToolBox:
 
         # A redirected pipeline's output goes to the file, so it may be as large as a pipe carries.
         out_cap = self.limits.pipe_bytes if redirect else self.limits.output_bytes
+        before = tree_state(str(self.root)) if writes else None
         res = run_pipeline(stages, self.validator, launch, lambda t, a, r, d: self._publish_process(t, a, r, tool, d),
                            out_cap, self.limits.pipe_bytes)
         command = " | ".join(res.commands)
@@ -274,7 +276,10 @@ class ToolBox:
         out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
         out.no_match = res.no_match
         out.written = shown
-        out.changed = bool(writes)
+        out.writes = bool(writes)
+        if writes:  # a write that left the tree as it was (mkdir -p of a directory that exists) changed nothing
+            after = tree_state(str(self.root))
+            out.changed = before is None or after is None or before != after
         return out
 
     def _redirect(self, redirect, data: bytes, truncated: bool, error: Optional[str], rc: int):

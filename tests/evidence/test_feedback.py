@@ -47,9 +47,18 @@ def test_the_listing_is_bounded_and_never_leaves_the_project(tmp_path):
 def test_a_write_that_printed_nothing_is_no_empty_result():
     from ragix_core.evidence.steps import found_nothing
 
-    done = step("mkdir out", ToolResult("shell", 0, changed=True), StepStatus.SUCCESS)
+    done = step("mkdir out", ToolResult("shell", 0, writes=True, changed=True), StepStatus.SUCCESS)
     listed = step("ls out", ToolResult("shell", 0), StepStatus.SUCCESS)
-    assert not found_nothing(done) and found_nothing(listed)
+    idle = step("mkdir -p out", ToolResult("shell", 0, writes=True, changed=False), StepStatus.SUCCESS)
+    assert not found_nothing(done) and found_nothing(listed) and found_nothing(idle)
+
+
+def test_a_command_that_names_no_project_path_is_shown_the_top_directory(tmp_path):
+    (tmp_path / "TA_problem").mkdir()
+    (tmp_path / "notes.txt").write_text("x\n")
+    refused = ToolResult("shell", 126, refused=True, error="refused: variable expansion '$' is not allowed")
+    text = execution_feedback(step("tree -d $TARGET_DIR | wc -l", refused, StepStatus.FAILED), tmp_path)
+    assert text.endswith("The nearest existing directory holds: .: TA_problem/, notes.txt")
 
 
 def test_the_evidence_shows_the_command_as_written_not_as_confined(tmp_path):

@@ -7,12 +7,14 @@ that found nothing); the real tool box and a scripted model run in test_main_pat
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Dict, List, Optional
 
 import pytest
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import StepStatus, ToolResult
+from ragix_core.evidence.feedback import execution_feedback
 from ragix_core.evidence.steps import Fix
 from ragix_core.reasoning_v30.attempt import CommandAttempt
 
@@ -423,3 +425,32 @@ def test_when_only_searches_for_a_path_text_found_something_the_first_is_answere
     assert out.unconfirmed and "a search for the text of a path" in out.summary()
     assert out.retries == 2 and "feedback on " + doubted in script.asked[-1][0]  # retried on what it did
     assert out.confidence() <= 0.6 and not out.found_nothing
+
+
+IDLE_WRITE = ToolResult("shell", 0, writes=True, changed=False)  # `mkdir -p logs` where logs exists
+
+
+def test_a_write_that_changed_nothing_is_voted_on_like_an_empty_output_and_a_count_wins():
+    cmds = ["mkdir -p logs", "find logs -type f | wc -l", "ls logs | wc -l"]
+    script = Script(cmds, {cmds[0]: IDLE_WRITE, cmds[1]: ToolResult("shell", 0, stdout="7\n"),
+                           cmds[2]: ToolResult("shell", 0, stdout="7\n")})
+    out = attempt(script)
+    assert out.decided_by == "vote" and out.winner.result.stdout == "7\n" and out.confirmed
+    assert [a[2] for a in script.asked] == [False, True, True]
+
+
+def test_a_write_that_changed_something_is_its_own_result():
+    script = Script(["mkdir -p logs"], {"mkdir -p logs": ToolResult("shell", 0, writes=True, changed=True)})
+    out = attempt(script)
+    assert out.decided_by == "greedy" and len(script.asked) == 1
+
+
+def test_a_write_that_changed_nothing_answers_only_when_nothing_else_found_anything():
+    cmds = ["mkdir -p logs", "grep -r nothing logs", "grep -r none logs", "grep -r nil logs", "grep -r zip logs"]
+    script = Script(cmds, {cmds[0]: IDLE_WRITE, **{c: NOTHING for c in cmds[1:]}})
+    out = attempt(script, retries=1)
+    assert out.decided_by == "unchanged" and out.winner.tool_call.args["command"] == "mkdir -p logs"
+    assert "changed nothing" in out.summary()
+    # its retry was told so, not that the command "printed nothing" as a search would be
+    said = execution_feedback(out.steps[0], Path("/nonexistent-root"))
+    assert "changed nothing in the project" in said and "ran and printed nothing" not in said

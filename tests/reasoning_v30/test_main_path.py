@@ -244,3 +244,21 @@ def test_every_placeholder_the_request_shows_is_known():
     shown = set(_re.findall(r"\b[A-Z][A-Z_]{2,}\b", text)) - {"ONE"}  # "Write ONE command": emphasis
     assert shown <= set(PLACEHOLDERS), shown - set(PLACEHOLDERS)
     assert pasted_placeholder("grep -rn MAX_NAME_LEN .") is None and pasted_placeholder("wc -l FILE") == "FILE"
+
+
+def test_a_write_that_changes_nothing_does_not_answer_a_count_that_commands_then_compute(project):
+    # The goal's files exist already; the model first writes `mkdir -p docs`, which changes nothing.
+    res, llm = run("How many files are in the docs directory?", project, fenced("mkdir -p docs"),
+                   fenced("ls docs | wc -l"), fenced("find docs -type f | wc -l"), profile="dev", assume_yes=True)
+    attempt = res.state.meta["attempt"]
+    assert attempt["decided_by"] == "vote" and attempt["confirmed"] and len(llm.calls) == 3
+    assert res.state.final_answer.startswith("2") and res.state.stop_reason == "success"
+    assert sorted(p.name for p in (project / "docs").iterdir()) == ["install.md", "usage.md"]
+
+
+def test_an_answer_resting_on_a_write_that_changed_nothing_ends_no_change(project):
+    replies = [fenced("mkdir -p docs")] * 6 + ["The docs directory exists."]
+    res, llm = run("Make sure the docs directory exists", project, *replies, profile="dev", assume_yes=True)
+    assert res.state.meta["attempt"]["decided_by"] == "unchanged"
+    assert res.state.stop_reason == "no_change" and res.state.confidence <= 0.3
+    assert "changed nothing" in res.state.meta["caveat"]
