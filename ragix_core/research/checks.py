@@ -12,7 +12,9 @@ And for the answer: every number and every capitalised name it states (beyond th
 own words; every content word of a short answer) must occur in a cited chunk (after repair; in
 monitor mode, a chunk of either side, since the answer may state both positions); an answer
 with no supported citation is unsupported; an answer made only of the question's own words says
-nothing (a small model turns "What hard ceiling applies to X?" into "The hard ceiling applies to X.").
+nothing (a small model turns "What hard ceiling applies to X?" into "The hard ceiling applies to X.");
+and every name the question gives its subject (GitHub Actions, FTS5) must stand on a cited page, or the
+answer is about something else (``subject_names``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Dict, List
 from .draft import Draft, is_not_found
 from .matching import NUMBER, STOP, fold, number_key, stem, support, term_in, words
 from .resolver import Resolver
+from .subject_names import names_missing
 
 __all__ = ["CheckReport", "Resolver", "check_draft", "fold", "support", "answer_terms", "restates_question"]
 
@@ -77,6 +80,8 @@ class CheckReport:
     unsupported_terms: List[str] = field(default_factory=list)
     missing_citations: bool = False
     restates_question: bool = False
+    # Names the question gives its subject that no cited page states (subject_names.py): an answer about something else.
+    unnamed: List[str] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     # Citations the engine re-attached to the chunk where their text stands (not failures).
     repaired: List[Dict[str, Any]] = field(default_factory=list)
@@ -91,6 +96,9 @@ class CheckReport:
             out.append("the answer cites no source that supports it")
         if self.restates_question:
             out.append("the answer only repeats the question's words: it states no answer")
+        if self.unnamed:
+            out.append("no cited page names " + ", ".join(self.unnamed) + ", which the question asks about: "
+                       "the answer is about something else")
         return out
 
     @property
@@ -101,7 +109,7 @@ class CheckReport:
         return {"fabricated": self.fabricated, "unsupported_quotes": self.unsupported_quotes,
                 "tier_violations": self.tier_violations, "unsupported_terms": self.unsupported_terms,
                 "missing_citations": self.missing_citations, "restates_question": self.restates_question,
-                "notes": self.notes, "repaired": self.repaired}
+                "unnamed": self.unnamed, "notes": self.notes, "repaired": self.repaired}
 
 
 def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> CheckReport:
@@ -125,6 +133,9 @@ def check_draft(draft: Draft, resolver: Resolver, question: str, mode: str) -> C
     good = [c for c in draft.citations if c.exists and c.support != "none"]
     if draft.answer and not is_not_found(draft.answer):
         report.restates_question = restates_question(draft.answer, question)
+        pages = dict.fromkeys(c.path for c in good if c.path and (c.side == "main" or mode == "monitor"))
+        if pages:  # an answer citing nothing that stands is already a failure
+            report.unnamed = names_missing(question, [resolver.page_text(p) for p in pages])
     for answer, side in ((draft.answer, "main"), (draft.other_answer, "other")):
         if not answer or is_not_found(answer):
             continue

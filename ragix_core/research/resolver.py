@@ -80,6 +80,7 @@ class Resolver:
         self.tier_filter = tier_filter
         self._texts: Dict[str, str] = {}
         self._documents: Dict[str, List[Place]] = {}
+        self._pages: Dict[str, str] = {}
 
     def resolve(self, claim: ClaimIn, side: str = "main", question: str = "") -> Citation:
         cit = Citation(source_ref=claim.source, claim=claim.text, claimed_quote=claim.quote, side=side)
@@ -176,6 +177,18 @@ class Resolver:
         seen = {p.chunk for p in out} | {cited.chunk}
         out += [p for p in self._documents.get(cited.path, []) if p.chunk not in seen]
         return out
+
+    def page_text(self, path: str) -> str:
+        """A cited document's title and text (its indexed chunks; the context's when there is no index)."""
+        if path not in self._pages:
+            if self.index is not None:
+                hits = self.index.chunks_of(path)
+                parts = [hits[0].title] if hits else []
+                parts += [h.text for h in hits]
+            else:
+                parts = [str(i.get("_text") or "") for i in self.context if i.get("path") == path]
+            self._pages[path] = "\n".join(parts)
+        return self._pages[path]
 
     def _on_disk(self, place: Place) -> bool:
         return (self.docs_dir / place.path).is_file() and (self.index is None or self.index.get(place.chunk) is not None)

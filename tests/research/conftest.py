@@ -81,6 +81,22 @@ def settings() -> ResearchSection:
     return s
 
 
+@pytest.fixture
+def resolver(index, settings):
+    """A resolver over the collection, its context the chunks one search about Zorblat and Vantoria retrieved."""
+    from ragix_core.research import SourceTierFilter
+    from ragix_core.research.checks import Resolver
+    from ragix_core.research.context import Context, item_of
+    from ragix_core.research.settings import SourceMap
+
+    smap = SourceMap(settings)
+    tf = SourceTierFilter(settings.source_tiers, settings.mode_configs)
+    ctx = Context()
+    hits = index.search("Zorblat Vantoria capital employs", 6)
+    ctx.add(tf.filter_and_enrich([item_of(h, smap.source_of(h.path)) for h in hits], "discovery"))
+    return Resolver(ctx, index, index.docs_dir, smap, tf)
+
+
 class ScriptedLLM(BaseScriptedLLM):
     """The shared scripted model, reporting research-sized prompts (100 + 20 tokens a call)."""
 

@@ -4,21 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragix_core.research import SourceTierFilter
-from ragix_core.research.checks import Resolver, answer_terms, check_draft, support
-from ragix_core.research.context import Context, item_of
+from ragix_core.research.checks import answer_terms, check_draft, support
 from ragix_core.research.draft import ClaimIn, Draft
-from ragix_core.research.settings import SourceMap
-
-
-@pytest.fixture
-def resolver(index, settings):
-    smap = SourceMap(settings)
-    tf = SourceTierFilter(settings.source_tiers, settings.mode_configs)
-    ctx = Context()
-    hits = index.search("Zorblat Vantoria capital employs", 6)
-    ctx.add(tf.filter_and_enrich([item_of(h, smap.source_of(h.path)) for h in hits], "discovery"))
-    return Resolver(ctx, index, index.docs_dir, smap, tf)
 
 
 def lab(resolver, chunk):
