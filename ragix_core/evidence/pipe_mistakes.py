@@ -12,17 +12,25 @@ A second shape needs the files: a listing of paths (`find`, `ls`, `grep -l`) who
 file, counted by `wc`. It prints 1 (or 0) whatever the file holds; the model wrote
 `find sqlparse/engine/grouping.py -type f | wc -l` for "how many lines does grouping.py have?" (paraphrase set,
 02fcfb1). With no root given, only the first shape is looked for.
+
+A third shape: a grep that prints each line after its file's name (several files, a glob, -r or -H; not -h,
+-l, -L), piped straight into a stage that reads a number from the line's start: an `awk` that adds up `$1`
+or `$0` with the default field separator, or a numeric `sort` whose first or last lines are then taken. Every line starts `file.txt:`, so awk reads 0
+and sort ranks by file name. Measured on AgentBench OS (b276682 and dff3bdd): "sum the integers in these
+files" ran `grep -o '[0-9]+' f1 f2 f3 | awk '{sum += $1} ...'` in both runs of two tasks, both wrong.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 from pathlib import Path
 from typing import List, Optional
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import split_pipeline, stage_program
+from ragix_core.tools.lexer import GlobWord, split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 from .steps import shown_command
@@ -81,6 +89,60 @@ def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
     return None
 
 
+_GREPS = ("grep", "egrep", "fgrep")
+
+
+def _prints_file_names(stage: List[str], root: Optional[Path]) -> bool:
+    """A grep whose output lines start with the file's name: -H, -r, or more than one file (a glob that
+    matches several, when the root is known); not with -h, nor -l/-L/-q (which print names only, or nothing)."""
+    if stage_program(stage) not in _GREPS:
+        return False
+    g = read_grep(stage[1:])
+    flags, longs = set(g.flags), set(g.long_names)
+    if "h" in flags or "--no-filename" in longs or flags & set("lLq") or \
+            {"--files-with-matches", "--files-without-match", "--quiet", "--silent"} & longs:
+        return False
+    if flags & set("HrR") or {"--with-filename", "--recursive", "--dereference-recursive"} & longs:
+        return True
+    if len(g.operands) >= 2:
+        return True
+    word = g.operands[0] if g.operands else None
+    if root is None or not isinstance(word, GlobWord):
+        return False
+    return len(glob.glob(word.pattern, root_dir=str(root))) >= 2
+
+
+def _reads_leading_number(stage: List[str]) -> bool:
+    """An awk adding up the line's first field (or the line) with the default separator, or a numeric sort
+    on the whole line."""
+    program, words = stage_program(stage), [str(w) for w in stage[1:]]
+    if program == "awk":
+        if any(w.startswith("-F") or w.startswith("-v") for w in words):
+            return False
+        body = next((w for w in words if not w.startswith("-")), "")
+        return "+=" in body and bool(re.search(r"\$[01]\b", body)) and "split(" not in body and "FS" not in body
+    if program == "sort":
+        options = [w for w in words if w.startswith("-")]
+        numeric = any(not w.startswith("--") and set(w[1:]) & set("ngh") for w in options) or \
+            any(w in ("--numeric-sort", "--general-numeric-sort", "--human-numeric-sort") for w in options)
+        keyed = any(not w.startswith("--") and set(w[1:]) & set("tk") for w in options) or \
+            any(w.startswith(("--key", "--field-separator")) for w in options)
+        return numeric and not keyed
+    return False
+
+
+def _reads_names_as_numbers(stages: List[List[str]], root: Optional[Path]) -> Optional[str]:
+    for i, (stage, after) in enumerate(zip(stages, stages[1:])):
+        picks = any(stage_program(s) in ("head", "tail") for s in stages[i + 2:])
+        if stage_program(after) == "sort" and not picks:
+            continue  # lines put in some order and all shown: harmless where only the lines were wanted
+        if _prints_file_names(stage, root) and _reads_leading_number(after):
+            return (f"`grep` read several files, so every line it printed starts with the file's name and a colon "
+                    f"(`file.txt:5`), and `{stage_program(after)}` read that name where it expected a number. "
+                    "`grep -h` prints the matching text without the file names.")
+    return None
+
+
 def step_mistake(step: PlanStep) -> Optional[str]:
     """The mistake recorded when the step ran (its result's ``mistake``, found with the files at hand),
     else what the command's shape alone shows."""
@@ -99,6 +161,9 @@ def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
         why = _counts_one_file(stages, root)
         if why:
             return why
+    why = _reads_names_as_numbers(stages, root)
+    if why:
+        return why
     for i, stage in enumerate(stages[1:], start=1):
         if not _counts_its_input(stage):
             continue

@@ -72,3 +72,30 @@ def test_listings_of_directories_or_uncounted_are_not(tmp_path, command):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "lexer.py").write_text("import re\n")
     assert pipe_mistake(command, tmp_path) is None
+
+
+@pytest.mark.parametrize("command", [
+    "grep -o '[0-9]+' f1.txt f2.txt f3.txt | awk '{sum += $1} END {print sum}'",
+    "grep -H -o '[0-9]+' f1.txt | awk '{sum += $1} END {print sum}'",
+    "grep -rc error logs | sort -nr | head -n 1",
+    "grep -c error *.log | awk '{total += $1} END {print total}'",  # the glob matches two files
+])
+def test_a_grep_that_prints_file_names_read_as_numbers_is_a_mistake(tmp_path, command):
+    (tmp_path / "a.log").write_text("error\n")
+    (tmp_path / "b.log").write_text("ok\n")
+    why = pipe_mistake(command, tmp_path)
+    assert why and "starts with the file's name" in why and "grep -h" in why
+
+
+@pytest.mark.parametrize("command", [
+    "grep -h -o '[0-9]+' f1.txt f2.txt | awk '{sum += $1} END {print sum}'",  # -h: the matches alone
+    "grep -c error f1.txt f2.txt | awk -F: '{sum += $2} END {print sum}'",  # the name split off
+    "grep -o '[0-9]+' f1.txt | awk '{sum += $1} END {print sum}'",  # one file: no names
+    "grep -rn Linux . | sort -nr",  # only ordered, all shown
+    "grep -c error f1.txt f2.txt | sort -t: -k2 -n | tail -1",  # sorted on the count's field
+    "grep -l error f1.txt f2.txt | sort -n | head -1",  # names only
+    "grep -c error *.log | awk '{total += $1} END {print total}'",  # the glob matches one file here
+])
+def test_a_grep_whose_names_are_split_off_or_absent_is_no_mistake(tmp_path, command):
+    (tmp_path / "a.log").write_text("error\n")
+    assert pipe_mistake(command, tmp_path) is None
