@@ -46,6 +46,8 @@ def run(
                                               "directory and settings)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the plan and the confined commands the run would "
                                  "start, with what each may read and write; run none (the model may be asked)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Number the run's sampled model calls from this seed: "
+                                       "the same run twice draws the same samples (where the backend takes seeds)."),
 ) -> None:
     """Run GOAL with the configured reasoning strategy on real, confined tools.
 
@@ -64,7 +66,7 @@ def run(
         given = [flag for flag, value in (("GOAL", goal), ("--strategy", strategy), ("--profile", profile),
                                           ("--model", model), ("--planner-model", planner_model),
                                           ("--config", config_path), ("--cwd", cwd if cwd != Path(".") else None),
-                                          ("--dry-run", dry_run or None)) if value is not None]
+                                          ("--dry-run", dry_run or None), ("--seed", seed)) if value is not None]
         if given:
             err.print(f"[red]error:[/red] --resume continues a run with its own settings; leave out {', '.join(given)}")
             raise typer.Exit(2)
@@ -75,6 +77,7 @@ def run(
             raise typer.Exit(2)
         goal, cwd, strategy, profile = record.goal, Path(record.cwd), record.strategy, record.profile
         model, planner_model, yes, session_id = record.model, record.planner_model, record.assume_yes, record.session_id
+        seed = record.seed
         config_path = Path(record.config_path) if record.config_path else None
         err.print(f"[dim]resuming {session_id}: {escape(goal)}[/dim]", highlight=False)
     if not goal:
@@ -105,7 +108,7 @@ def run(
             try:
                 checkpoint = save_record(RunRecord(
                     session_id, goal, str(cwd.resolve()), resolve_strategy(strategy, config), profile, model,
-                    planner_model, str(config_path.resolve()) if config_path else None, yes))
+                    planner_model, str(config_path.resolve()) if config_path else None, yes, seed=seed))
             except OSError as exc:
                 err.print(f"[yellow]warning:[/yellow] this run cannot be resumed: {escape(str(exc))}", highlight=False)
         with sigint_ends_run():
@@ -114,7 +117,7 @@ def run(
             result = run_goal(goal, cwd=cwd, config=config, strategy=strategy, model=model,
                               planner_model=planner_model, events=bus, profile=profile, assume_yes=yes,
                               session_id=session_id, checkpoint_path=checkpoint, dry_run=dry_run,
-                              resume_from=resume_from)
+                              resume_from=resume_from, seed=seed)
     except (ConfigError, ProfileError, ValueError) as exc:
         if live:
             live.stop()

@@ -133,6 +133,8 @@ def tutor_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final answer."),
     export_json: Optional[Path] = typer.Option(None, "--export-json", help="Write the proof graph as JSON here."),
     export_mermaid: Optional[Path] = typer.Option(None, "--export-mermaid", help="Write the proof graph as Mermaid."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Number the game's sampled model calls from this seed: "
+                                       "the same game twice draws the same moves (where the backend takes seeds)."),
 ) -> None:
     """Play the proof game on GOAL: every claim needs evidence from a confined command, and the answer may
     state only what the tutor validated."""
@@ -167,7 +169,7 @@ def tutor_command(
         if live:
             live.start()
         result = run_goal(goal, cwd=cwd, config=config, strategy="tutor", model=model, events=bus, profile=profile,
-                          assume_yes=yes, meta=meta)
+                          assume_yes=yes, meta=meta, seed=seed)
     except (ConfigError, ProfileError, ValueError) as exc:
         if live:
             live.stop()

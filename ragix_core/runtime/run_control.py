@@ -47,6 +47,7 @@ class RunRecord:
     config_path: Optional[str] = None
     assume_yes: bool = False
     started: float = 0.0
+    seed: Optional[int] = None  # the sampled calls' seed (--seed): a resumed run draws as the first did
 
     @classmethod
     def from_dict(cls, data: Any, where: Path) -> "RunRecord":
@@ -58,6 +59,8 @@ class RunRecord:
             raise ResumeError(f"{where}: {exc}") from None
         if not all(isinstance(getattr(record, k), str) and getattr(record, k) for k in ("session_id", "goal", "cwd", "strategy")):
             raise ResumeError(f"{where}: session_id, goal, cwd and strategy must be non-empty strings")
+        if record.seed is not None and (not isinstance(record.seed, int) or isinstance(record.seed, bool)):
+            raise ResumeError(f"{where}: seed must be a whole number or null, not {record.seed!r}")
         return record
 
 
