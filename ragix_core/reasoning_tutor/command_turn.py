@@ -27,7 +27,7 @@ obligations keep their JSON PROPOSE otherwise (the tutor's own tasks, 10/12 that
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple
 
 from ragix_core import prompts
 from ragix_core.core.stop import StopRun
@@ -62,7 +62,7 @@ class CommandTurns:
         self.tools = list(tools)
         self.root = Path(root)
         self.listing_chars = listing_chars
-        self._request: Optional[str] = None
+        self._request: Optional[Tuple[str, str]] = None  # (goal, its request): one game's listing is read once
 
     @staticmethod
     def reason(game: Any, suggestion: Any) -> Optional[str]:
@@ -83,11 +83,11 @@ class CommandTurns:
         return EVIDENCE
 
     def request(self, goal: str) -> str:
-        """The main path's command request for ``goal``, built once a game (its listing is read once)."""
-        if self._request is None:
+        """The main path's command request for ``goal``, built once a goal (its listing is read once)."""
+        if self._request is None or self._request[0] != goal:
             listing = project_listing(self.root, self.listing_chars)
-            self._request = command_request(goal, self.tools, listing, describe(self.tools))
-        return self._request
+            self._request = (goal, command_request(goal, self.tools, listing, describe(self.tools)))
+        return self._request[1]
 
     def followup(self, game: Any, steps: Sequence[PlanStep], reason: Optional[str] = None) -> str:
         """What the game already ran and what each gave; for the last one that failed or printed nothing,

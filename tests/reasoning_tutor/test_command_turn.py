@@ -186,3 +186,15 @@ def test_a_search_for_a_path_text_is_never_the_answer_and_its_retry_is_told_what
     assert [m["move"].get("command_turn") for m in result.state.meta["tutor"]["moves"]] == [
         "evidence", "evidence", "cross_check", None]
     assert result.state.stop_reason == "success" and result.state.final_answer == "README.md has 3 lines."
+
+
+def test_the_command_request_is_kept_per_goal(tmp_path):
+    from ragix_core.reasoning_tutor.command_turn import CommandTurns
+
+    (tmp_path / "notes.md").write_text("x\n")
+    turns = CommandTurns(worker=None, tools=["wc", "grep"], root=tmp_path, listing_chars=2000)
+    first = turns.request("How many lines does notes.md have?")
+    assert "How many lines does notes.md have?" in first
+    assert turns.request("How many lines does notes.md have?") is first  # built once for its goal
+    other = turns.request("Which file mentions TODO?")
+    assert "Which file mentions TODO?" in other and "How many lines" not in other
