@@ -9,10 +9,17 @@ supports, instead of declining: in monitor mode, sources that disagree are the f
 
 Deterministic on purpose, like the rest of the comparison (DECISIONS: "Monitor mode: two answers,
 compared deterministically"): a 1.5B model judges "do these disagree?" poorly.
+
+The positions come from the verified citations and, in monitor mode, from the retrieved chunks no citation
+quotes (``context_rivals``): on the generated collection at 7ae0632 the analyst cited only the Registry in all
+five conflict questions, though the Forum page stating another staff count was in its context each time, so
+no disagreement was ever reported (0/5). A sentence of such a chunk that states another value about the subject
+of a cited one, from another document, is a rival position of its own.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Sequence, Set, Tuple
 
@@ -21,12 +28,15 @@ from ragix_core.core.text import bounded
 from .checks import answer_terms
 from .draft import Citation, is_not_found
 from .matching import content_words, fold, numbers_in, stem
-from .resolver import UNKNOWN_TIER
+from .resolver import UNKNOWN_TIER, Place, citation_at
 
-__all__ = ["Position", "rival_positions", "side_positions", "describe", "conflict_record", "SAME_SUBJECT"]
+__all__ = ["Position", "rival_positions", "side_positions", "context_rivals", "describe", "conflict_record",
+           "SAME_SUBJECT"]
 
 # Share of the smaller subject (content words beside the values) two positions must have in common.
 SAME_SUBJECT = 0.6
+MAX_CONTEXT_RIVALS = 3  # sentences of uncited chunks taken as rival positions, at most (one a chunk)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @dataclass
@@ -114,6 +124,31 @@ def rival_positions(citations: Sequence[Citation], question: str, answers: Seque
                 p.statement = _statement(p, found, answers, question)
             return found
     return []
+
+
+def context_rivals(citations: Sequence[Citation], places: Sequence[Place], question: str) -> List[Citation]:
+    """Sentences of the retrieved chunks no citation quotes that state a value no citation states, about the
+    subject of a verified main-side citation, from another document: each as a citation of the less credible
+    side (one a chunk, MAX_CONTEXT_RIVALS at most, in the context's order)."""
+    own = positions_of([c for c in citations if c.side == "main"], question)
+    if not own:
+        return []
+    stated = positions_of(citations, question)  # a value some citation already states is no new position
+    quoted = {c.chunk for c in citations}
+    out: List[Citation] = []
+    for place in places:
+        if place.chunk in quoted:
+            continue
+        for sentence in _SENTENCE.split(place.text):
+            sentence = sentence.strip()
+            found = positions_of([citation_at(place, sentence)], question) if sentence else []
+            if (found and any(_rivals(p, found[0]) for p in own)
+                    and not any(p.kind == found[0].kind and p.values & found[0].values for p in stated)):
+                out.append(found[0].citations[0])
+                break
+        if len(out) >= MAX_CONTEXT_RIVALS:
+            break
+    return out
 
 
 def side_positions(more: Sequence[Citation], more_answer: str, less: Sequence[Citation],

@@ -32,7 +32,7 @@ from .context import Context, normalize_label
 from .draft import Citation, ClaimIn
 from .matching import CLAIM_CLOSE, CLOSE, NUMBER, claim_support, content_words, entry_support, support, term_in
 
-__all__ = ["Resolver", "Place", "subject_words", "about", "UNKNOWN_TIER"]
+__all__ = ["Resolver", "Place", "subject_words", "about", "citation_at", "UNKNOWN_TIER"]
 
 UNKNOWN_TIER = 99  # a source without a tier ranks after every tier
 _STRENGTH = {"exact": 0, "close": 1}
@@ -178,6 +178,10 @@ class Resolver:
         out += [p for p in self._documents.get(cited.path, []) if p.chunk not in seen]
         return out
 
+    def context_places(self) -> List[Place]:
+        """Every chunk the run retrieved, as places."""
+        return [self._place_of_item(i) for i in self.context]
+
     def page_text(self, path: str) -> str:
         """A cited document's title and text (its indexed chunks; the context's when there is no index)."""
         if path not in self._pages:
@@ -234,6 +238,14 @@ def _states_the_same(claim: ClaimIn, text: str) -> Tuple[str, str]:
         if kind != "none" and (not content_words(claim.text) or claim_support(claim.text, text, CLAIM_CLOSE)[0] != "none"):
             return kind, quote
     return claim_support(claim.text, text, CLOSE)
+
+
+def citation_at(place: Place, sentence: str, side: str = "other") -> Citation:
+    """A citation of ``sentence`` as it stands in ``place`` (ragix's, not the draft's: its claim is the sentence)."""
+    cit = Citation(source_ref=place.label or place.chunk, claim=sentence, claimed_quote=sentence, side=side,
+                   quote=sentence, support="exact", exists=True)
+    _fill(cit, place)
+    return cit
 
 
 def _fill(cit: Citation, place: Place) -> None:

@@ -105,3 +105,21 @@ def test_a_disagreement_between_sources_of_no_known_tier_says_so_in_words():
     text = describe(found, {"a/zorblat.md#0": 1, "b/rumours.md#0": 2})
     assert "Sources of unknown tier say \"412 people\" [1]; sources of unknown tier say \"5000 people\" [2]" in text, text
     assert "tier ?" not in text and "(a source of unknown tier) supports: 412" in text
+
+
+def official_only(answer="64"):
+    return lambda m: analyst(answer, [("the manual's limit", label(m, "official/pack-limits.md"), OFFICIAL)])
+
+
+def test_a_retrieved_page_no_citation_quotes_that_states_another_value_is_a_rival_position(manual_index, settings):
+    # The analyst cites the manual alone; the forum page stating 128 was retrieved all the same.
+    item, o, _ = run(manual_index, settings, [official_only(), critic("PASS"), writer("The limit is 64 [S1].")])
+    schema = item["schema_object"]
+    assert schema["status"] == "ANSWERED" and schema["answer"] == "64"
+    conflict = schema["conflict"]
+    assert conflict["disagree"] is True and conflict["most_authoritative"] == {"value": "64", "tier": 1}
+    assert [(p["value"], p["tier"]) for p in conflict["positions"]] == [("64", 1), ("128", 5)]
+    # the digest and the release notes say 64 too: they are no new position
+    assert [s["path"] for s in conflict["positions"][1]["sources"]] == ["forum/packs.md"]
+    assert "Sources disagree" in item["description"]
+

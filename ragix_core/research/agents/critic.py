@@ -17,7 +17,7 @@ from ragix_core.core.text import bounded
 
 from ..checks import Resolver, check_draft
 from ..draft import Draft
-from ..positions import rival_positions
+from ..positions import context_rivals, rival_positions
 from .base import BaseReasoningAgent
 
 __all__ = ["CriticAgent", "CriticReply", "evidence_lines"]
@@ -61,6 +61,8 @@ class CriticAgent(BaseReasoningAgent):
 
     def review(self, draft: Draft, query: str, mode: str) -> Dict[str, Any]:
         report = check_draft(draft, self.resolver, query, mode)
+        if mode == "monitor":  # what the retrieved pages say against the cited ones is the finding (positions.py)
+            draft.citations += context_rivals(draft.citations, self.resolver.context_places(), query)
         failures = report.failures()
         out: Dict[str, Any] = {"mode_compliance": "violation" if report.tier_violations else "compliant",
                                "checks": report.to_dict(), "failures": failures, "suggestions": [],
