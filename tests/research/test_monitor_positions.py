@@ -123,3 +123,20 @@ def test_a_retrieved_page_no_citation_quotes_that_states_another_value_is_a_riva
     assert [s["path"] for s in conflict["positions"][1]["sources"]] == ["forum/packs.md"]
     assert "Sources disagree" in item["description"]
 
+
+
+def test_a_rival_from_the_context_is_about_what_the_question_asks_not_a_look_alike():
+    from ragix_core.research.positions import context_rivals
+    from ragix_core.research.resolver import Place, citation_at
+
+    question = "How many people does Bravel Works employ?"
+    said = "Bravel Works employs 1470 people."
+    cited = citation_at(Place("official/bravel.md#1", "official/bravel.md", said, tier=1), said, side="main")
+    places = [Place("official/braras.md#1", "official/braras.md", "Braras Works employs 3280 people.", tier=1),
+              Place("news/bravel.md#0", "news/bravel.md", "Bravel Works employs 1470 people, the paper says.", tier=2),
+              Place("forum/bravel.md#0", "forum/bravel.md",
+                    "# Bravel rumours\n\nA forum user insists that Bravel Works employs 1600 people.", tier=5)]
+    rivals = context_rivals([cited], places, question)
+    # another company's count shares most words but not the one asked about; the same count is no rival
+    assert [(c.path, c.quote, c.side) for c in rivals] == [
+        ("forum/bravel.md", "A forum user insists that Bravel Works employs 1600 people.", "other")]
