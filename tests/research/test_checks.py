@@ -114,3 +114,17 @@ def test_a_draft_that_restates_the_question_fails_its_checks(resolver):
     report = check_draft(restated, resolver, q, "discovery")
     assert report.restates_question and not report.passed
     assert "repeats the question" in " ".join(report.failures())
+
+
+@pytest.mark.parametrize("term,text,stated", [
+    ("50,000", "The batch size is limited to 50 thousand objects.", True),
+    ("2,000,000", "up to 2 million rows", True),
+    ("50,000", "The batch size is limited to 50 objects.", False),
+    ("SHA-1", "sha1 is the default", True),
+    ("SHA-256", "sha1 is the default", False),
+    ("4,000", "4000 rows", True),
+])
+def test_a_term_is_stated_whatever_way_the_page_writes_its_number_or_hyphen(term, text, stated):
+    from ragix_core.research.matching import term_in
+
+    assert term_in(term, [text]) is stated
