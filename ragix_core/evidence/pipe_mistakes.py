@@ -16,8 +16,9 @@ file, counted by `wc`. It prints 1 (or 0) whatever the file holds; the model wro
 A third shape: a grep that prints each line after its file's name (several files, a glob, -r or -H; not -h,
 -l, -L), piped straight into a stage that reads a number from the line's start: an `awk` that adds up `$1`
 or `$0` with the default field separator, or a numeric `sort` whose first or last lines are then taken.
-Every line starts `file.txt:`, so awk reads 0 and sort ranks by file name. Measured on AgentBench OS (b276682 and dff3bdd): "sum the integers in these
-files" ran `grep -o '[0-9]+' f1 f2 f3 | awk '{sum += $1} ...'` in both runs of two tasks, both wrong.
+Every line starts `file.txt:`, so awk reads 0 and sort ranks by file name. Measured on AgentBench OS
+(b276682 and dff3bdd): "sum the integers in these files" ran `grep -o '[0-9]+' f1 f2 f3 | awk '{sum += $1} ...'`
+in both runs of two tasks, both wrong.
 """
 
 from __future__ import annotations

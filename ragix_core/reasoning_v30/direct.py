@@ -100,7 +100,8 @@ class DirectAnswers:
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
         idle = outcome.decided_by == "unchanged"  # nothing found anything: a plan may, as after no winner
-        if (winner is None or idle) and self.may_escalate and (outcome.write_refused is not None or self.plan_after_failure):
+        if ((winner is None or idle) and self.may_escalate
+                and (outcome.write_refused is not None or self.plan_after_failure)):
             # A plan runs the reads of a goal whose command writes in a read-only run, and says which
             # writes it did not make (evidence/steps.refused_write).
             self.tried = _tried(outcome.steps)

@@ -80,7 +80,8 @@ class CheckReport:
     unsupported_terms: List[str] = field(default_factory=list)
     missing_citations: bool = False
     restates_question: bool = False
-    # Names the question gives its subject that no cited page states (subject_names.py): an answer about something else.
+    # Names the question gives its subject that no cited page states (subject_names.py): the answer is about
+    # something else.
     unnamed: List[str] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     # Citations the engine re-attached to the chunk where their text stands (not failures).

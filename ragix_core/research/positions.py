@@ -128,8 +128,8 @@ def rival_positions(citations: Sequence[Citation], question: str, answers: Seque
 
 def _asks_the_same(cited: Position, found: Position, asked: Set[str]) -> bool:
     """``found`` holds every word of the question that the cited position's subject holds: "Braras Works
-    employs 3280 people" shares most words with "Bravel Works employs 1470 people", but not the company asked about
-    (measured on the generated collection at 86c86d6: other companies' staff counts were taken as rivals)."""
+    employs 3280 people" shares most words with "Bravel Works employs 1470 people", but not the company asked
+    about (measured on the generated collection at 86c86d6: other companies' staff counts were taken as rivals)."""
     return (cited.subject & asked) <= found.subject
 
 
