@@ -34,7 +34,7 @@ is never sampled alongside others: after a failed write only the retries run, on
 that changed nothing (``mkdir -p`` of a directory that exists: tools/tree_state.py) found nothing: it is
 voted and retried like an empty search, and answers only when nothing else found anything, as
 ``unchanged`` (measured on AgentBench OS at b276682: four tasks whose set-up had made the files opened
-with such a write, and three answered a count no command computed).
+with `mkdir`; where `mkdir -p logs` changed nothing, the run answered a count no command computed).
 """
 
 from __future__ import annotations
