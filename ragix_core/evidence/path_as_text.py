@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import List, Optional
 
-from ragix_core.tools.grep_words import read_grep
+from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
 from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
@@ -27,8 +27,6 @@ __all__ = ["path_searched_as_text"]
 # A pattern that reads as a path, not as a regular expression: a name with an extension or a slash, made of
 # the characters paths use ("." is a regex wildcard, but it matches itself too).
 _PATH_LIKE = re.compile(r"(?:\./)?[\w.-]+(?:/[\w.-]+)*/?")
-_GREPS = ("grep", "egrep", "fgrep")
-
 
 
 def _is_project_path(pattern: str, operands: List[str], root: Path) -> bool:
@@ -58,7 +56,7 @@ def path_searched_as_text(command: str, root: Path) -> Optional[str]:
         return None
     root = Path(root)
     for i, stage in enumerate(stages):
-        if stage_program(stage) not in _GREPS:
+        if stage_program(stage) not in GREP_PROGRAMS:
             continue
         g = read_grep(stage[1:])
         words = [str(w) for w in g.pattern if str(w) != "--"]

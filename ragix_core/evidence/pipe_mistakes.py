@@ -23,15 +23,15 @@ in both runs of two tasks, both wrong.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from pathlib import Path
 from typing import List, Optional
 
 from ragix_core.core.types import PlanStep
-from ragix_core.tools.grep_words import read_grep
-from ragix_core.tools.lexer import GlobWord, split_pipeline, stage_program
+from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
+from ragix_core.tools.globbing import expand_globs
+from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 from .steps import shown_command
@@ -41,7 +41,6 @@ __all__ = ["pipe_mistake", "step_mistake"]
 # Stages that rank or group lines: on one line they do nothing, which says the pipe was meant to rank files.
 # (`head`/`tail` after a count are harmless: `cat FILE | wc -l | head -1` is a right count.)
 _RANKING = ("sort", "uniq")
-
 
 
 def _counts_its_input(stage: List[str]) -> bool:
@@ -90,13 +89,10 @@ def _counts_one_file(stages: List[List[str]], root: Path) -> Optional[str]:
     return None
 
 
-_GREPS = ("grep", "egrep", "fgrep")
-
-
 def _prints_file_names(stage: List[str], root: Optional[Path]) -> bool:
     """A grep whose output lines start with the file's name: -H, -r, or more than one file (a glob that
     matches several, when the root is known); not with -h, nor -l/-L/-q (which print names only, or nothing)."""
-    if stage_program(stage) not in _GREPS:
+    if stage_program(stage) not in GREP_PROGRAMS:
         return False
     g = read_grep(stage[1:])
     flags, longs = set(g.flags), set(g.long_names)
@@ -105,12 +101,13 @@ def _prints_file_names(stage: List[str], root: Optional[Path]) -> bool:
         return False
     if flags & set("HrR") or {"--with-filename", "--recursive", "--dereference-recursive"} & longs:
         return True
-    if len(g.operands) >= 2:
-        return True
-    word = g.operands[0] if g.operands else None
-    if root is None or not isinstance(word, GlobWord):
-        return False
-    return len(glob.glob(word.pattern, root_dir=str(root))) >= 2
+    files = list(g.operands)
+    if root is not None:  # a glob counts as the files the executor would give grep
+        try:
+            files = expand_globs("grep", ["grep", *files], str(root))[1:]  # a first word is never globbed
+        except Refusal:
+            pass
+    return len(files) >= 2
 
 
 def _reads_leading_number(stage: List[str]) -> bool:

@@ -319,10 +319,11 @@ class CommandAttempt:
         if not out.steps and out.no_command:
             raise StopRun("command_generation_failed", out.no_command[-1])
         doubted = [s for s in out.steps if _usable(s) and _doubted(s)]
+        unchanged = [s for s in out.steps if _unchanged_write(s)]
         if doubted:  # its output is still the best evidence there is, answered as one unconfirmed command
             out.winner, out.decided_by, out.checked = doubted[0], "doubted", True
-        elif any(_unchanged_write(s) for s in out.steps):  # the goal may only have asked for what already is
-            out.winner, out.decided_by = next(s for s in out.steps if _unchanged_write(s)), "unchanged"
+        elif unchanged:  # the goal may only have asked for what already is
+            out.winner, out.decided_by = unchanged[0], "unchanged"
         return out
 
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,

@@ -80,7 +80,6 @@ class Resolver:
         self.tier_filter = tier_filter
         self._texts: Dict[str, str] = {}
         self._documents: Dict[str, List[Place]] = {}
-        self._pages: Dict[str, str] = {}
 
     def resolve(self, claim: ClaimIn, side: str = "main", question: str = "") -> Citation:
         cit = Citation(source_ref=claim.source, claim=claim.text, claimed_quote=claim.quote, side=side)
@@ -172,11 +171,15 @@ class Resolver:
     def _others(self, cited: Place) -> List[Place]:
         """Every chunk of the context, then the cited document's other chunks; not the cited one."""
         out = [self._place_of_item(i) for i in self.context if i["chunk"] != cited.chunk]
-        if self.index is not None and cited.path not in self._documents:
-            self._documents[cited.path] = [self._place_of_hit(h) for h in self.index.chunks_of(cited.path)]
         seen = {p.chunk for p in out} | {cited.chunk}
-        out += [p for p in self._documents.get(cited.path, []) if p.chunk not in seen]
+        out += [p for p in self._document(cited.path) if p.chunk not in seen]
         return out
+
+    def _document(self, path: str) -> List[Place]:
+        """The chunks of one indexed document, read once a run ([] without an index)."""
+        if self.index is not None and path not in self._documents:
+            self._documents[path] = [self._place_of_hit(h) for h in self.index.chunks_of(path)]
+        return self._documents.get(path, [])
 
     def context_places(self) -> List[Place]:
         """Every chunk the run retrieved, as places."""
@@ -184,15 +187,10 @@ class Resolver:
 
     def page_text(self, path: str) -> str:
         """A cited document's title and text (its indexed chunks; the context's when there is no index)."""
-        if path not in self._pages:
-            if self.index is not None:
-                hits = self.index.chunks_of(path)
-                parts = [hits[0].title] if hits else []
-                parts += [h.text for h in hits]
-            else:
-                parts = [str(i.get("_text") or "") for i in self.context if i.get("path") == path]
-            self._pages[path] = "\n".join(parts)
-        return self._pages[path]
+        if self.index is not None:
+            places = self._document(path)
+            return "\n".join(([places[0].title] if places else []) + [p.text for p in places])
+        return "\n".join(str(i.get("_text") or "") for i in self.context if i.get("path") == path)
 
     def _on_disk(self, place: Place) -> bool:
         return (self.docs_dir / place.path).is_file() and (self.index is None or self.index.get(place.chunk) is not None)

@@ -15,7 +15,9 @@ from typing import List, Optional, Sequence, Tuple
 from ragix_core.tools.lexer import first_stage
 from ragix_core.tools.specs import SPECS
 
-__all__ = ["GrepWords", "read_grep", "one_pattern_grep"]
+__all__ = ["GrepWords", "read_grep", "one_pattern_grep", "GREP_PROGRAMS"]
+
+GREP_PROGRAMS = ("grep", "egrep", "fgrep")  # the programs read_grep reads
 
 _VALUED = set(SPECS["grep"].short_value)
 _VALUED_LONG = {f"--{name}" for name in SPECS["grep"].long_value}
