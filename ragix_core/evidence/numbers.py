@@ -6,7 +6,8 @@ A 1.5B writer states numbers it did not read. Measured in the three-set run
 output held CHANGELOG's count). Such a number cannot be traced to the evidence, so the answer says so:
 ragix marks it instead of letting it pass as read.
 
-A number is supported when it is written in the goal, a command, an output or a ragix note, or
+A number is supported when it is written in the goal, a command (standing alone: not the 3 of a
+command's `dir3`), an output or a ragix note, or
 when it can be derived from the outputs the simple ways answers do: a count of output lines
 (any number up to the longest output's line count), or the sum or difference of two numbers
 the outputs show ("longer by 7 lines"). Whole integers written as such are checked (not the
@@ -30,20 +31,28 @@ _ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a se
 _ANY_DIGITS = re.compile(r"\d+")
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,})(?![\w.]*\w)")  # 1.2.3, v1.2.3, 10.0.0.1; not 3.5
 _MARKED = re.compile(r"\d+(?:\.\d+)*")
+# The digits ending a name (dir3, file_2, subdir4), not an option's or a script's (-n3, -f2, 3p, NR==3, $3)
+_NAME_DIGITS = re.compile(r"(?<=[A-Za-z_]{2})\d+")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
 MAX_FLAGGED = 5
 _MARK_START = "(ragix: no command output shows "
 _MARK = re.compile(r"\n*" + re.escape(_MARK_START) + r"[^)]*\)")
 
 
+def _command_numbers(command: str) -> str:
+    """A command line without the digits of its names: `mkdir -p a/dir1/dir2/dir3` states no 3
+    (measured on AgentBench OS test-66 at 89b7b60: the writer answered "3" after that one mkdir)."""
+    return _NAME_DIGITS.sub("", command)
+
+
 def _texts(goal: str, steps: Sequence[PlanStep]) -> Iterable[str]:
     yield goal
     for step in steps:
         if step.tool_call is not None:
-            yield " ".join(str(v) for v in step.tool_call.args.values())
+            yield _command_numbers(" ".join(str(v) for v in step.tool_call.args.values()))
         r = step.result
         if r is not None:
-            yield from (r.stdout or "", r.stderr or "", r.error or "", r.command or "")
+            yield from (r.stdout or "", r.stderr or "", r.error or "", _command_numbers(r.command or ""))
 
 
 def _supported(texts: Sequence[str]) -> Set[int]:

@@ -50,7 +50,7 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "output_key", "FATAL_STOPS", "CONFIRM_LINES",
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS", "CONFIRM_LINES",
            "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
@@ -62,8 +62,9 @@ CROSS_CHECK_DRAWS = 2
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.
 FATAL_STOPS = ("llm_timeout", "llm_unavailable", "context_too_long")
-# (feedback, draw index, sample rather than greedy) -> command
-AskCommand = Callable[[str, int, bool], str]
+# (feedback, draw index, heat) -> command; heat is GREEDY, SAMPLED or HOTTER (False and True read as the first two)
+AskCommand = Callable[[str, int, int], str]
+GREEDY, SAMPLED, HOTTER = 0, 1, 2
 # (command 1, command 2) -> 1 or 2, the one said to compute the goal; None when the reply named neither
 Judge = Callable[[PlanStep, PlanStep], Optional[int]]
 JUDGED_RIVALS = 2  # rival outputs a disputed winner is judged against, at most (one or two calls each)
@@ -152,6 +153,7 @@ class AttemptOutcome:
     # A command refused because it writes and the run may only read: no other draw can change that.
     write_refused: Optional[PlanStep] = None
     drawn: int = 0  # model calls asked for a command, failed and repeated ones included
+    redrawn: int = 0  # retries that repeated a command already run and were drawn again, hotter
     # The winner is short (a count, a name: at most confirm_lines lines) and was put to a vote to confirm it.
     checked: bool = False
     # Each judgement of a disputed winner against a rival: the two commands, the picks in both orders, whether it switched.
@@ -239,7 +241,7 @@ class AttemptOutcome:
 
     def to_meta(self) -> Dict[str, object]:
         return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
-                "drawn": self.drawn,
+                "drawn": self.drawn, "redrawn": self.redrawn,
                 "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
                 "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
@@ -311,7 +313,10 @@ class CommandAttempt:
                                                  tried=_listed(out.steps))
             # Greedy on the first retry (the feedback changes the prompt); sampled after, since a
             # greedy model shown the same facts tends to write the same command again.
+            before = len(out.steps)
             step = self._draw(feedback, r > 0, description, out, ran)
+            if step is not None and len(out.steps) == before:  # a command already run: nothing new was tried
+                step = self._redraw(step, feedback, description, out, ran)
             if _sound(step):
                 out.winner, out.decided_by = step, "retry"
                 self._confirm(step, "retry", description, out, ran)
@@ -373,6 +378,16 @@ class CommandAttempt:
             out.winner = best.representative
             out.decided_by = label if best.representative is first else "vote"
 
+    def _redraw(self, repeated: PlanStep, feedback: str, description: str, out: AttemptOutcome,
+                ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
+        """A retry that wrote a command already run is drawn once more, hotter, told which command it
+        repeated: shown the same facts, a small model tends to write the same command again, greedy or
+        sampled (AgentBench OS test-52 at 89b7b60: one failing `mkdir` on all five draws)."""
+        out.redrawn += 1
+        again = feedback + "\n" + prompts.section("command_followup", "repeated",
+                                                  command=repeated.tool_call.args.get("command"))
+        return self._draw(again, HOTTER, description, out, ran)
+
     def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
         """The command to show the retry: the last one that failed, found nothing or is doubted."""
         for step in reversed(out.steps):
@@ -380,7 +395,7 @@ class CommandAttempt:
                 return step
         return None
 
-    def _draw(self, feedback: str, sample: bool, description: str, out: AttemptOutcome,
+    def _draw(self, feedback: str, sample: int, description: str, out: AttemptOutcome,
               ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
         i = out.drawn  # the draw's index (its seed when sampling is seeded)
         out.drawn += 1

@@ -21,7 +21,7 @@ from ragix_core.evidence.numbers import marks_unsupported
 from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_json
 
-from .attempt import AttemptOutcome, CommandAttempt
+from .attempt import GREEDY, SAMPLED, AttemptOutcome, CommandAttempt
 from ragix_core.llm.command_prompt import ask_free_command, command_request, pasted_placeholder
 from .judge import ask_judge
 from .replies import AnswerReply
@@ -33,6 +33,9 @@ UNCONFIRMED = "unconfirmed"  # the stop reason of a short answer no second, diff
 UNSUPPORTED = "unsupported_answer"  # the stop reason of an answer stating a number no output shows
 NO_CHANGE = "no_change"  # the stop reason of an answer resting on a write that changed nothing
 UNSUPPORTED_CONFIDENCE = 0.3
+# A retry that repeated a command is drawn again at least this hot: at voting.temperature (0.7) the model
+# wrote the same failing command on every draw of an AgentBench OS task (test-52 at 89b7b60).
+HOT_TEMPERATURE = 1.0
 
 
 def _tried(steps: List[PlanStep]) -> str:
@@ -75,12 +78,13 @@ class DirectAnswers:
         """The worker's request for a command (benchmarks reuse it)."""
         return command_request(goal, self.tools, self.file_context(), self.model_commands())
 
-    def _ask_command(self, prompt: str, feedback: str, draw: int, sample: bool) -> str:
-        """Draw ``draw`` of a command: greedy (the role's temperature), or at voting.temperature when
-        ``sample``. The fixed prompt comes first and the feedback last, so the model's prompt cache
-        serves the repeated prefix."""
+    def _ask_command(self, prompt: str, feedback: str, draw: int, heat: int) -> str:
+        """Draw ``draw`` of a command: greedy (the role's temperature), at voting.temperature when
+        sampled, at least HOT_TEMPERATURE when HOTTER (a retry that repeated a command). The fixed prompt
+        comes first and the feedback last, so the model's prompt cache serves the repeated prefix."""
         v = self.voting
-        temperature = v.temperature if sample else None
+        temperature = None if heat == GREEDY else v.temperature if heat == SAMPLED else max(v.temperature,
+                                                                                             HOT_TEMPERATURE)
         seed = v.seed + draw if v.seed is not None else None
         return ask_free_command(self.worker, prompt + feedback, temperature=temperature, seed=seed)
 

@@ -43,6 +43,14 @@ def test_what_the_goal_commands_and_ragix_notes_say_is_supported():
     assert unsupported_numbers("What changed in release 42?", "Release 42 added a flag.", [step]) == []
 
 
+def test_the_digits_ending_a_name_in_a_command_support_no_number_but_an_options_do():
+    # AgentBench OS test-66 at 89b7b60: after `mkdir -p .../dir3` alone, the writer answered "3".
+    made = [_step("mkdir -p problem_directory/dir1/dir2/dir3")]
+    assert unsupported_numbers("Count the directories and files", "3", made) == ["3"]
+    for command in ("head -n3 a.txt", "sed -n 3p a.txt", "cut -f3 a.txt", "awk '{print $3}' a.txt"):
+        assert unsupported_numbers("Show it", "Field 3 is x", [_step(command, "x\n")]) == [], command
+
+
 def test_names_and_answers_without_commands_are_not_checked_and_a_shown_version_is_read():
     steps = [_step("cat pyproject.toml", 'version = "0.3.0"\n')]
     assert unsupported_numbers("Which version?", "The version is 0.3.0, see test_2.py, 1,234 users.", steps) == []

@@ -419,11 +419,11 @@ def test_a_search_for_a_path_text_does_not_win_when_a_command_reading_the_file_w
 
 def test_when_only_searches_for_a_path_text_found_something_the_first_is_answered_unconfirmed():
     doubted = "grep -rl README.md . | wc -l"
-    script = Script([doubted] * 6, {doubted: _doubted("3\n")})
+    script = Script([doubted] * 7, {doubted: _doubted("3\n")})  # each retry repeats it and is redrawn once
     out = attempt(script, samples=2, retries=2, cross_checks=0)
     assert out.winner.tool_call.args["command"] == doubted and out.decided_by == "doubted"
     assert out.unconfirmed and "a search for the text of a path" in out.summary()
-    assert out.retries == 2 and "feedback on " + doubted in script.asked[-1][0]  # retried on what it did
+    assert out.retries == 2 and out.redrawn == 2 and "feedback on " + doubted in script.asked[-1][0]  # retried on what it did
     assert out.confidence() <= 0.6 and not out.found_nothing
 
 
@@ -454,3 +454,26 @@ def test_a_write_that_changed_nothing_answers_only_when_nothing_else_found_anyth
     # its retry was told so, not that the command "printed nothing" as a search would be
     said = execution_feedback(out.steps[0], Path("/nonexistent-root"))
     assert "changed nothing in the project" in said and "ran and printed nothing" not in said
+
+
+def test_a_retry_that_repeats_a_command_already_run_is_drawn_again_hotter_and_told_which():
+    # AgentBench OS test-52 at 89b7b60: `mkdir file_analysis` failed (it existed) on every draw, retries included.
+    failed = ToolResult("shell", 1, stderr="mkdir: cannot create directory 'file_analysis': File exists\n")
+    counted = ToolResult("shell", 0, stdout="file_analysis/a.txt\nfile_analysis/b.txt\nfile_analysis/c.txt\n"
+                                            "file_analysis/d.txt\n")
+    cmds = ["mkdir file_analysis", "mkdir file_analysis", "find file_analysis -type f"]
+    script = Script(cmds, {cmds[0]: failed, cmds[2]: counted})
+    out = attempt(script, samples=0, retries=1)
+    assert out.decided_by == "retry" and out.redrawn == 1 and out.to_meta()["redrawn"] == 1
+    feedback, _, heat = script.asked[-1]
+    assert heat == 2 and "`mkdir file_analysis` was already run" in feedback
+    assert [s.tool_call.args["command"] for s in out.steps] == ["mkdir file_analysis", "find file_analysis -type f"]
+
+
+def test_a_retry_with_a_new_command_is_not_redrawn_and_a_repeated_redraw_ends_the_retry():
+    cmds = ["wc -l nope.md", "cat nope.md", "wc -l nope.md", "cat nope.md"]
+    script = Script(cmds, {"wc -l nope.md": MISSING, "cat nope.md": MISSING})
+    out = attempt(script, samples=0, retries=2)
+    # retry 1 wrote a new command (no redraw); retry 2 repeated one, was redrawn once, and repeated again
+    assert out.redrawn == 1 and len(script.asked) == 4 and out.winner is None
+    assert [a[2] for a in script.asked] == [False, False, True, 2]

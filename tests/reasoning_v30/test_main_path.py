@@ -123,15 +123,17 @@ def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
 
 
 def test_a_goal_whose_commands_all_fail_ends_no_evidence_naming_them_by_default(project):
-    res, llm = run("How long is the entry point file nowhere.txt?", project, *[fenced("cat nowhere.txt")] * 4,
+    res, llm = run("How long is the entry point file nowhere.txt?", project, *[fenced("cat nowhere.txt")] * 6,
                    reasoning={"voting": {"samples": 1}})
-    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and len(llm.calls) == 4
+    # greedy, one sample, then two retries, each repeating the command and drawn once more, hotter
+    assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and len(llm.calls) == 6
+    assert [c["temperature"] for c in llm.calls[3::2]] == [1.0, 1.0]
     assert res.state.stop_reason == "no_evidence" and "nowhere.txt does not exist" in res.state.final_answer
     assert res.state.meta["attempt"]["retries"] == 2 and not res.state.meta["attempt"]["found_nothing"]
 
 
 def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
-    replies = [fenced("cat nowhere.txt")] * 4 + [
+    replies = [fenced("cat nowhere.txt")] * 6 + [
         {"objective": "o", "validation": "v", "confidence": 0.5,
          "steps": [{"num": 1, "description": "count", "tool": "wc", "args": {"command": "wc -l app.py"}}]},
         "app.py has 2 lines."]
@@ -140,7 +142,7 @@ def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
     assert res.node_trace[:3] == ["CLASSIFY", "DIRECT_EXEC", "PLAN"]
     assert res.state.meta["escalated"] == "no command worked"
     assert res.state.complexity.value == "simple"  # its budget: no reflection after the attempt's retries
-    plan_prompt = llm.calls[4]["messages"][-1]["content"]
+    plan_prompt = llm.calls[6]["messages"][-1]["content"]
     assert "Tried first, one command at a time" in plan_prompt and "`cat nowhere.txt` [FAILED]" in plan_prompt
     assert res.state.stop_reason == "success"
 
@@ -257,7 +259,7 @@ def test_a_write_that_changes_nothing_does_not_answer_a_count_that_commands_then
 
 
 def test_an_answer_resting_on_a_write_that_changed_nothing_ends_no_change(project):
-    replies = [fenced("mkdir -p docs")] * 6 + ["The docs directory exists."]
+    replies = [fenced("mkdir -p docs")] * 8 + ["The docs directory exists."]
     res, llm = run("Make sure the docs directory exists", project, *replies, profile="dev", assume_yes=True)
     assert res.state.meta["attempt"]["decided_by"] == "unchanged"
     assert res.state.stop_reason == "no_change" and res.state.confidence <= 0.3
