@@ -9,7 +9,7 @@ ragix marks it instead of letting it pass as read.
 A number is supported when it is written in the goal, a command (standing alone: not the 3 of a
 command's `dir3`), an output or a ragix note, or
 when it can be derived from the outputs the simple ways answers do: a count of output lines
-(any number up to the longest output's line count), or the sum or difference of two numbers
+(any number up to the longest command output's line count), or the sum or difference of two numbers
 the outputs show ("longer by 7 lines"). Whole integers written as such are checked (not the
 digits of a name like test_2.py, nor 1,234); 0 and 1 always pass. A dotted version (1.2.3, an
 address like 10.0.0.1) is supported only when it is written somewhere as it stands: measured at
@@ -55,12 +55,18 @@ def _texts(goal: str, steps: Sequence[PlanStep]) -> Iterable[str]:
             yield from (r.stdout or "", r.stderr or "", r.error or "", _command_numbers(r.command or ""))
 
 
-def _supported(texts: Sequence[str]) -> Set[int]:
+def _outputs(steps: Sequence[PlanStep]) -> Iterable[str]:
+    return (s.result.stdout or "" for s in steps if s.result is not None)
+
+
+def _supported(texts: Sequence[str], outputs: Iterable[str]) -> Set[int]:
+    """The numbers ``texts`` show, their sums and differences, and every count up to the longest of
+    ``outputs`` in lines: a count of a goal's lines is no count of anything asked (AgentBench OS
+    test-66 at cda4bc3: its five-line task text "supported" the 3 a lone mkdir left unexplained)."""
     shown: List[int] = []
-    longest = 0
     for text in texts:
         shown.extend(int(d) for d in _ANY_DIGITS.findall(text) if len(d) <= 15)
-        longest = max(longest, sum(1 for line in text.splitlines() if line.strip()))
+    longest = max((sum(1 for line in out.splitlines() if line.strip()) for out in outputs), default=0)
     supported = set(shown) | set(range(longest + 1)) | {0, 1}
     distinct = list(dict.fromkeys(shown))[:MAX_PAIRED]
     for a, b in combinations(distinct, 2):
@@ -85,7 +91,7 @@ def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> Li
     if not stated:
         return []
     texts = list(_texts(goal, steps))
-    supported = _supported(texts)
+    supported = _supported(texts, _outputs(steps))
     return [n for n in stated
             if (not _version_shown(n, texts) if "." in n else int(n) not in supported)][:MAX_FLAGGED]
 

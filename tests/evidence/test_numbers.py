@@ -47,6 +47,8 @@ def test_the_digits_ending_a_name_in_a_command_support_no_number_but_an_options_
     # AgentBench OS test-66 at 89b7b60: after `mkdir -p .../dir3` alone, the writer answered "3".
     made = [_step("mkdir -p problem_directory/dir1/dir2/dir3")]
     assert unsupported_numbers("Count the directories and files", "3", made) == ["3"]
+    # nor does a count of the goal's lines: only an output's lines are counted
+    assert unsupported_numbers("Count the\ndirectories\nand files\nbelow.", "3", made) == ["3"]
     for command in ("head -n3 a.txt", "sed -n 3p a.txt", "cut -f3 a.txt", "awk '{print $3}' a.txt"):
         assert unsupported_numbers("Show it", "Field 3 is x", [_step(command, "x\n")]) == [], command
 
