@@ -253,6 +253,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=None, help="seconds per model call (default: config)")
     ap.add_argument("--model", default=None, help="model for both systems (default: the embedded default)")
     ap.add_argument("--skip-direct", action="store_true", help="run only the agent")
+    ap.add_argument("--decisions", choices=("json", "free"), default=None,
+                    help="how the agent's orchestrator writes a step (chat.decisions; default: the config's)")
     ap.add_argument("--json", type=Path, default=None, help="write every turn and the summary here")
     ap.add_argument("--rescore", type=Path, default=None,
                     help="judge the answers of an earlier --json file again with the current checks (no model)")
@@ -282,6 +284,7 @@ def main() -> int:
         # The benchmark's own state: an empty experience corpus and traces inside the work directory.
         "reasoning": {"experience": {"global_root": str(workdir / "global"), "project_root": str(workdir / "exp")},
                       "traces": {"path": str(workdir / "traces")}},
+        **({"chat": {"decisions": args.decisions}} if args.decisions else {}),
     }, "benchmarks/chat_bench.py")
     from ragix_core.llm.models import models_dir
 
@@ -293,6 +296,7 @@ def main() -> int:
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "commit": commit, "model": settings.model,
             "backend": settings.backend, "threads": settings.threads, "temperature": settings.temperature,
             "max_reasoning_steps": args.max_steps or config.chat.max_reasoning_steps, "conversations": len(convs),
+            "decisions": config.chat.decisions,
             "set": _set_name(args.set),
             "turns": sum(len(c["turns"]) for c in convs), "command": " ".join(sys.argv)}
     print(json.dumps(meta), file=sys.stderr, flush=True)

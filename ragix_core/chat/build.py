@@ -73,7 +73,7 @@ def chat_setup(ctx: Any, *, docs: Optional[str] = None, max_reasoning_steps: Opt
                                     bus=ctx.bus, session_id=ctx.session_id))
     deps = ChatDeps(orchestrator=ctx.roles.get(ORCHESTRATOR_ROLE), writer=ctx.roles.get(WRITER_ROLE),
                     tools=ChatTools(tools), max_reasoning_steps=max_reasoning_steps or section.max_reasoning_steps,
-                    history_turns=section.history_turns)
+                    history_turns=section.history_turns, decisions=section.decisions)
     return ChatSetup(deps, notes)
 
 

@@ -24,9 +24,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
+from ragix_core.llm.codeblock import CLOSING_FENCE
 from ragix_core.llm.structured import ask_json, ask_text
 
 from .decision import THINKING_CHARS, Decision, decision_schema, normalised
+from .free_form import free_decision
 from .messages import (ChatMessage, final_answer, message_id, reasoning, reasoning_count, reasoning_steps,
                        tool_message, tool_messages, tool_request)
 from .prompting import orchestrator_messages, tool_labels, writer_messages
@@ -53,6 +55,8 @@ class ChatDeps:
     history_turns: int = 6
     decision_max_tokens: int = 384
     writer_max_tokens: int = 400
+    decisions: str = "json"  # "json": spec 003's decision object; "free": free text read by chat/free_form.py
+    free_max_tokens: int = 600  # a free step holds a whole program, or the answer itself
 
 
 def deps_of(config: Optional[Mapping[str, Any]]) -> ChatDeps:
@@ -107,8 +111,13 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     step = reasoning_count(messages) + 1
     msg_id = message_id(state["thread_id"], len(messages))
     prompt = orchestrator_messages(messages, state.get("history") or [], tools=deps.tools.names,
-                                   max_steps=deps.max_reasoning_steps, history_turns=deps.history_turns)
+                                   max_steps=deps.max_reasoning_steps, history_turns=deps.history_turns,
+                                   decisions=deps.decisions)
     try:
+        if deps.decisions == "free":
+            completion = ask_text(deps.orchestrator, prompt, max_tokens=deps.free_max_tokens, stop=[CLOSING_FENCE])
+            thinking, meta = free_decision(completion.text, deps.tools.names)
+            return _decided(messages, msg_id, step, thinking, meta, completion)
         decision, completion = ask_json(deps.orchestrator, prompt, Decision, stop_reason="chat_decision_failed",
                                         schema=decision_schema(deps.tools.names),
                                         max_tokens=deps.decision_max_tokens)
@@ -116,8 +125,13 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
         failed = reasoning(msg_id, "", action="answer", tool_name=None, tool_input={}, confidence=0,
                            missing_info=[], step=step, stop_reason=stop.reason, error=one_line(stop.message, 500))
         return {"messages": [failed], "ready_to_answer": True}
-    thinking = bounded(decision.thinking.strip(), THINKING_CHARS)
-    meta = normalised(decision)
+    return _decided(messages, msg_id, step, bounded(decision.thinking.strip(), THINKING_CHARS),
+                    normalised(decision), completion)
+
+
+def _decided(messages: Sequence[ChatMessage], msg_id: str, step: int, thinking: str, meta: Dict[str, Any],
+             completion: Any) -> Dict[str, Any]:
+    """The reasoning message of one decision (JSON or free), unless it repeats an earlier one."""
     meta["step"] = step
     meta["tokens"] = {"prompt": completion.usage.prompt_tokens, "completion": completion.usage.completion_tokens}
     repeated = _repeats(messages, meta, thinking)
@@ -150,6 +164,12 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     msg_id = message_id(state["thread_id"], len(messages))
     stop = thread_stop_reason(messages, deps.max_reasoning_steps)
     extra: Dict[str, Any] = {}
+    last = _last_reasoning(messages)
+    draft = (last.meta.get("draft") or "").strip() if last is not None and not last.meta.get("forced_answer") else ""
+    if draft:  # a free-text step that answered: its reply is the answer, no second call writes it again
+        text = without_dangling_labels(bounded(draft, ANSWER_CHARS), messages)
+        return {"messages": [final_answer(msg_id, text, stop_reason=stop, citations=citations(text, messages),
+                                          written_by="orchestrator")]}
     try:
         completion = ask_text(deps.writer, writer_messages(messages, state.get("history") or [],
                                                           tools=deps.tools.names, max_steps=deps.max_reasoning_steps,

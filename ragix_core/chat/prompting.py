@@ -28,7 +28,7 @@ from ragix_core.llm.base import Message
 
 from .messages import REASONING, ChatMessage, question
 
-__all__ = ["history_block", "tools_text", "transcript", "orchestrator_messages", "writer_messages",
+__all__ = ["history_block", "tools_text", "free_system", "transcript", "orchestrator_messages", "writer_messages",
            "direct_messages", "tool_labels", "decision_json", "HISTORY_ANSWER_CHARS", "QUESTION_CHARS",
            "TOOL_OUTPUT_CHARS", "TRANSCRIPT_CHARS"]
 
@@ -100,12 +100,22 @@ def _next_step(step: int, max_steps: int) -> str:
     return prompts.render("chat_next_step", step=step, max_steps=max_steps).strip()
 
 
+def free_system(tools: Sequence[str]) -> str:
+    """The system text of an orchestrator that writes free text (chat/free_form.py)."""
+    line = {name: prompts.section("chat_free", name) + "\n" if tool in tools else ""
+            for name, tool in (("python", "repl"), ("search", "search"))}
+    return prompts.section("chat_free", "system", **line)
+
+
 def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
-               tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+               tools: Sequence[str], max_steps: int, history_turns: int, decisions: str = "json") -> List[Message]:
     """System text, history and question, then every step and tool result of the thread (a step that
-    follows a thought gets the "next step" turn the orchestrator was given)."""
+    follows a thought gets the "next step" turn the orchestrator was given). A free-text orchestrator
+    (``decisions="free"``) sees its own replies as it wrote them, and after each tool result what to do next."""
+    free = any(m.meta.get("format") == "free" for m in messages) or decisions == "free"
     out: List[Message] = [
-        {"role": "system", "content": prompts.render("chat_orchestrator", tools=tools_text(tools))},
+        {"role": "system", "content": free_system(tools) if free else
+         prompts.render("chat_orchestrator", tools=tools_text(tools))},
         {"role": "user", "content": prompts.render("chat_orchestrator_question",
                                                    history=history_block(history, history_turns),
                                                    question=bounded(question(messages), QUESTION_CHARS)).rstrip()},
@@ -117,9 +127,11 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
             step += 1
             if out[-1]["role"] == "assistant":
                 _add(out, "user", _next_step(step, max_steps))
-            _add(out, "assistant", decision_json(m))
+            _add(out, "assistant", m.meta["reply"] if m.meta.get("format") == "free" else decision_json(m))
         elif m.kind == "tool":
             _add(out, "user", tool_result_text(m, labels[m.id]))
+            if free:
+                _add(out, "user", prompts.section("chat_free", "next"))
     return _fit(out, TRANSCRIPT_CHARS)
 
 
@@ -139,8 +151,10 @@ def _fit(out: List[Message], budget: int) -> List[Message]:
 
 
 def orchestrator_messages(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
-                          tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
-    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns)
+                          tools: Sequence[str], max_steps: int, history_turns: int,
+                          decisions: str = "json") -> List[Message]:
+    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns,
+                     decisions=decisions)
     if out[-1]["role"] == "assistant":  # after a thought, the next step needs a user turn to answer
         steps = sum(1 for m in messages if m.kind == "ai" and m.type == REASONING)
         _add(out, "user", _next_step(steps + 1, max_steps))

@@ -78,6 +78,9 @@ class ChatSection(_Section):
     history_turns: int = Field(6, ge=0, le=100)
     tool_timeout: float = Field(30.0, gt=0, le=600)
     tools: List[str] = Field(default_factory=lambda: list(CHAT_TOOLS))
+    # How the orchestrator writes a step: "json" (spec 003's decision object) or "free" (free text: a
+    # ```python block runs in the repl, `SEARCH: ...` searches, anything else is the answer; chat/free_form.py).
+    decisions: Literal["json", "free"] = "json"
     store: Optional[str] = None
     search: ChatSearchSection = Field(default_factory=ChatSearchSection)
 

@@ -1,0 +1,85 @@
+"""The orchestrator writing free text (chat.decisions: free): a program runs in the repl, the answer is the reply."""
+
+from __future__ import annotations
+
+from ragix_core.chat.free_form import free_decision
+from ragix_core.chat.graph import run_thread
+from ragix_core.chat.messages import final_message, reasoning_steps, tool_messages
+from ragix_core.chat.nodes import DEPS_KEY
+from ragix_core.chat.state import new_state
+from ragix_core.config import parse_config
+from tests.chat.conftest import FakeTools, deps_with
+
+PROGRAM = "The area is width times height.\n```python\nprint(12.5 * 8)\n```"
+
+
+def test_a_python_block_is_a_repl_call_and_what_follows_it_is_never_kept():
+    thinking, meta = free_decision(PROGRAM + "\nOutput: 99\nThe area is 99.", ["repl", "search"])
+    assert meta["action"] == meta["tool_name"] == "repl" and meta["tool_input"] == {"code": "print(12.5 * 8)"}
+    assert thinking == "The area is width times height." and "99" not in meta["reply"]
+    assert meta["reply"].endswith("```python\nprint(12.5 * 8)\n```") and "draft" not in meta
+
+
+def test_a_block_cut_at_the_stop_sequence_still_runs_and_another_language_does_not():
+    _, meta = free_decision("```python\nx = 3\nprint(x * 2)", ["repl"])  # generation stopped at the fence
+    assert meta["tool_input"] == {"code": "x = 3\nprint(x * 2)"}
+    _, meta = free_decision("Run this:\n```bash\nls -l\n```\nThat lists files.", ["repl"])
+    assert meta["action"] == "answer" and "ls -l" in meta["draft"]
+
+
+def test_a_search_line_searches_only_when_the_run_has_search_and_other_text_is_the_answer():
+    _, meta = free_decision("I need the team's notes.\nSEARCH: on-call rotation", ["repl", "search"])
+    assert meta["action"] == "search" and meta["tool_input"] == {"query": "on-call rotation"}
+    _, meta = free_decision("SEARCH: on-call rotation", ["repl"])
+    assert meta["action"] == "answer"
+    _, meta = free_decision(PROGRAM, ["search"])  # no repl in this run: the code is not run
+    assert meta["action"] == "answer" and meta["draft"].startswith("The area")
+
+
+def _thread(replies, question="What is the area of a 12.5 by 8 rectangle?", tools=None, writer=("Writer's.",)):
+    deps = deps_with(replies, writer_replies=writer, tools=tools or FakeTools(outputs={"repl": "100.0\n"}),
+                     decisions="free")
+    state = run_thread(new_state("s", "t", question), {"configurable": {DEPS_KEY: deps}})
+    return state["messages"], deps
+
+
+def test_a_program_runs_then_the_next_reply_is_the_answer_with_no_writer_call():
+    messages, deps = _thread([PROGRAM, "The area is 100.0 square units [1]."])
+    final = final_message(messages)
+    assert final.content == "The area is 100.0 square units [1]." and final.meta["stop_reason"] == "success"
+    assert final.meta["written_by"] == "orchestrator" and final.meta["citations"][0]["label"] == 1
+    assert deps.tools.calls == [{"tool": "repl", "input": {"code": "print(12.5 * 8)"}, "earlier": 2}]
+    assert deps.writer.calls == []  # the answer was the orchestrator's reply
+    second = deps.orchestrator.calls[1]["messages"]
+    assert "Python program" in second[0]["content"] and "JSON" not in second[0]["content"]
+    assert second[2] == {"role": "assistant", "content": "The area is width times height.\n```python\n"
+                                                         "print(12.5 * 8)\n```"}
+    assert "100.0" in second[3]["content"] and "write the answer" in second[3]["content"]
+
+
+def test_a_question_needing_no_tool_is_answered_in_one_call():
+    messages, deps = _thread(["Hello! How can I help?"], question="Hi there")
+    assert final_message(messages).content == "Hello! How can I help?" and tool_messages(messages) == []
+    assert len(deps.orchestrator.calls) == 1 and deps.writer.calls == []
+
+
+def test_the_same_program_again_is_not_run_twice_and_the_writer_answers_from_the_result():
+    messages, deps = _thread([PROGRAM, PROGRAM])
+    assert len(deps.tools.calls) == 1 and reasoning_steps(messages)[-1].meta["forced_answer"].startswith("repeated")
+    assert final_message(messages).content == "Writer's." and len(deps.writer.calls) == 1
+
+
+def test_a_cited_label_no_result_backs_is_dropped_from_a_free_answer():
+    messages, _ = _thread(["It is 100 [3]."], question="What is 12.5 times 8?")
+    assert final_message(messages).content == "It is 100."
+
+
+def test_the_config_names_the_decision_format_and_refuses_another():
+    assert parse_config({"chat": {"decisions": "free"}}, "t").chat.decisions == "free"
+    assert parse_config({}, "t").chat.decisions == "json"
+    try:
+        parse_config({"chat": {"decisions": "yaml"}}, "t")
+    except Exception as exc:  # the config's own error type, naming the field
+        assert "decisions" in str(exc)
+    else:
+        raise AssertionError("an unknown decision format was accepted")
