@@ -238,6 +238,8 @@ def fallback_answer(messages: Sequence[ChatMessage], reason: str) -> str:
 _LABEL = re.compile(r"\[(\d{1,3})\]")
 # A citation mark as the writer is asked to write one: after a space, standing alone ("is [1] 1.5", "units [2].").
 _CITATION_MARK = re.compile(r"[ \t]\[(\d{1,3})\](?![\w\[(])")
+# ... or opening a line ("[1] 5": the free-text orchestrator's answers on MT-Bench at cc471ce), its space with it
+_LEADING_MARK = re.compile(r"^\[(\d{1,3})\][ \t]+(?=\S)", re.MULTILINE)
 _CODE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`)", re.DOTALL)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 
@@ -271,7 +273,8 @@ def without_dangling_labels(answer: str, messages: Sequence[ChatMessage]) -> str
     working = {labels[m.id] for m in tool_messages(messages) if not m.meta.get("error")}
     parts = _CODE.split(answer or "")
     for i in range(0, len(parts), 2):  # even parts are prose, odd ones code
-        parts[i] = _CITATION_MARK.sub(lambda m: m.group(0) if int(m.group(1)) in working else "", parts[i])
+        for mark in (_CITATION_MARK, _LEADING_MARK):
+            parts[i] = mark.sub(lambda m: m.group(0) if int(m.group(1)) in working else "", parts[i])
     text = "".join(parts)
     return text if text.strip() else answer
 

@@ -201,6 +201,9 @@ def test_citation_marks_that_name_no_working_tool_result_are_taken_out_of_the_an
     code = "Use `arr[0]` then x[1] and A[1][2].\n```python\nprint(a [4], b)\n```"
     assert without_dangling_labels(code, msgs) == code
     assert without_dangling_labels(" [2]", msgs) == " [2]"
+    # A mark opening a line (the free-text orchestrator's "[1] 5" with no tool call) goes with its space.
+    assert without_dangling_labels("[2] 5\n[1] 3 stays", msgs) == "5\n[1] 3 stays"
+    assert without_dangling_labels("[2]", msgs) == "[2]"  # nothing but a mark: kept whole
 
 
 def test_the_written_answer_keeps_no_dangling_mark():
