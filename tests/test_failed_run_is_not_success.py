@@ -56,8 +56,8 @@ def test_all_commands_failing_is_not_a_success_and_exit_1(tmp_path, server, monk
     assert len(out["executed_steps"]) == 1 and out["executed_steps"][0]["status"] == "failed"
     assert out["final_answer"].startswith("## Partial Results")
     assert "missing-notes.txt does not exist and no file in the project has a similar name" in out["final_answer"]
-    # the greedy draw, one sample, two retries; no answer is composed from nothing
-    assert out["usage"]["llm_calls"] == 4
+    # the greedy draw, one sample, two retries each repeating it and drawn once more; no answer is composed
+    assert out["usage"]["llm_calls"] == 6
 
 
 def test_with_plan_after_failure_the_repeated_plan_is_refused_and_the_run_fails(tmp_path, server, monkeypatch):
@@ -65,5 +65,6 @@ def test_with_plan_after_failure_the_repeated_plan_is_refused_and_the_run_fails(
     assert out["stop_reason"] == "no_new_plan", out  # the plan after the failed attempt repeats its command
     assert result.exit_code == 1 and len(out["executed_steps"]) == 1
     assert json.dumps(COMMAND) not in out["final_answer"].split("### What Was Tried")[0]
-    # the greedy draw, one sample, two retries, a plan and the plan asked again without the failed command
-    assert out["usage"]["llm_calls"] == 6
+    # the greedy draw, one sample, two retries (each redrawn once), a plan and the plan asked again without
+    # the failed command
+    assert out["usage"]["llm_calls"] == 8
