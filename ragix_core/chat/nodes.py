@@ -22,12 +22,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
+from ragix_core import prompts
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.llm.codeblock import CLOSING_FENCE
 from ragix_core.llm.structured import ask_json, ask_text
 
 from .decision import THINKING_CHARS, Decision, decision_schema, normalised
+from .arithmetic import wrong_arithmetic
 from .free_form import free_decision
 from .messages import (ChatMessage, final_answer, message_id, reasoning, reasoning_count, reasoning_steps,
                        tool_message, tool_messages, tool_request)
@@ -117,6 +119,7 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
         if deps.decisions == "free":
             completion = ask_text(deps.orchestrator, prompt, max_tokens=deps.free_max_tokens, stop=[CLOSING_FENCE])
             thinking, meta = free_decision(completion.text, deps.tools.names)
+            _check_arithmetic(meta, messages)
             return _decided(messages, msg_id, step, thinking, meta, completion)
         decision, completion = ask_json(deps.orchestrator, prompt, Decision, stop_reason="chat_decision_failed",
                                         schema=decision_schema(deps.tools.names),
@@ -127,6 +130,19 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
         return {"messages": [failed], "ready_to_answer": True}
     return _decided(messages, msg_id, step, bounded(decision.thinking.strip(), THINKING_CHARS),
                     normalised(decision), completion)
+
+
+def _check_arithmetic(meta: Dict[str, Any], messages: Sequence[ChatMessage]) -> None:
+    """A free answer whose written-out arithmetic is wrong is not the answer yet: the step becomes a
+    thought, and the model is told the computed values (once a thread: a second answer stands)."""
+    wrong = wrong_arithmetic(meta.get("draft") or "")
+    if not wrong or any(m.meta.get("feedback") for m in reasoning_steps(messages)):
+        return
+    said = "; ".join(f"`{claim.rsplit('=', 1)[0].strip()}` is {value}, not {claim.rsplit('=', 1)[1].strip()}"
+                     for claim, value in wrong)
+    meta.update(action="think", feedback=prompts.section("chat_free", "arithmetic", wrong=said),
+                wrong_arithmetic=[c for c, _ in wrong])
+    meta.pop("draft")
 
 
 def _decided(messages: Sequence[ChatMessage], msg_id: str, step: int, thinking: str, meta: Dict[str, Any],

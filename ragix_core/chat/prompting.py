@@ -128,6 +128,8 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
             if out[-1]["role"] == "assistant":
                 _add(out, "user", _next_step(step, max_steps))
             _add(out, "assistant", m.meta["reply"] if m.meta.get("format") == "free" else decision_json(m))
+            if m.meta.get("feedback"):  # ragix's check of that reply (chat/arithmetic.py)
+                _add(out, "user", m.meta["feedback"])
         elif m.kind == "tool":
             _add(out, "user", tool_result_text(m, labels[m.id]))
             if free:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragix_core.chat.arithmetic import wrong_arithmetic
 from ragix_core.chat.free_form import free_decision
 from ragix_core.chat.graph import run_thread
 from ragix_core.chat.messages import final_message, reasoning_steps, tool_messages
@@ -83,3 +84,30 @@ def test_the_config_names_the_decision_format_and_refuses_another():
         assert "decisions" in str(exc)
     else:
         raise AssertionError("an unknown decision format was accepted")
+
+
+def test_written_out_arithmetic_is_computed_and_only_plain_numbers_are_evaluated():
+    # measured at f722838 on our own conversations: "347 * 29 = 9883" (it is 10063)
+    assert wrong_arithmetic("347 * 29 = 9883") == [("347 * 29 = 9883", "10063")]
+    assert wrong_arithmetic("2 + 2 = 5 and 3 × 3 = 9, then 1/3 = 0.34") == [("2 + 2 = 5", "4"),
+                                                                           ("1/3 = 0.34", "0.333333")]
+    right = ["9883 - 1234 = 8649", "12.5 * 8 = 100 units", "1,200 x 2 = 2,400", "35/36 = 0.97", "2/3 = 0.66",
+             "(3 + 4) * 2 = 14"]
+    assert [wrong_arithmetic(t) for t in right] == [[]] * len(right)
+    # names, powers, signs and calls are not arithmetic of plain numbers: never evaluated
+    for text in ("x - y = 4z - 4z = 0", "(4z)^2 = 16", "-5 = -5", "10 / 0 = 1", "__import__('os') = 1", "2**99 = 1"):
+        assert wrong_arithmetic(text) == [], text
+    # an untrusted reply of thousands of operators is read in one pass (a backtracking regex hung on these)
+    assert wrong_arithmetic("1 + " * 2000) == [] and wrong_arithmetic("1 + 2 " * 1000 + "= 3") == []
+
+
+def test_an_answer_with_wrong_arithmetic_is_sent_back_once_with_the_computed_value():
+    messages, deps = _thread(["347 * 29 = 9883", "347 * 29 = 10063", ], question="What is 347 times 29?")
+    assert final_message(messages).content == "347 * 29 = 10063" and deps.tools.calls == []
+    second = deps.orchestrator.calls[1]["messages"]
+    assert second[-2] == {"role": "assistant", "content": "347 * 29 = 9883"}
+    assert "`347 * 29` is 10063, not 9883" in second[-1]["content"] and second[-1]["role"] == "user"
+    assert reasoning_steps(messages)[0].meta["wrong_arithmetic"] == ["347 * 29 = 9883"]
+    # a second wrong answer stands: the check is not a loop
+    messages, deps = _thread(["2 + 2 = 5", "2 + 2 = 5!"], question="What is 2 plus 2?")
+    assert final_message(messages).content == "2 + 2 = 5!" and len(deps.orchestrator.calls) == 2
