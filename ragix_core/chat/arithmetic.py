@@ -1,10 +1,10 @@
-"""Arithmetic an answer writes out ("347 * 29 = 9883"), checked by computing it.
+"""Arithmetic an answer writes out ("a * b = c"), checked by computing it.
 
-A 1.5B model that answers in words states sums it did not compute: on our own conversations at f722838 the
-free-text orchestrator answered "347 * 29 = 9883" (it is 10063), and on MT-Bench's math the plain call wrote
-"25 × 2 = 50"-style steps on numbers it had set up wrongly. An equation of plain numbers is a claim ragix can
-check without a model: the left side is evaluated with Python's own arithmetic on numbers and + - * / ( )
-only (nothing else is evaluated), and compared with the right side as written (to the decimals it shows).
+A 1.5B model that answers in words states products and sums it did not compute: on our own conversations at
+f722838 the free-text orchestrator wrote a three-digit by two-digit product wrong and built its follow-up on it.
+An equation of plain numbers is a claim ragix can check without a model: the left side is evaluated with
+Python's own arithmetic on numbers and + - * / ( ) only (nothing else is evaluated), and compared with the
+right side as written (rounded or cut to the decimals it shows).
 """
 
 from __future__ import annotations
