@@ -179,25 +179,25 @@ def test_the_main_path_answers_a_one_command_goal_without_a_label_or_a_plan(repo
 def test_the_main_path_ends_no_evidence_when_every_command_found_nothing(repo: Path):
     # No plan after the failure by default (reasoning.plan_after_failure): the run says what it tried.
     empty = fenced("grep -rn 'quantity: 0' src/inventory/storage.py")
-    roles = ScriptedRoles([empty] * 6)
+    roles = ScriptedRoles([empty] * 8)  # greedy, three samples, two retries each repeating it and redrawn
     res = run_goal("Which items in the inventory data file have quantity 0?", cwd=repo, client_factory=roles,
                    config=parse_config(TRY_FIRST))
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"] and "escalated" not in res.state.meta
-    assert res.state.stop_reason == "no_evidence" and len(roles.llm.calls) == 6
+    assert res.state.stop_reason == "no_evidence" and len(roles.llm.calls) == 8
     assert "- `grep -rn 'quantity: 0' src/inventory/storage.py`: (no matches)" in res.state.final_answer  # what ran
     assert "The commands that ran found nothing: the absence may be real" in res.state.final_answer
 
 
 def test_the_main_path_plans_when_every_command_found_nothing_if_asked_to(repo: Path):
     empty = fenced("grep -rn 'quantity: 0' src/inventory/storage.py")
-    roles = ScriptedRoles([empty] * 6 + [plan("cat inventory.json"), "B7 (washer) has quantity 0"])
+    roles = ScriptedRoles([empty] * 8 + [plan("cat inventory.json"), "B7 (washer) has quantity 0"])
     res = run_goal("Which items in the inventory data file have quantity 0?", cwd=repo, client_factory=roles,
                    config=parse_config({"reasoning": {**TRY_FIRST["reasoning"], "plan_after_failure": True}}))
     assert res.node_trace[:4] == ["CLASSIFY", "DIRECT_EXEC", "PLAN", "EXECUTE"]
     assert res.state.meta["escalated"] == "every command found nothing"
     assert res.state.meta["attempt"]["ran"] == 1 and res.state.meta["attempt"]["retries"] == 2  # repeats ran once
     assert "Tried first, one command at a time:\n- `grep -rn 'quantity: 0' src/inventory/storage.py` [ok]" in \
-        roles.llm.calls[6]["messages"][0]["content"]
+        roles.llm.calls[8]["messages"][0]["content"]
     assert "B7" in res.state.final_answer and res.state.stop_reason == "success"
 
 
