@@ -6,7 +6,7 @@ and a code model computes better by writing a program than by doing arithmetic i
 2211.10435; Program of Thoughts, 2211.12588). Measured here on MT-Bench's math at 01d06c0: the JSON
 orchestrator answered 2/20 turns, the same model answering in one plain call 4/20 (docs/RESULTS.md).
 
-So the step is the model's own reply (prompts/chat_orchestrator_free.md):
+So the step is the model's own reply (prompts/chat_free.md):
 - a fenced ```python block (or an unlabelled one) is a ``repl`` call with that code;
 - else a line ``SEARCH: keywords`` is a ``search`` call, when the run has the search tool;
 - else the reply is the answer, kept as the step's ``draft``: the writer sends it as it stands

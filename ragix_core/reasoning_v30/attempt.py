@@ -50,8 +50,8 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
-__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS", "CONFIRM_LINES",
-           "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
+__all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
+           "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
@@ -395,12 +395,12 @@ class CommandAttempt:
                 return step
         return None
 
-    def _draw(self, feedback: str, sample: int, description: str, out: AttemptOutcome,
+    def _draw(self, feedback: str, heat: int, description: str, out: AttemptOutcome,
               ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
         i = out.drawn  # the draw's index (its seed when sampling is seeded)
         out.drawn += 1
         try:
-            command = self.ask_command(feedback, i, sample)
+            command = self.ask_command(feedback, i, heat)
         except StopRun as stop:
             if stop.reason in FATAL_STOPS or isinstance(stop, BudgetSpent):
                 raise
