@@ -21,6 +21,7 @@ import re
 from typing import Any, Dict, Sequence, Tuple
 
 from ragix_core.core.text import bounded
+from ragix_core.llm.codeblock import FENCE
 
 from .decision import INPUT_CHARS, THINKING_CHARS
 
@@ -28,7 +29,6 @@ __all__ = ["free_decision", "REPLY_CHARS", "PYTHON_TAGS"]
 
 REPLY_CHARS = 6000  # of a reply kept in the transcript (the code and the words around it)
 PYTHON_TAGS = ("python", "py", "python3", "")  # a block with another tag (bash, text) is not run
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _SEARCH = re.compile(r"^[ \t*_]*SEARCH[ \t*_]*:[ \t]*(.+?)[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -36,7 +36,7 @@ def _program(reply: str) -> Tuple[str, str, str]:
     """The first Python block's code, the words before it, and the reply as kept: up to that block,
     closed (generation stops at CLOSING_FENCE; what a model writes after its program, an output it
     imagines, is never shown to it again). ('', reply, reply) when there is none."""
-    for match in _FENCE.finditer(reply):
+    for match in FENCE.finditer(reply):
         code = match.group(2).strip("\n")
         if match.group(1).lower() in PYTHON_TAGS and code.strip():
             before = reply[:match.start()].strip()

@@ -189,7 +189,8 @@ def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     try:
         completion = ask_text(deps.writer, writer_messages(messages, state.get("history") or [],
                                                           tools=deps.tools.names, max_steps=deps.max_reasoning_steps,
-                                                          history_turns=deps.history_turns),
+                                                          history_turns=deps.history_turns,
+                                                          decisions=deps.decisions),
                               max_tokens=deps.writer_max_tokens)
         text = without_dangling_labels(bounded(completion.text.strip(), ANSWER_CHARS), messages)
         extra["tokens"] = {"prompt": completion.usage.prompt_tokens,

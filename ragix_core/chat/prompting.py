@@ -112,7 +112,7 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
     """System text, history and question, then every step and tool result of the thread (a step that
     follows a thought gets the "next step" turn the orchestrator was given). A free-text orchestrator
     (``decisions="free"``) sees its own replies as it wrote them, and after each tool result what to do next."""
-    free = any(m.meta.get("format") == "free" for m in messages) or decisions == "free"
+    free = decisions == "free"
     out: List[Message] = [
         {"role": "system", "content": free_system(tools) if free else
          prompts.render("chat_orchestrator", tools=tools_text(tools))},
@@ -164,9 +164,11 @@ def orchestrator_messages(messages: Sequence[ChatMessage], history: Sequence[Tup
 
 
 def writer_messages(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str]], *,
-                    tools: Sequence[str], max_steps: int, history_turns: int) -> List[Message]:
+                    tools: Sequence[str], max_steps: int, history_turns: int,
+                    decisions: str = "json") -> List[Message]:
     """The orchestrator's transcript (its cached prefix) plus the writer's instruction."""
-    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns)
+    out = transcript(messages, history, tools=tools, max_steps=max_steps, history_turns=history_turns,
+                     decisions=decisions)
     _add(out, "user", prompts.render("chat_writer").strip())
     return out
 

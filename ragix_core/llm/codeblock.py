@@ -15,13 +15,15 @@ from typing import List, Optional, Tuple
 
 from ragix_core.core.text import json_command
 
-__all__ = ["extract_command", "extract_commands", "first_block_command", "MAX_COMMAND_CHARS", "CLOSING_FENCE"]
+__all__ = ["extract_command", "extract_commands", "first_block_command", "MAX_COMMAND_CHARS", "CLOSING_FENCE",
+           "FENCE"]
 
 MAX_COMMAND_CHARS = 1000
 # What ends a code block and not (unless bare, with no language tag) an opening one: generation of a
 # command's reply stops here, since nothing after the first block is read.
 CLOSING_FENCE = "\n```\n"
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+# A fenced block, closed or cut at the reply's end: group 1 its language tag, group 2 its body.
+FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _INLINE = re.compile(r"`([^`\n]+)`")
 _PROMPT = re.compile(r"^\s*[$>]\s+")  # a "$ " or "> " prompt; "#" starts a comment
 
@@ -53,7 +55,7 @@ def _json_command(text: str) -> Optional[str]:
 def first_block_command(text: str) -> Optional[str]:
     """The first command line of the *first* fenced block (closed or cut), else None: what a reply
     stopped at CLOSING_FENCE gives exactly when the whole reply's extract_command gives it from that block."""
-    match = _FENCE.search(text or "")
+    match = FENCE.search(text or "")
     line = _first_line(match.group(2)) if match else None
     return line[:MAX_COMMAND_CHARS] if line else None
 
@@ -63,7 +65,7 @@ def extract_command(text: str) -> Optional[str]:
     the "command" of a reply that is one JSON object; else None. Shell prompts ("$ ") and comment
     lines are dropped."""
     text = text or ""
-    for match in _FENCE.finditer(text):
+    for match in FENCE.finditer(text):
         line = _first_line(match.group(2))
         if line:
             return line[:MAX_COMMAND_CHARS]
@@ -90,7 +92,7 @@ def extract_commands(text: str, limit: int) -> List[Tuple[str, str]]:
     ``|`` continues on the next; one the block ends in the middle of is dropped (incomplete). At most
     ``limit`` commands; lines longer than MAX_COMMAND_CHARS are dropped (cut, they would be another
     command). No block with a command: []."""
-    for match in _FENCE.finditer(text or ""):
+    for match in FENCE.finditer(text or ""):
         found: List[Tuple[str, str]] = []
         comment: List[str] = []
         pending = ""
