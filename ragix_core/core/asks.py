@@ -1,6 +1,12 @@
 """Whether a goal asks several things: the one rule the graph (plan at once instead of trying one
 command first, ``reasoning_v30.build.try_first_route``; label COMPLEX, ``labels``) and the collective
 patterns (the hierarchical master splits only such a goal; ``ragix ask`` sends it to that master) share.
+
+A goal asks several things when it holds two questions, or when one sentence joins a second ask to a
+first with "and", "then" or ";". A task told in several sentences ("Create a directory. Inside it, make
+three files, then count them") asks one thing in steps: AgentBench OS's five such tasks were planned at
+once and passed 0/5 (4 of them wrong answers ending ``success``), where trying one command first and
+decomposing after a failure is what the evidence for small models supports (ADaPT).
 """
 
 from __future__ import annotations
@@ -9,16 +15,24 @@ import re
 
 __all__ = ["several_asks"]
 
-# A second question joined to the first: "How many X, and which Y?", "Count X; then list Y".
 _ASK = r"(how many|how much|which|what|where|who|when|list|count|find|show|name)"
-_SECOND_ASK = re.compile(r"(\?|;|,?\s+and\s+(also\s+)?|,?\s+then\s+|,\s+)" + _ASK + r"\b", re.IGNORECASE)
+_FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
+# A second ask joined to the first: "How many X, and which Y", "Count X; then list Y". A bare comma is not a
+# join: ", which is the sum of ..." and ", what width does it use?" continue the same ask.
+_SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)" + _ASK + r"\b", re.IGNORECASE)
+# A question mark that ends a question ("width=?)" inside a call does not).
+_QUESTION_END = re.compile(r"\?(?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def several_asks(goal: str) -> bool:
-    """True when the goal asks two things (two questions, or a second ask after "and"/"then"/";"):
-    one command cannot answer it, so the try-first route plans at once."""
+    """True when the goal asks two things: two questions, or two asks joined in one sentence. One command
+    cannot answer it, so the try-first route plans at once."""
     text = goal.strip()
-    if text.count("?") >= 2:
+    if len(_QUESTION_END.findall(text)) >= 2:
         return True
-    first = re.search(r"\b" + _ASK + r"\b", text, re.IGNORECASE)
-    return bool(first and _SECOND_ASK.search(text, first.end()))
+    for sentence in _SENTENCE_END.split(text):
+        first = _FIRST_ASK.search(sentence)
+        if first and _SECOND_ASK.search(sentence, first.end()):
+            return True
+    return False

@@ -1,0 +1,35 @@
+"""``core.asks.several_asks``: the rule that sends a goal to PLAN at once (and to the hierarchical master).
+
+A task told in steps asks one thing; only two questions, or two asks joined in one sentence, ask several.
+"""
+
+import pytest
+
+from ragix_core.core.asks import several_asks
+
+
+@pytest.mark.parametrize("goal", [
+    "How many tests are there, and which one is slowest?",
+    "Where is the retry limit set and what is its value?",
+    "Count the YAML files; then list the largest one.",
+    "Is there a Makefile? Which targets does it define?",
+    "Find the biggest log, then show its last line.",
+])
+def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
+    assert several_asks(goal)
+
+
+@pytest.mark.parametrize("goal", [
+    # steps of one task, each its own sentence, ending in one count
+    "Make a folder named out. Inside it, create two files, and count the files you made.",
+    "You must count the rows of every table. Read each file, and count its lines, then add them up.",
+    # a relative clause after a comma continues the ask
+    "Find the total, which is the sum of both columns.",
+    "When the parser gets no width, what width does it use?",
+    # a question mark inside a call is not a question
+    "Parser(width=?) by default?",
+    "How many lines does main.py have?",
+    "Hello!",
+])
+def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
+    assert not several_asks(goal)
