@@ -12,7 +12,8 @@ The order is what the published evidence for small models supports:
    command that prints the same thing confirms it; any other output leaves it disputed, never
    replaced: cross-check draws are worse commands than the greedy one (measured at ec0ed53: where
    they outvoted a right greedy count, the run ended ``success`` on their wrong one). A short output
-   no second command reproduced is ``unconfirmed``. Since a cross-check can change only the stop
+   no second command reproduced is ``unconfirmed``, and so is any read that only one sample or retry
+   found after the greedy command failed. Since a cross-check can change only the stop
    reason, one that printed something is enough (at d7e5004 three of the five calls of a typical
    cross-checked run were cross-checks);
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
@@ -196,9 +197,12 @@ class AttemptOutcome:
 
     @property
     def unconfirmed(self) -> bool:
-        """A short winner (a count, a name) that no second command reproduced and none contradicted:
-        one pipe's output, which a wrong pipe prints as plausibly as a right one."""
-        return self.checked and not self.confirmed and not self.disputed
+        """A winner that no second command reproduced and none contradicted: a short one (a count, a name:
+        one pipe's output, which a wrong pipe prints as plausibly as a right one), or any read found only
+        after the greedy command failed, by the one sample or retry that worked (measured on AgentBench OS
+        and NL2Bash at 89b7b60 and ff58d1f: each of the 4 such long outputs that ended ``success`` was wrong)."""
+        after_failure = self.decided_by in ("vote", "retry") and not _changes(self.winner)
+        return (self.checked or after_failure) and not self.confirmed and not self.disputed
 
     def confidence(self) -> float:
         """A stated confidence, from how the winner was chosen: the share of usable drawn commands that

@@ -208,6 +208,25 @@ def test_failed_and_empty_outputs_never_win_the_vote():
     assert not out.disputed  # finding nothing elsewhere does not contradict what one command found
 
 
+def test_a_long_output_one_sample_found_after_the_greedy_command_failed_is_unconfirmed():
+    # Only one draw of four printed anything: its listing rests on one command, however long it is.
+    cmds = ["grep -rn store .", "grep -rn 'store' .", "grep -rln store src", "find src -name '*.md'"]
+    script = Script(cmds, {cmds[0]: NOTHING, cmds[1]: NOTHING, cmds[2]: MISSING, cmds[3]: LISTING})
+    out = attempt(script)
+    assert out.decided_by == "vote" and out.agreed == 1 and not out.disputed
+    assert out.unconfirmed and "rests on one command" in out.summary()
+
+
+def test_a_long_retry_output_is_unconfirmed_and_a_retried_write_is_not():
+    read = ["cat nope.md", "cat nope.md ", "find docs -name '*.md'"]
+    out = attempt(Script(read, {"cat nope.md": MISSING, "find docs -name '*.md'": LISTING}), samples=0, retries=2)
+    assert out.decided_by == "retry" and out.unconfirmed
+    write = ["mkdir a/b", "mkdir -p a/b"]
+    made = ToolResult("shell", 0, writes=True, changed=True)
+    out = attempt(Script(write, {"mkdir a/b": MISSING, "mkdir -p a/b": made}), samples=0, retries=2)
+    assert out.decided_by == "retry" and not out.unconfirmed  # a write is its own result
+
+
 def test_different_findings_with_no_agreement_are_disputed_and_say_so():
     a, b = ToolResult("shell", 0, stdout="3\n"), ToolResult("shell", 0, stdout="5\n")
     cmds = ["wc -l nope.md", "grep -c x a.py", "grep -c y a.py", "grep -c z a.py"]
