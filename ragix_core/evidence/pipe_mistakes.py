@@ -19,6 +19,11 @@ or `$0` with the default field separator, or a numeric `sort` whose first or las
 Every line starts `file.txt:`, so awk reads 0 and sort ranks by file name. Measured on AgentBench OS
 (b276682 and dff3bdd): "sum the integers in these files" ran `grep -o '[0-9]+' f1 f2 f3 | awk '{sum += $1} ...'`
 in both runs of two tasks, both wrong.
+
+A fourth shape: a stage that prints one line whatever it reads (an `awk` whose every print is in its `END`
+block, a `wc` counting the pipe), then counted by `wc`: it prints 1 every time. Measured on AgentBench OS at
+cc27a82: `find ... | xargs wc -c | awk '{sum += $1} END {print sum}' | wc -l` and another pipe of the same
+ending both printed 1, which "confirmed" each other as the answer to a sum.
 """
 
 from __future__ import annotations
@@ -141,6 +146,27 @@ def _reads_names_as_numbers(stages: List[List[str]], root: Optional[Path]) -> Op
     return None
 
 
+def _prints_one_line(stage: List[str]) -> bool:
+    """A stage whose output is one line whatever it reads: a `wc` counting the pipe, or an `awk` that prints
+    only in its END block."""
+    if _counts_its_input(stage):
+        return True
+    if stage_program(stage) != "awk":
+        return False
+    body = next((str(w) for w in stage[1:] if not str(w).startswith("-")), "")
+    end = re.search(r"\bEND\s*\{", body)
+    return bool(end) and "print" not in body[:end.start()] and "print" in body[end.end():]
+
+
+def _counts_one_line(stages: List[List[str]]) -> Optional[str]:
+    for i, stage in enumerate(stages[:-1]):
+        if _prints_one_line(stage) and any(_counts_its_input(s) for s in stages[i + 1:]):
+            return (f"`{stage_program(stage)}` prints one line (its total), so the `wc` after it counted that one "
+                    "line and prints 1 whatever the files hold. The line `"
+                    f"{stage_program(stage)}` prints is the result; leave out the `wc`.")
+    return None
+
+
 def step_mistake(step: PlanStep) -> Optional[str]:
     """The mistake recorded when the step ran (its result's ``mistake``, found with the files at hand),
     else what the command's shape alone shows."""
@@ -159,7 +185,7 @@ def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
         why = _counts_one_file(stages, root)
         if why:
             return why
-    why = _reads_names_as_numbers(stages, root)
+    why = _reads_names_as_numbers(stages, root) or _counts_one_line(stages)
     if why:
         return why
     for i, stage in enumerate(stages[1:], start=1):

@@ -99,3 +99,24 @@ def test_a_grep_that_prints_file_names_read_as_numbers_is_a_mistake(tmp_path, co
 def test_a_grep_whose_names_are_split_off_or_absent_is_no_mistake(tmp_path, command):
     (tmp_path / "a.log").write_text("error\n")
     assert pipe_mistake(command, tmp_path) is None
+
+
+@pytest.mark.parametrize("command", [
+    # measured (AgentBench OS, cc27a82): two pipes of this ending printed 1 and "confirmed" each other
+    "find . -name '*.txt' -print0 | xargs -0 wc -c | awk '{sum += $1} END {print sum}' | wc -l",
+    "cat a.txt b.txt | awk 'BEGIN {n = 0} {n += NF} END {print n}' | wc -l",
+    "grep -o x a.txt | wc -l | wc -l",
+])
+def test_a_count_of_a_stage_that_prints_one_line_is_a_mistake(command):
+    why = pipe_mistake(command)
+    assert why and "prints 1 whatever" in why
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.txt' -print0 | xargs -0 wc -c | awk '{sum += $1} END {print sum}'",  # the total itself
+    "awk '{print $1} END {print \"done\"}' a.txt | wc -l",  # prints a line per input line too
+    "awk '$3 > 10' data.txt | wc -l",  # a filter: one line per match
+    "awk '{ if ($1 > 0) print }' a.txt | wc -l",
+])
+def test_counts_of_stages_that_print_several_lines_are_not(command):
+    assert pipe_mistake(command) is None
