@@ -252,13 +252,18 @@ class Validator:
             raise Refusal("xargs: nested xargs is not allowed")
         self._check_tool_name(tool)
         spec = SPECS.get(tool)
-        if spec is not None and spec.writes:
-            raise Refusal(f"xargs: {tool} writes files; xargs may only run read-only tools")
+        if spec is not None and spec.writes and not self.writes_allowed:
+            raise Refusal(f"xargs: {tool} writes files; this profile is read-only")
         if tool not in MODEL_COMMANDS:
             resolve_tool(tool)
-        self.check_argv(tool, fixed)  # the fixed part alone; items are checked at run time
+        # Each batch's whole argv (items included) is checked before any batch runs (``xargs_argv``), as a direct
+        # command naming those files would be: a writer's items as write paths. A reader's fixed part is checked
+        # here too; a writer's cannot be alone (`chmod 755` names no file yet).
+        writes = bool(spec is not None and spec.writes)
+        if not writes:
+            self.check_argv(tool, fixed)
         plan.tool, plan.fixed = tool, list(fixed)
-        return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words))
+        return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words), writes=writes)
 
     @staticmethod
     def _max_args(value: str) -> int:
