@@ -125,6 +125,8 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
     for m in messages:
         if m.kind == "ai" and m.type == REASONING and not m.meta.get("error"):
             step += 1
+            if m.meta.get("by") == "ragix":  # ragix's own step (a search of the documents): not the model's words
+                continue
             if out[-1]["role"] == "assistant":
                 _add(out, "user", _next_step(step, max_steps))
             _add(out, "assistant", m.meta["reply"] if m.meta.get("format") == "free" else decision_json(m))
@@ -133,7 +135,7 @@ def transcript(messages: Sequence[ChatMessage], history: Sequence[Tuple[str, str
         elif m.kind == "tool":
             _add(out, "user", tool_result_text(m, labels[m.id]))
             if free:
-                _add(out, "user", prompts.section("chat_free", "next"))
+                _add(out, "user", prompts.section("chat_free", "searched" if m.meta.get("by") == "ragix" else "next"))
     return _fit(out, TRANSCRIPT_CHARS)
 
 

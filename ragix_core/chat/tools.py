@@ -44,6 +44,7 @@ _ALIASES = {
     "to": ("to", "unit", "target", "to_unit"),
     "variable": ("variable", "var", "symbol"),
     "query": ("query", "q", "search", "keywords"),
+    "sources": ("sources",),
 }
 _OPERATIONS = ("evaluate", "simplify", "expand", "factor", "solve", "diff", "integrate", "limit",
                "logic_simplify", "satisfiable", "convert")
@@ -228,7 +229,14 @@ class SearchTool:
             return ToolOutcome("", "search needs tool_input.query: a few keywords", 0.0)
         if not self.providers:
             return ToolOutcome("", "no search source is configured here: " + "; ".join(self.notes), 0.0)
-        hits, errors = search_all(self.providers, query, self.top_k, self.timeout)
+        providers = self.providers
+        only = _get(tool_input, "sources")  # "docs": ragix's own search of the user's documents (chat/nodes.py)
+        if only:
+            wanted = {n.strip() for n in only.split(",")}
+            providers = [p for p in self.providers if p.name in wanted]
+            if not providers:
+                return ToolOutcome("", f"no search source named {only!r} here", 0.0)
+        hits, errors = search_all(providers, query, self.top_k, self.timeout)
         duration = time.perf_counter() - started
         if self.bus is not None:  # the other tools' processes are published by the tool box
             self.bus.publish(EventKind.TOOL_CALL, self.session_id, tool="search", call_tool="search",
@@ -256,6 +264,12 @@ class ChatTools:
     @property
     def names(self) -> List[str]:
         return list(self.tools)
+
+    @property
+    def searches_documents(self) -> bool:
+        """The search tool reads the user's own documents (``--docs DIR``), not only memory or the web."""
+        search = self.tools.get("search")
+        return any(getattr(p, "name", "") == "docs" for p in getattr(search, "providers", ()))
 
     def close(self) -> None:
         """Release what the tools hold open (a search's document index); the chat is over."""

@@ -28,9 +28,10 @@ def config_for(deps: ChatDeps, **extra: Any) -> Dict[str, Any]:
 class FakeTools:
     """Tool set double: records calls, answers from a table (tool -> output, a ToolOutcome, or an Exception)."""
 
-    def __init__(self, names=("repl", "operator", "search"), outputs=None):
+    def __init__(self, names=("repl", "operator", "search"), outputs=None, searches_documents=False):
         self._names = list(names)
         self.outputs = outputs or {}
+        self.searches_documents = searches_documents
         self.calls: List[Dict[str, Any]] = []
 
     @property

@@ -111,3 +111,47 @@ def test_an_answer_with_wrong_arithmetic_is_sent_back_once_with_the_computed_val
     # a second wrong answer stands: the check is not a loop
     messages, deps = _thread(["2 + 2 = 5", "2 + 2 = 5!"], question="What is 2 plus 2?")
     assert final_message(messages).content == "2 + 2 = 5!" and len(deps.orchestrator.calls) == 2
+
+
+def _docs_thread(replies, question="Which port does our ingest service listen on?", history=None, docs=True):
+    tools = FakeTools(outputs={"search": "1. Ingest service (docs: services.md)\nIt listens on port 7421.",
+                               "repl": "100.0\n"}, searches_documents=docs)
+    deps = deps_with(replies, tools=tools, decisions="free")
+    state = new_state("s", "t", question)
+    if history:
+        state["history"] = history
+    state = run_thread(state, {"configurable": {DEPS_KEY: deps}})
+    return state["messages"], deps
+
+
+def test_with_the_users_documents_ragix_searches_them_first_and_the_model_answers_from_the_passages():
+    messages, deps = _docs_thread(["It listens on port 7421 [1]."])
+    assert deps.tools.calls[0] == {"tool": "search", "earlier": 2, "input": {
+        "query": "Which port does our ingest service listen on?", "sources": "docs"}}
+    first = reasoning_steps(messages)[0]
+    assert first.meta["by"] == "ragix" and first.meta["action"] == "search"
+    assert tool_messages(messages)[0].meta["by"] == "ragix"
+    final = final_message(messages)
+    assert final.content == "It listens on port 7421 [1]." and final.meta["citations"][0]["label"] == 1
+    asked = deps.orchestrator.calls[0]["messages"]  # the model's one call: question, passages, what to do
+    assert [m["role"] for m in asked] == ["system", "user"]
+    assert "port 7421" in asked[1]["content"] and "they may be about something else" in asked[1]["content"]
+
+
+def test_a_follow_up_is_searched_with_the_question_before_it():
+    _, deps = _docs_thread(["Team Kestrel [1]."], question="Which team owns that service?",
+                           history=[("Which port does our ingest service listen on?", "Port 7421.")])
+    assert deps.tools.calls[0]["input"]["query"] == ("Which port does our ingest service listen on? "
+                                                     "Which team owns that service?")
+
+
+def test_passages_that_do_not_answer_leave_the_model_to_compute_as_before():
+    messages, deps = _docs_thread([PROGRAM, "The area is 100.0 square units [2]."],
+                                  question="What is the area of a 12.5 by 8 rectangle?")
+    assert [c["tool"] for c in deps.tools.calls] == ["search", "repl"]
+    assert final_message(messages).content == "The area is 100.0 square units [2]."
+
+
+def test_without_the_users_documents_nothing_is_searched_unasked():
+    messages, deps = _docs_thread(["Port 80."], docs=False)
+    assert deps.tools.calls == [] and final_message(messages).content == "Port 80."

@@ -231,6 +231,26 @@ def test_search_tool_formats_hits_and_records_sources(docs, tmp_path):
     assert tool.run({}, []).error == "search needs tool_input.query: a few keywords"
 
 
+def test_a_search_named_to_the_documents_reads_only_them_and_the_tools_say_they_have_documents(docs, tmp_path):
+    class Web:
+        name = "web"
+
+        def __init__(self):
+            self.asked = []
+
+        def search(self, query, top_k):
+            self.asked.append(query)
+            return [SearchHit("web", "t", "from the web")]
+
+    web = Web()
+    tool = SearchTool([DocsProvider(str(docs), str(tmp_path / "idx")), web], 2, 5.0)
+    out = tool.run({"query": "Kestrel team owner", "sources": "docs"}, [])
+    assert out.error is None and "services/zephyr.md" in out.output and web.asked == []
+    assert tool.run({"query": "x", "sources": "wiki"}, []).error == "no search source named 'wiki' here"
+    assert ChatTools([tool]).searches_documents
+    assert not ChatTools([SearchTool([web], 2, 5.0)]).searches_documents and not ChatTools([]).searches_documents
+
+
 def test_closing_the_tools_closes_the_document_index(docs, tmp_path):
     import sqlite3
 
