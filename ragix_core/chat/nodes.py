@@ -31,6 +31,7 @@ from ragix_core.llm.structured import ask_json, ask_text
 from .decision import THINKING_CHARS, Decision, decision_schema, normalised
 from .arithmetic import wrong_arithmetic
 from .free_form import free_decision
+from .passages import about_the_question
 from .messages import (ChatMessage, final_answer, message_id, question, reasoning, reasoning_count,
                        reasoning_steps, tool_message, tool_messages, tool_request)
 from .prompting import orchestrator_messages, tool_labels, writer_messages
@@ -116,7 +117,9 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
                                    max_steps=deps.max_reasoning_steps, history_turns=deps.history_turns,
                                    decisions=deps.decisions)
     if deps.decisions == "free" and step == 1 and deps.tools.searches_documents:
-        return _search_documents_first(messages, state.get("history") or [], msg_id)
+        found = _search_documents_first(deps, state, msg_id)
+        if found is not None:
+            return found
     try:
         if deps.decisions == "free":
             completion = ask_text(deps.orchestrator, prompt, max_tokens=deps.free_max_tokens, stop=[CLOSING_FENCE])
@@ -134,17 +137,27 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
                     normalised(decision), completion)
 
 
-def _search_documents_first(messages: Sequence[ChatMessage], history: Sequence[Any], msg_id: str) -> Dict[str, Any]:
+def _search_documents_first(deps: ChatDeps, state: ChatState, msg_id: str) -> Optional[Dict[str, Any]]:
     """A free-text orchestrator's first step, taken by ragix: a search of the user's documents for the
     question (with the previous question, which a follow-up's "that service" refers to). Measured on our
-    conversations at f722838: written as free text, the model never chose to search the documents a question
-    was about (0 of 3); it wrote a program instead. The model sees the passages and answers from them or
-    goes on as it would have. Only the documents are searched: no question leaves the machine unasked."""
-    asked = [q for q, _ in list(history)[-1:]] + [question(messages)]
+    conversations at 897221a: written as free text, the model never chose to search the documents a question
+    was about (0 of 3); it wrote a program printing an invented port instead. The passages become result [1]
+    when they are about the question (chat/passages.py); else nothing is shown and the model's step is as it
+    was. Only the documents are searched: no question leaves the machine unasked."""
+    messages = state["messages"]
+    asked = [q for q, _ in list(state.get("history") or [])[-1:]] + [question(messages)]
     query = bounded(" ".join(one_line(q, 300) for q in asked), 600, marker=False)
-    meta = {"action": "search", "tool_name": "search", "tool_input": {"query": query, "sources": "docs"},
-            "confidence": 50, "missing_info": [], "format": "free", "by": "ragix", "step": 1, "reply": ""}
-    return {"messages": [reasoning(msg_id, "", **meta)], "ready_to_answer": False}
+    tool_input = {"query": query, "sources": "docs"}
+    outcome = deps.tools.run("search", tool_input, messages)
+    if outcome.error or not about_the_question(question(messages), outcome.output):
+        return None
+    meta = {"action": "search", "tool_name": "search", "tool_input": tool_input, "confidence": 50,
+            "missing_info": [], "format": "free", "by": "ragix", "step": 1, "reply": ""}
+    step = reasoning(msg_id, "", **meta)
+    result = tool_message(message_id(state["thread_id"], len(messages) + 1), tool_call_id=msg_id, tool="search",
+                          tool_input=tool_input, output=outcome.output, error=None,
+                          duration=round(outcome.duration, 3), by="ragix", **outcome.meta)
+    return {"messages": [step, result], "ready_to_answer": False}
 
 
 def _check_arithmetic(meta: Dict[str, Any], messages: Sequence[ChatMessage]) -> None:
@@ -182,10 +195,9 @@ def run_tools(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     if request is None or last is None:
         return {}
     outcome = deps.tools.run(request["tool"], request["input"], messages)
-    by = {"by": last.meta["by"]} if last.meta.get("by") else {}
     msg = tool_message(message_id(state["thread_id"], len(messages)), tool_call_id=last.id, tool=request["tool"],
                        tool_input=request["input"], output=outcome.output, error=outcome.error,
-                       duration=round(outcome.duration, 3), **outcome.meta, **by)
+                       duration=round(outcome.duration, 3), **outcome.meta)
     return {"messages": [msg]}
 
 

@@ -6,6 +6,7 @@ from ragix_core.chat.arithmetic import wrong_arithmetic
 from ragix_core.chat.free_form import free_decision
 from ragix_core.chat.graph import run_thread
 from ragix_core.chat.messages import final_message, reasoning_steps, tool_messages
+from ragix_core.chat.passages import about_the_question, content_words
 from ragix_core.chat.nodes import DEPS_KEY
 from ragix_core.chat.state import new_state
 from ragix_core.config import parse_config
@@ -126,7 +127,7 @@ def _docs_thread(replies, question="Which port does our ingest service listen on
 
 def test_with_the_users_documents_ragix_searches_them_first_and_the_model_answers_from_the_passages():
     messages, deps = _docs_thread(["It listens on port 7421 [1]."])
-    assert deps.tools.calls[0] == {"tool": "search", "earlier": 2, "input": {
+    assert deps.tools.calls[0] == {"tool": "search", "earlier": 1, "input": {
         "query": "Which port does our ingest service listen on?", "sources": "docs"}}
     first = reasoning_steps(messages)[0]
     assert first.meta["by"] == "ragix" and first.meta["action"] == "search"
@@ -145,13 +146,25 @@ def test_a_follow_up_is_searched_with_the_question_before_it():
                                                      "Which team owns that service?")
 
 
-def test_passages_that_do_not_answer_leave_the_model_to_compute_as_before():
-    messages, deps = _docs_thread([PROGRAM, "The area is 100.0 square units [2]."],
+def test_passages_about_something_else_are_not_shown_and_the_model_computes_as_before():
+    messages, deps = _docs_thread([PROGRAM, "The area is 100.0 square units [1]."],
                                   question="What is the area of a 12.5 by 8 rectangle?")
     assert [c["tool"] for c in deps.tools.calls] == ["search", "repl"]
-    assert final_message(messages).content == "The area is 100.0 square units [2]."
+    assert "port 7421" not in str(deps.orchestrator.calls[0]["messages"])
+    assert [m.meta["tool"] for m in tool_messages(messages)] == ["repl"]
+    assert final_message(messages).content == "The area is 100.0 square units [1]."
 
 
 def test_without_the_users_documents_nothing_is_searched_unasked():
     messages, deps = _docs_thread(["Port 80."], docs=False)
     assert deps.tools.calls == [] and final_message(messages).content == "Port 80."
+
+
+def test_passages_are_about_the_question_when_they_share_two_of_its_content_words():
+    passages = "1. Zephyr ingest (docs: zephyr.md)\nThe Zephyr ingest service listens on port 7421."
+    assert about_the_question("Which port does the Zephyr service use?", passages)  # port, zephyr, service
+    assert not about_the_question("What is 347 multiplied by 29?", passages)
+    assert not about_the_question("Which port is it?", passages)  # one word in common
+    assert not about_the_question("What is the one that does this?", passages)  # function words only
+    assert content_words("Convert 100 degrees Fahrenheit to Celsius.") == {"convert", "degrees", "fahrenheit",
+                                                                             "celsius"}
