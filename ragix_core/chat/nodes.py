@@ -113,13 +113,13 @@ def orchestrate(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     messages = state["messages"]
     step = reasoning_count(messages) + 1
     msg_id = message_id(state["thread_id"], len(messages))
-    prompt = orchestrator_messages(messages, state.get("history") or [], tools=deps.tools.names,
-                                   max_steps=deps.max_reasoning_steps, history_turns=deps.history_turns,
-                                   decisions=deps.decisions)
     if deps.decisions == "free" and step == 1 and deps.tools.searches_documents:
         found = _search_documents_first(deps, state, msg_id)
         if found is not None:
             return found
+    prompt = orchestrator_messages(messages, state.get("history") or [], tools=deps.tools.names,
+                                   max_steps=deps.max_reasoning_steps, history_turns=deps.history_turns,
+                                   decisions=deps.decisions)
     try:
         if deps.decisions == "free":
             completion = ask_text(deps.orchestrator, prompt, max_tokens=deps.free_max_tokens, stop=[CLOSING_FENCE])

@@ -26,7 +26,7 @@ ought our ours ourselves out over own same she should shouldn't some such than t
 themselves then there there's these they this those through too under until upon very was wasn't were weren't
 what what's when where which while who whom whose why will with won't would wouldn't yes yet you your yours
 yourself yourselves according please tell give show find know say says said want need get got use used using
-one two three first also still even well way may might shall
+one two three first still even well way may might shall
 """.split())
 
 
