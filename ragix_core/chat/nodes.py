@@ -10,6 +10,10 @@ its new messages. What it depends on (model clients, tools, limits) comes from
 ``config["configurable"]["chat"]`` (a ``ChatDeps``), the place LangGraph passes
 run-time configuration too, so these same functions build the LangGraph graph.
 
+A free-text orchestrator with the user's documents gets one step taken for it: the orchestrator node searches
+the documents first and, when the passages are about the question, returns that step and its result together
+(``_search_documents_first``), so the model's first step already sees them.
+
 Nothing here raises into the run: an orchestrator whose reply stays invalid
 after one repair, or a backend failure, becomes a last reasoning step that
 routes to the writer with a named stop reason; a writer that cannot reach its
