@@ -2,7 +2,7 @@
 may write, each batch checked as the direct command naming those files would be; refused where it may only read.
 
 Measured on InterCode-ALFA NL2Bash (0509477): "change permissions for all PHP files … to 755" drew
-`find -exec chmod`, then `xargs chmod`, eight times over, every one refused, so the run ended with no command run.
+`find -exec chmod` and `xargs chmod`, six commands over eight draws, every one refused: the run ended with none run.
 """
 
 from __future__ import annotations
