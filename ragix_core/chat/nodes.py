@@ -149,18 +149,18 @@ def _search_documents_first(deps: ChatDeps, state: ChatState, msg_id: str) -> Op
     when they are about the question (chat/passages.py); else nothing is shown and the model's step is as it
     was. Only the documents are searched: no question leaves the machine unasked."""
     messages = state["messages"]
-    asked = [q for q, _ in list(state.get("history") or [])[-1:]] + [question(messages)]
-    query = bounded(" ".join(one_line(q, 300) for q in asked), 600, marker=False)
+    asked = question(messages)
+    earlier = [q for q, _ in list(state.get("history") or [])[-1:]]
+    query = bounded(" ".join(one_line(q, 300) for q in earlier + [asked]), 600, marker=False)
     tool_input = {"query": query, "sources": "docs"}
     outcome = deps.tools.run("search", tool_input, messages)
-    if outcome.error or not about_the_question(question(messages), outcome.output):
+    if outcome.error or not about_the_question(asked, outcome.output):
         return None
     meta = {"action": "search", "tool_name": "search", "tool_input": tool_input, "confidence": 50,
             "missing_info": [], "format": "free", "by": "ragix", "step": 1, "reply": ""}
     step = reasoning(msg_id, "", **meta)
-    result = tool_message(message_id(state["thread_id"], len(messages) + 1), tool_call_id=msg_id, tool="search",
-                          tool_input=tool_input, output=outcome.output, error=None,
-                          duration=round(outcome.duration, 3), by="ragix", **outcome.meta)
+    result = _result(message_id(state["thread_id"], len(messages) + 1), msg_id, "search", tool_input, outcome,
+                     by="ragix")
     return {"messages": [step, result], "ready_to_answer": False}
 
 
@@ -199,10 +199,15 @@ def run_tools(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:
     if request is None or last is None:
         return {}
     outcome = deps.tools.run(request["tool"], request["input"], messages)
-    msg = tool_message(message_id(state["thread_id"], len(messages)), tool_call_id=last.id, tool=request["tool"],
-                       tool_input=request["input"], output=outcome.output, error=outcome.error,
-                       duration=round(outcome.duration, 3), **outcome.meta)
-    return {"messages": [msg]}
+    return {"messages": [_result(message_id(state["thread_id"], len(messages)), last.id, request["tool"],
+                                 request["input"], outcome)]}
+
+
+def _result(msg_id: str, call_id: str, tool: str, tool_input: Mapping[str, Any], outcome: Any,
+            **extra: Any) -> ChatMessage:
+    """The tool message of one call's outcome (a ``ToolOutcome``)."""
+    return tool_message(msg_id, tool_call_id=call_id, tool=tool, tool_input=tool_input, output=outcome.output,
+                        error=outcome.error, duration=round(outcome.duration, 3), **outcome.meta, **extra)
 
 
 def write(state: ChatState, config: RunnableConfig) -> Dict[str, Any]:

@@ -306,8 +306,7 @@ class CommandAttempt:
         if self.samples and not _changes(greedy):
             self._vote(greedy, "greedy", False, description, out, ran)
             if out.winner is not None:
-                out.checked = _short(out.winner, self.confirm_lines) and not _changes(out.winner)
-                return out
+                return out  # one sample's read after the greedy command failed: ``unconfirmed`` unless agreed
         for r in range(self.retries):
             last = self._last_unusable(out)
             if last is None:
