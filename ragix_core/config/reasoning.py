@@ -159,6 +159,9 @@ class VotingSection(_Section):
     # each, reasoning_v30/judge.py); the rival is the answer's basis only when both readings pick it. The run
     # still ends `disputed`. Off by default: measured, it fixed 4 answers and broke 1 (docs/SAMPLING.md).
     judge_disputes: bool = False
+    # A number the writer worked out from an output longer than confirm_lines (a count, a total) is computed
+    # by one more command, which replaces it when they differ (reasoning_v30/computed.py).
+    compute_derived: bool = True
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
     # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
     k_max: Optional[int] = Field(None, ge=1, le=11)

@@ -278,9 +278,12 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         return evidence_block(steps, goal)
 
     def compose_for(self, goal: str, steps: List[PlanStep]) -> str:
+        return self._grounded(goal, self.write_answer(goal, steps), steps)
+
+    def write_answer(self, goal: str, steps: List[PlanStep]) -> str:
+        """The writer's answer from ``steps``' outputs, as written (not yet held to them: ``_grounded``)."""
         text = prompts.render("compose_answer", goal=bounded(goal, 2000), evidence=self.evidence(steps, goal))
-        answer = ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
-        return self._grounded(goal, answer, steps)
+        return ask_text(self.worker, [{"role": "user", "content": text}], max_tokens=300).text.strip()
 
     def _grounded(self, goal: str, answer: str, steps: List[PlanStep]) -> str:
         """A written answer held to the outputs: false pairings and wrong extremes are rewritten from

@@ -381,6 +381,22 @@ class CommandAttempt:
             out.winner = best.representative
             out.decided_by = label if best.representative is first else "vote"
 
+    def compute(self, description: str, out: AttemptOutcome) -> Optional[PlanStep]:
+        """One more command, asked to print the number the answer needs from what ``out.winner`` printed
+        (reasoning_v30/computed.py): the step when it ran well and printed something, else None. Never
+        an ``echo`` (it would state a number, not compute it), a command already run, or a write."""
+        winner = out.winner
+        lines = sum(1 for line in (winner.result.stdout or "").splitlines() if line.strip()) if winner.result else 0
+        feedback = "\n\n" + prompts.section("command_followup", "compute",
+                                             command=winner.tool_call.args.get("command"), lines=lines)
+        ran = {_same(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
+        before = len(out.steps)
+        step = self._draw(feedback, GREEDY, description, out, ran)
+        if (len(out.steps) == before or not _usable(step) or _states_itself(step) or _changes(step)
+                or (step.result is not None and step.result.writes)):
+            return None
+        return step
+
     def _redraw(self, repeated: PlanStep, feedback: str, description: str, out: AttemptOutcome,
                 ran: Dict[str, PlanStep]) -> Optional[PlanStep]:
         """A retry that wrote a command already run is drawn once more, hotter, told which command it

@@ -22,6 +22,7 @@ from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_json
 
 from .attempt import GREEDY, SAMPLED, AttemptOutcome, CommandAttempt
+from .computed import Computed, number_to_compute, printed_number
 from ragix_core.llm.command_prompt import ask_free_command, command_request, pasted_placeholder
 from .judge import ask_judge
 from .replies import AnswerReply
@@ -46,18 +47,6 @@ def _tried(steps: List[PlanStep]) -> str:
         verdict = "ok" if s.status == StepStatus.SUCCESS else "FAILED"
         lines.append(f"- `{command}` [{verdict}]: {bounded(step_output(s, limit=300), 300) or '(no output)'}")
     return "Tried first, one command at a time:\n" + "\n".join(lines) if lines else ""
-
-
-# One number and nothing else: what `wc -l < F`, `grep -c` and `... | wc -l` print.
-_BARE_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
-
-
-def printed_number(step: PlanStep) -> Optional[str]:
-    """The winning output when it is one bare number: that number is the answer, written without a model
-    call (measured at d39291a: the writer answered such an output with the number alone, and the call cost a
-    third of a confirmed run's time: a ~230-token prompt no other call shares)."""
-    out = step_output(step)
-    return out if _BARE_NUMBER.fullmatch(out) else None
 
 
 def _one_line(output: str) -> str:
@@ -93,14 +82,14 @@ class DirectAnswers:
         found nothing goes to PLAN; otherwise the answer is written from the winning output alone."""
         prompt = self.command_prompt(goal)
         v = self.voting
-        outcome = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
+        attempt = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
                                  lambda step, final=False: self._run_written(step, goal, final),
                                  lambda step: execution_feedback(step, self.root),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries,
                                  confirm_lines=v.confirm_lines, cross_checks=v.cross_checks,
                                  cross_check_draws=v.cross_check_draws,
-                                 judge=(lambda a, b: ask_judge(self.worker, goal, a, b)) if v.judge_disputes else None
-                                 ).attempt(goal)
+                                 judge=(lambda a, b: ask_judge(self.worker, goal, a, b)) if v.judge_disputes else None)
+        outcome = attempt.attempt(goal)
         meta = {"attempt": outcome.to_meta()}
         winner = outcome.winner
         idle = outcome.decided_by == "unchanged"  # nothing found anything: a plan may, as after no winner
@@ -117,7 +106,7 @@ class DirectAnswers:
             # nothing end `no_evidence` too: an empty search agrees with itself whether its pattern or path was
             # right or wrong (absence.py), so "none found" is said beside its commands, not claimed.
             return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta, "stop_reason": "no_evidence"}
-        return self._answer_from(goal, outcome, meta)
+        return self._answer_from(goal, attempt, outcome, meta)
 
     def _run_written(self, step: PlanStep, goal: str, final: bool = False) -> Any:
         """Run a command the worker wrote, unless it holds a placeholder of the request's examples:
@@ -132,15 +121,24 @@ class DirectAnswers:
         step.status = StepStatus.FAILED
         return None
 
-    def _answer_from(self, goal: str, outcome: AttemptOutcome, meta: Dict[str, Any]) -> Dict[str, Any]:
+    def _answer_from(self, goal: str, attempt: CommandAttempt, outcome: AttemptOutcome,
+                     meta: Dict[str, Any]) -> Dict[str, Any]:
         number = printed_number(outcome.winner)
         # "output": no writer, the output is one number (ragix's notes are still added); "writer": the model wrote it
         meta["attempt"]["answer_from"] = "writer" if number is None else "output"
-        answer = self.compose_for(goal, [outcome.winner]) if number is None else \
-            self._grounded(goal, number, [outcome.winner])
-        # The answer's evidence is the winning command alone; every command that ran is in the trace
-        # (its tool events) and in meta["attempt"]["commands"].
-        result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": [outcome.winner], "meta": meta}
+        evidence = [outcome.winner]
+        written = self.write_answer(goal, evidence) if number is None else number
+        computed = self._compute(goal, written, attempt, outcome) if number is None else None
+        if computed is not None:
+            meta["attempt"]["computed"] = computed.to_meta()
+            meta["attempt"]["commands"] = [s.tool_call.args.get("command") for s in outcome.steps if s.tool_call]
+            if computed.number is not None:
+                evidence = [outcome.winner, computed.step]
+                written = computed.answer(written)
+        answer = self._grounded(goal, written, evidence)
+        # The answer's evidence is the winning command (and the one that computed its number); every command
+        # that ran is in the trace (its tool events) and in meta["attempt"]["commands"].
+        result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": evidence, "meta": meta}
         # A caveat is said beside the answer (meta "caveat": the CLI prints it under the answer, --json and
         # the page show it), not inside it: a reader or a script taking the answer's number must not take a
         # rival command's number or a digit of a command line for it (measured at 54895a2: 2 of 12
@@ -157,6 +155,11 @@ class DirectAnswers:
             meta["caveat"] = (f"{outcome.summary()}: `{shown_command(outcome.winner)}`"
                               f"{'. Other outputs: ' + others if others else ''}.")
             result["stop_reason"] = DISPUTED
+        elif computed is not None and not computed.agrees:
+            # The answer's number rests on one command that computed it, or on the writer's arithmetic alone.
+            meta["caveat"] = f"{computed.caveat()}."
+            result["stop_reason"] = UNSUPPORTED if marks_unsupported(answer) else UNCONFIRMED
+            result["confidence"] = min(result["confidence"], 0.5 if computed.number is not None else 0.4)
         elif outcome.unconfirmed:
             # One pipe's count or name, which a wrong pipe prints as plausibly: the answer stands, said to
             # rest on one command, and the run does not claim success for it.
@@ -172,3 +175,14 @@ class DirectAnswers:
             result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
         result["answer"] = answer
         return result
+
+    def _compute(self, goal: str, answer: str, attempt: CommandAttempt,
+                 outcome: AttemptOutcome) -> Optional[Computed]:
+        """A command for the number the writer worked out from a long output (computed.py), or None when
+        the answer states no such number or the run wrote (the write is the result)."""
+        if not self.voting.compute_derived or outcome.winner.result is None or outcome.winner.result.writes:
+            return None
+        derived = number_to_compute(goal, answer, outcome.winner, self.voting.confirm_lines)
+        if derived is None:
+            return None
+        return Computed(derived, outcome.winner, attempt.compute(goal, outcome))

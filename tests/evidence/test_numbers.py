@@ -82,3 +82,14 @@ def test_an_answer_grounded_twice_is_marked_once():
     once = mark_unsupported_numbers("Which version?", "It is 0.1.0.", empty)
     assert mark_unsupported_numbers("Which version?", once + "\n\nVerification failed: no version shown", empty) \
         .count("0.1.0") == 2  # the answer and its one mark
+
+
+def test_a_number_no_text_shows_is_derived_and_a_shown_one_is_not():
+    from ragix_core.evidence.numbers import derived_numbers
+    rows = [_step("cat tasks.csv", "a,30\nb,45\nc,40\n")]
+    # 115 (the sum) and 3 (the count) are derived: supported, but no output, command or goal writes them
+    assert derived_numbers("Total minutes in tasks.csv?", "3 tasks take 115 minutes; b takes 45.", rows) == ["3", "115"]
+    assert derived_numbers("Which 2 tasks?", "2 tasks, 0 or 1 of them late: a and b.", rows) == []  # goal; 0 and 1
+    marked = mark_unsupported_numbers("Total?", "It is 999.", rows)
+    assert derived_numbers("Total?", marked, rows) == ["999"]  # ragix's own note is not the answer's number
+    assert derived_numbers("Total?", "It is 115.", []) == []  # nothing ran: nothing to compute from
