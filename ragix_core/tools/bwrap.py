@@ -4,7 +4,12 @@ Measured on the target machines: as root, bwrap only confines with
 ``--unshare-user --cap-drop ALL``, and the environment must be empty because
 /proc/1/environ inside the sandbox is the sandboxed process's own. /etc is not
 mounted (it holds secrets such as /etc/shadow, readable by a mapped root);
-only the two files the dynamic loader and time formatting use are.
+only the files the dynamic loader and time formatting use are, and for the
+project's own commands the user and group names (``USER_NAME_FILES``: world-
+readable on every Unix, no secret in them): without them `ls -l` shows owners
+as numbers and `find -user root` fails with "not the name of a known user"
+(measured on InterCode-ALFA NL2Bash fs_5-6 at 0822586: `ls -lh` printed `0 0`
+where the same command outside prints `root root`). Servers (MCP) get none.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ import subprocess
 from functools import lru_cache
 from typing import Iterable, List, Optional
 
-__all__ = ["find_bwrap", "bwrap_prefix"]
+__all__ = ["find_bwrap", "bwrap_prefix", "USER_NAME_FILES"]
 
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 _ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives")
+USER_NAME_FILES = ("/etc/passwd", "/etc/group")
 
 
 @lru_cache(maxsize=1)
@@ -52,8 +58,10 @@ def bwrap_prefix(
     hidden: Iterable[str] = (),
     extra_ro: Iterable[str] = (),
     mount_root: bool = True,
+    user_names: bool = False,
 ) -> List[str]:
-    """bwrap argv up to and including ``--``; append the command's argv."""
+    """bwrap argv up to and including ``--``; append the command's argv. ``user_names``: mount
+    ``USER_NAME_FILES`` read-only, so that programs name the owners of files."""
     args = [
         bwrap,
         "--unshare-all",  # user, ipc, pid, net, uts, cgroup namespaces
@@ -71,7 +79,7 @@ def bwrap_prefix(
             args += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
-    for path in _ETC_FILES:
+    for path in _ETC_FILES + (USER_NAME_FILES if user_names else ()):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]

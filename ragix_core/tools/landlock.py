@@ -147,5 +147,7 @@ def drop_capabilities() -> None:
 
 
 def system_read_exec() -> List[str]:
-    """System paths a confined program may read and execute."""
-    return ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"]
+    """System paths a confined program may read and execute (the user and group names included, as
+    under bubblewrap: tools/bwrap.py says why)."""
+    return ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives",
+            "/etc/passwd", "/etc/group"]

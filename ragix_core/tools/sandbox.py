@@ -115,7 +115,7 @@ class Sandbox:
         if self.kind == "bwrap":
             assert self.bwrap is not None
             out["argv"] = bwrap_prefix(self.bwrap, self.root, cwd, writable=writable, network=network,
-                                       protected=protected, extra_ro=extra_ro, hidden=hidden) + list(argv)
+                                       protected=protected, extra_ro=extra_ro, hidden=hidden, user_names=True) + list(argv)
             out["reads"] = [p for p in _ll.system_read_exec() if os.path.exists(p)] + extra + [self.root]
             out["writes"] = ([self.root] if writable else []) + ["/tmp (empty, discarded after the run)"]
         elif self.kind == "landlock":
@@ -149,7 +149,7 @@ class Sandbox:
         if self.kind == "bwrap":
             assert self.bwrap is not None
             prefix = bwrap_prefix(self.bwrap, self.root, cwd, writable=writable, network=network,
-                                  protected=protected, extra_ro=extra_ro, hidden=hidden)
+                                  protected=protected, extra_ro=extra_ro, hidden=hidden, user_names=True)
             return run_process(prefix + argv, cwd=cwd, env=env, limits=limits, fsize=fsize,
                                stdin_data=stdin_data, out_cap=out_cap)
         if self.kind == "landlock":

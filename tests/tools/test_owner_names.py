@@ -1,0 +1,29 @@
+"""Confined commands name the owners of files as the same commands outside do (tools/bwrap.py)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import subprocess
+
+import pytest
+
+from ragix_core.tools.bwrap import bwrap_prefix, find_bwrap
+from tests.tools.conftest import make_box, sandboxes
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+def test_ls_and_find_name_the_owner(world, sandbox):
+    box = make_box(world, sandbox)
+    owner = pwd.getpwuid(os.stat(world["proj"] / "README.md").st_uid).pw_name
+    listed = box.run_command("ls -l README.md")
+    assert listed.returncode == 0 and listed.stdout.split()[2] == owner, (listed.stdout, listed.stderr)
+    found = box.run_command(f"find . -user {owner} -name README.md")
+    assert found.returncode == 0 and found.stdout.strip() == "./README.md", (found.stdout, found.stderr)
+
+
+@pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap does not confine on this machine")
+def test_a_server_sandbox_gets_no_user_names(tmp_path):
+    argv = bwrap_prefix(find_bwrap(), str(tmp_path), str(tmp_path), writable=False, network=False)
+    seen = subprocess.run(argv + ["/usr/bin/cat", "/etc/passwd"], env={}, capture_output=True, text=True)
+    assert seen.returncode != 0 and not seen.stdout
