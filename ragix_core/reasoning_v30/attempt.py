@@ -51,6 +51,8 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
+from .computed import computed_number, output_lines, printed_number
+
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
@@ -86,8 +88,7 @@ def output_key(step: PlanStep) -> str:
 
 
 def _short(step: PlanStep, lines: int) -> bool:
-    out = (step.result.stdout or "") if step.result is not None else ""
-    return sum(1 for line in out.splitlines() if line.strip()) <= lines
+    return output_lines(step) <= lines
 
 
 def _same(command: str) -> str:
@@ -381,21 +382,29 @@ class CommandAttempt:
             out.winner = best.representative
             out.decided_by = label if best.representative is first else "vote"
 
-    def compute(self, description: str, out: AttemptOutcome) -> Optional[PlanStep]:
-        """One more command, asked to print the number the answer needs from what ``out.winner`` printed
-        (reasoning_v30/computed.py): the step when it ran well and printed something, else None. Never
-        an ``echo`` (it would state a number, not compute it), a command already run, or a write."""
+    def compute(self, description: str, out: AttemptOutcome, draws: int = 2) -> Optional[PlanStep]:
+        """A command that prints the number the answer needs from what ``out.winner`` printed
+        (reasoning_v30/computed.py): the first of at most ``draws`` that ran well and printed one
+        number, else None. The first draw is greedy; one that printed lines instead is shown so and the
+        next is sampled (measured at bd4e7e3: asked for a total, the greedy draw ran the winner's grep
+        again with another option). Never an ``echo`` (it states a number), a command already run, or a write."""
         winner = out.winner
-        lines = sum(1 for line in (winner.result.stdout or "").splitlines() if line.strip()) if winner.result else 0
         feedback = "\n\n" + prompts.section("command_followup", "compute",
-                                             command=winner.tool_call.args.get("command"), lines=lines)
+                                             command=winner.tool_call.args.get("command"), lines=output_lines(winner))
         ran = {_same(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
-        before = len(out.steps)
-        step = self._draw(feedback, GREEDY, description, out, ran)
-        if (len(out.steps) == before or not _usable(step) or _states_itself(step) or _changes(step)
-                or (step.result is not None and step.result.writes)):
-            return None
-        return step
+        for draw in range(draws):
+            before = len(out.steps)
+            step = self._draw(feedback, GREEDY if draw == 0 else SAMPLED, description, out, ran)
+            if (len(out.steps) == before or not _usable(step) or _states_itself(step) or _changes(step)
+                    or (step.result is not None and step.result.writes)):
+                continue
+            if computed_number(step) is not None:
+                return step
+            if printed_number(step) is not None:
+                continue  # a 0: drawn again, sampled
+            feedback += "\n" + prompts.section("command_followup", "not_one_number",
+                                                command=step.tool_call.args.get("command"), lines=output_lines(step))
+        return None
 
     def _redraw(self, repeated: PlanStep, feedback: str, description: str, out: AttemptOutcome,
                 ran: Dict[str, PlanStep]) -> Optional[PlanStep]:

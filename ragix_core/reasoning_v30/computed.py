@@ -26,7 +26,7 @@ from ragix_core.core.types import PlanStep
 from ragix_core.evidence.numbers import derived_numbers
 from ragix_core.evidence.steps import shown_command, step_output
 
-__all__ = ["printed_number", "number_to_compute", "Computed"]
+__all__ = ["printed_number", "computed_number", "output_lines", "number_to_compute", "Computed"]
 
 # One number and nothing else: what `wc -l < F`, `grep -c` and `... | wc -l` print.
 _BARE_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
@@ -41,7 +41,15 @@ def printed_number(step: Optional[PlanStep]) -> Optional[str]:
     return out if _BARE_NUMBER.fullmatch(out) else None
 
 
-def _lines(step: PlanStep) -> int:
+def computed_number(step: Optional[PlanStep]) -> Optional[str]:
+    """The one number ``step`` printed, unless 0: after the writer read a number off many lines, a command
+    printing 0 (`grep -c` of a pattern that matched nothing) far more often missed than computed."""
+    n = printed_number(step)
+    return None if n is None or float(n) == 0 else n
+
+
+def output_lines(step: PlanStep) -> int:
+    """The non-blank lines ``step`` printed."""
     out = (step.result.stdout or "") if step.result is not None else ""
     return sum(1 for line in out.splitlines() if line.strip())
 
@@ -49,7 +57,7 @@ def _lines(step: PlanStep) -> int:
 def number_to_compute(goal: str, answer: str, winner: PlanStep, min_lines: int) -> Optional[str]:
     """The one number ``answer`` states that the writer derived from ``winner``'s output of more than
     ``min_lines`` lines, or None (no such number, several, or a short output)."""
-    if _lines(winner) <= min_lines:
+    if output_lines(winner) <= min_lines:
         return None
     derived = derived_numbers(goal, answer, [winner])
     return derived[0] if len(derived) == 1 else None
@@ -65,10 +73,7 @@ class Computed:
 
     @property
     def number(self) -> Optional[str]:
-        """The command's number; a 0 is none: after the writer read a number off many lines, a command
-        printing 0 (`grep -c` of a pattern that matched nothing) far more often missed than computed."""
-        n = printed_number(self.step)
-        return None if n is None or float(n) == 0 else n
+        return computed_number(self.step)
 
     @property
     def agrees(self) -> bool:
@@ -85,7 +90,7 @@ class Computed:
 
     def caveat(self) -> str:
         """What the user is told when the answer's number rests on one command, or on the writer alone."""
-        lines = _lines(self.winner)
+        lines = output_lines(self.winner)
         source = f"the {lines} lines `{shown_command(self.winner)}` printed"
         if self.number is None:
             return (f"the model computed {self.derived} from {source}; no command printed that number, so it "

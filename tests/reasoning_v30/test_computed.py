@@ -45,8 +45,10 @@ def test_a_command_printing_the_writers_number_leaves_a_successful_answer(projec
 @pytest.mark.parametrize("reply", [fenced("echo 75"), "I cannot write one.", fenced("cat tasks.csv"),
                                    fenced("grep -c zzz tasks.csv")])
 def test_without_a_computing_command_the_writers_number_stands_unconfirmed(project, reply):
-    # an echo states a number; a reply without a command, a command already run and one that found nothing compute none
-    res, llm = run(GOAL, project, fenced("cat tasks.csv"), "The urgent tasks take 75 minutes.", reply)
+    # an echo states a number; a reply without a command, a command already run and one that found nothing compute
+    # none; a second draw is sampled
+    res, llm = run(GOAL, project, fenced("cat tasks.csv"), "The urgent tasks take 75 minutes.", reply, reply)
+    assert len(llm.calls) == 4 and llm.calls[3]["temperature"] == 0.7
     assert res.state.final_answer.startswith("The urgent tasks take 75 minutes.")
     assert res.state.stop_reason == "unconfirmed" and res.state.confidence <= 0.4
     assert "no command printed that number" in res.state.meta["caveat"]
@@ -66,3 +68,12 @@ def test_compute_derived_off_asks_no_command(project):
     res, llm = run(GOAL, project, fenced("cat tasks.csv"), "The urgent tasks take 75 minutes.",
                    reasoning={"voting": {"compute_derived": False}})
     assert len(llm.calls) == 2 and "computed" not in res.state.meta["attempt"]
+
+
+def test_a_command_printing_lines_is_told_so_and_the_sampled_draw_computes(project):
+    res, llm = run(GOAL, project, fenced("cat tasks.csv"), "The urgent tasks take 75 minutes.",
+                   fenced("grep urgent tasks.csv"), fenced(SUM))
+    second = llm.calls[3]["messages"][0]["content"]
+    assert "`grep urgent tasks.csv` printed 3 lines, not one number" in second
+    assert res.state.final_answer.startswith("The urgent tasks take 115 minutes.")
+    assert res.state.meta["attempt"]["computed"]["command"] == SUM
