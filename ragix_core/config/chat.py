@@ -80,7 +80,7 @@ class ChatSection(_Section):
     tools: List[str] = Field(default_factory=lambda: list(CHAT_TOOLS))
     # How the orchestrator writes a step: "json" (spec 003's decision object) or "free" (free text: a
     # ```python block runs in the repl, `SEARCH: ...` searches, anything else is the answer; chat/free_form.py).
-    decisions: Literal["json", "free"] = "json"
+    decisions: Literal["json", "free"] = "free"
     store: Optional[str] = None
     search: ChatSearchSection = Field(default_factory=ChatSearchSection)
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 from ragix_core.config import parse_config
 from ragix_core.core.registry import get_engine
 from ragix_core.runtime.run import run_goal
-from tests.chat.conftest import decision, scripted
+from tests.chat.conftest import scripted
 
 
 def test_a_goal_is_one_question_in_a_new_thread(tmp_path, home, repl_box):
-    llm = scripted([decision("operator", "exact product", expression="12*12"), decision("answer", "done"),
-                    "12 × 12 = 144 [1]."])
+    # The default orchestrator writes free text: a ```python block runs in the repl, the next reply is the answer.
+    llm = scripted(["Exact product.\n```python\nprint(12 * 12)\n```", "12 × 12 = 144 [1]."])
     result = run_goal("What is 12 times 12?", cwd=tmp_path, strategy="chat", client_factory=lambda s: llm)
     state = result.state
     assert state.stop_reason == "success" and state.final_answer == "12 × 12 = 144 [1]."
     (step,) = state.executed_steps
-    assert step.tool_call.tool == "operator" and step.result.stdout == "144" and step.result.ok
+    assert step.tool_call.tool == "repl" and step.result.stdout.strip() == "144" and step.result.ok
     assert state.meta["chat"]["reasoning_steps"] == 2
-    assert result.usage["llm_calls"] == 3 and result.node_trace == ["orchestrator", "tools", "orchestrator", "writer"]
+    # Two model calls, not three: the answering reply is the answer, the writer node makes no call.
+    assert result.usage["llm_calls"] == 2 and result.node_trace == ["orchestrator", "tools", "orchestrator", "writer"]
     assert get_engine("chat").roles == ("planner", "worker")
 
 

@@ -77,8 +77,9 @@ def test_a_cited_label_no_result_backs_is_dropped_from_a_free_answer():
 
 
 def test_the_config_names_the_decision_format_and_refuses_another():
+    assert parse_config({}, "t").chat.decisions == "free"  # the default
+    assert parse_config({"chat": {"decisions": "json"}}, "t").chat.decisions == "json"
     assert parse_config({"chat": {"decisions": "free"}}, "t").chat.decisions == "free"
-    assert parse_config({}, "t").chat.decisions == "json"
     try:
         parse_config({"chat": {"decisions": "yaml"}}, "t")
     except Exception as exc:  # the config's own error type, naming the field

@@ -178,8 +178,8 @@ def test_a_chat_run_searches_the_web_when_the_config_says_so(home, tmp_path):
     from ragix_core.runtime.run import run_goal
     from tests.chat.conftest import scripted
 
-    llm = scripted([decision("search", "look it up", query="marathon distance"), decision("answer", "found"),
-                    "A marathon is 42.195 km [1]."])
+    # The default orchestrator writes free text: a `SEARCH:` line searches, the next reply is the answer.
+    llm = scripted(["I look it up.\nSEARCH: marathon distance", "A marathon is 42.195 km [1]."])
     project = tmp_path / "proj"
     project.mkdir()
     with tavily_server(lambda r: (200, search_answer(r["body"]["query"], RESULTS[:2]))) as server:
@@ -190,4 +190,4 @@ def test_a_chat_run_searches_the_web_when_the_config_says_so(home, tmp_path):
     assert [r["body"]["query"] for r in server.requests] == ["marathon distance"]
     (step,) = result.state.executed_steps
     assert step.tool_call.tool == "search" and step.result.ok and "https://example.org/0" in step.result.stdout
-    assert result.state.final_answer == "A marathon is 42.195 km [1]."
+    assert result.state.final_answer == "A marathon is 42.195 km [1]." and len(llm.calls) == 2

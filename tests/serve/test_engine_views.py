@@ -81,9 +81,10 @@ def test_research_rounds_show_the_critic_and_a_citation_opens_its_chunk(serve, b
 
 
 def test_chat_steps_fold_and_unfold(serve, browser, shots):
-    from tests.chat.conftest import decision
-
-    model = ScriptedLLM([decision("think", "the user greets me"), decision("answer", "done"), "Hello to you too."])
+    # The default orchestrator writes free text, which has no bare thought: a reply whose written-out
+    # arithmetic is wrong is the step that is not the answer yet (ragix sends back the computed value,
+    # chat/arithmetic.py), with no tool and so no sandbox needed. Steps: orchestrator, orchestrator, writer.
+    model = ScriptedLLM(["The user greets me, and 2 + 2 = 5.", "Hello to you too."])
     server = serve(model=model, delay=0.5)
     page = run_from_form(server, browser, "hello there", "chat")
     steps = page.locator(".chat-step")
@@ -92,7 +93,7 @@ def test_chat_steps_fold_and_unfold(serve, browser, shots):
     steps.first.locator("summary").click()  # opened while the run goes on: the later pushes keep it open
     finished(page)
     expect(steps.first).to_have_attribute("open", "")
-    expect(steps.first.locator(".thought")).to_contain_text("the user greets me")  # what the orchestrator thought
+    expect(steps.first.locator(".thought")).to_contain_text("The user greets me")  # what the orchestrator wrote
     steps.first.locator("summary").click()
     expect(steps).to_have_count(3)
     first = steps.first
