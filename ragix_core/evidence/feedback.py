@@ -13,12 +13,13 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 
+from .emptied import emptied_stage
 from .path_hints import missing_paths
 from .pipe_mistakes import step_mistake
 from .steps import shown_command
@@ -77,8 +78,10 @@ def nearest_listing(paths: List[str], root: Path) -> Optional[str]:
     return None
 
 
-def execution_feedback(step: PlanStep, root: Path) -> str:
-    """The feedback for one command that failed, was refused, printed nothing or has a mistaken shape."""
+def execution_feedback(step: PlanStep, root: Path, probe: Optional[Callable[[str], Any]] = None) -> str:
+    """The feedback for one command that failed, was refused, printed nothing or has a mistaken shape.
+    ``probe``: a read-only shell; with it, a pipeline that printed nothing is run a stage at a time to
+    say which stage left no line (evidence/emptied.py)."""
     command = shown_command(step)
     r = step.result
     lines = []
@@ -101,6 +104,10 @@ def execution_feedback(step: PlanStep, root: Path) -> str:
         out = (r.stdout or "").strip()
         lines.append(f"The command `{command}` ran and printed nothing." if not out else
                      f"The command `{command}` only printed `{bounded(out, 40)}`, which shows nothing found.")
+        written = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
+        emptied = emptied_stage(written, probe) if probe is not None and not out and not r.writes else None
+        if emptied:
+            lines.append(emptied)
     missing = missing_paths((r.stderr or "") if r is not None else "")
     # A command that named no path of the project (`tree -d $TARGET_DIR`) is shown the top directory:
     # what to name instead is there (SWE-agent, 2405.15793: say where the model is).

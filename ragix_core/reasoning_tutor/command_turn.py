@@ -27,7 +27,7 @@ obligations keep their JSON PROPOSE otherwise (the tutor's own tasks, 10/12 that
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ragix_core import prompts
 from ragix_core.core.stop import StopRun
@@ -57,8 +57,12 @@ REDRAWS = 2  # redraws within one turn of a command already proposed or too long
 class CommandTurns:
     """Decides which turns are command turns and asks the player for their command."""
 
-    def __init__(self, worker: Any, tools: Sequence[str], root: Path, listing_chars: int) -> None:
+    def __init__(self, worker: Any, tools: Sequence[str], root: Path, listing_chars: int,
+                 probe: Optional[Callable[[str], Any]] = None) -> None:
+        """``probe``: a read-only shell with which a pipeline that printed nothing is run a stage at a time
+        for the feedback (evidence/emptied.py); None: the feedback says only that it printed nothing."""
         self.worker = worker
+        self.probe = probe
         self.tools = list(tools)
         self.root = Path(root)
         self.listing_chars = listing_chars
@@ -103,7 +107,7 @@ class CommandTurns:
         feedback = ""
         if last is not None and last.result is not None and (not last.result.ok or found_nothing(last)
                                                              or last.result.mistake or last.result.doubt):
-            feedback = execution_feedback(last, self.root)
+            feedback = execution_feedback(last, self.root, probe=self.probe)
         return "\n\n" + prompts.section(PROMPT, "followup", tried="\n".join(tried), feedback=feedback).rstrip()
 
     def propose(self, game: Any, steps: Sequence[PlanStep], temperature: Optional[float],

@@ -206,4 +206,5 @@ def tutor(ctx: Any) -> TutorEngine:
     worker = ctx.roles.get("worker")
     return TutorEngine(player=worker, executor=Executor(read_box, write_box), bus=ctx.bus,
                        graph_dir=Path(ctx.cwd) / GRAPH_DIR, tools=tools,
-                       commands=CommandTurns(worker, tools, read_box.root, rc.reflect.max_context_chars))
+                       commands=CommandTurns(worker, tools, read_box.root, rc.reflect.max_context_chars,
+                                             probe=ctx.reflect_shell if ctx.full_reflection else None))

@@ -84,7 +84,7 @@ class DirectAnswers:
         v = self.voting
         attempt = CommandAttempt(lambda feedback, i, sample: self._ask_command(prompt, feedback, i, sample),
                                  lambda step, final=False: self._run_written(step, goal, final),
-                                 lambda step: execution_feedback(step, self.root),
+                                 lambda step: execution_feedback(step, self.root, probe=self.diagnose_shell),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries,
                                  confirm_lines=v.confirm_lines, cross_checks=v.cross_checks,
                                  cross_check_draws=v.cross_check_draws,

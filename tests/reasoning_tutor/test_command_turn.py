@@ -198,3 +198,12 @@ def test_the_command_request_is_kept_per_goal(tmp_path):
     assert turns.request("How many lines does notes.md have?") is first  # built once for its goal
     other = turns.request("Which file mentions TODO?")
     assert "Which file mentions TODO?" in other and "How many lines" not in other
+
+
+def test_a_pipe_that_printed_nothing_is_retried_knowing_which_stage_left_no_line(project):
+    replies = ["```sh\ngrep -rn ERROR logs | grep -v logs\n```", "```sh\ngrep -c ERROR logs/app.log\n```",
+               "I cannot."]
+    result, _, llm = play(project, replies, meta=None)
+    retry = llm.calls[1]["messages"][-1]["content"]
+    assert "`grep -rn ERROR logs` printed 2 lines (the first: `logs/app.log:2:ERROR missing key" in retry
+    assert "and `| grep -v logs` left none of them." in retry
