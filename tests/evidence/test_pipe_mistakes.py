@@ -120,3 +120,24 @@ def test_a_count_of_a_stage_that_prints_one_line_is_a_mistake(command):
 ])
 def test_counts_of_stages_that_print_several_lines_are_not(command):
     assert pipe_mistake(command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "grep -rn get . | grep -rl storage",
+    "grep -rn get . | grep --exclude-dir=.ragix -R api",
+    "cat cli.py | grep get cli.py",
+    "find . -name '*.py' | grep -n def a.py b.py",
+])
+def test_a_grep_after_a_pipe_given_r_or_files_is_a_mistake(command):
+    why = pipe_mistake(command)
+    assert why and "never read the lines piped into it" in why, command
+
+
+@pytest.mark.parametrize("command", [
+    "grep -rn get . | grep -v test",
+    "grep -rl get . | grep -c py",
+    "cat words.txt | grep -f - cli.py",  # the patterns come from the pipe
+    "grep -r get src",
+])
+def test_a_grep_that_reads_the_pipe_or_comes_first_is_not(command):
+    assert pipe_mistake(command) is None, command
