@@ -172,3 +172,34 @@ def test_recovery_is_given_evidence_and_never_repeats_a_failed_command(repo: Pat
     if failed:  # docs/manual.md does not exist: a plan that reads it fails, and REFLECT gets the facts
         assert state.reflection_attempts, (result.node_trace, state.stop_reason)
         assert {"exit_code", "stderr"} <= set(state.reflection_attempts[0].evidence)
+
+
+class ForcedWriter(FirstCommand):
+    """As FirstCommand, and the first answer the writer is asked for is ``answer``: a total it got wrong."""
+
+    def __init__(self, inner, reply: str, answer: str):
+        super().__init__(inner, reply)
+        self.answer, self.wrote = answer, False
+
+    def complete(self, messages, **kw):
+        if not self.wrote and messages[-1]["content"].startswith("You are RAGIX. Answer the user's goal"):
+            self.wrote = True
+            return Completion(text=self.answer, usage=Usage(0, 0), model=self.model, backend=self.backend)
+        return super().complete(messages, **kw)
+
+
+def test_a_total_the_writer_added_up_wrong_is_computed_by_a_command_of_the_real_model(repo: Path):
+    rows = [("build", 30), ("test", 45), ("docs", 20), ("lint", 15), ("deploy", 40), ("review", 80)]
+    (repo / "tasks.csv").write_text("".join(f"{name},{minutes}\n" for name, minutes in rows))  # 230 in all
+    result = run_goal("How many minutes do the tasks in tasks.csv take in total?", cwd=repo,
+                      client_factory=lambda settings: ForcedWriter(build_client(settings), "```sh\ncat tasks.csv\n```",
+                                                                   "The tasks take 125 minutes in total."))
+    state, attempt = result.state, result.state.meta["attempt"]
+    computed = attempt["computed"]  # 125 is no line of the six: the writer derived it, so a command is asked for
+    assert computed["derived"] == "125" and attempt["commands"][0] == "cat tasks.csv"
+    assert len(attempt["commands"]) >= 2  # the real model wrote at least one command to compute it
+    assert state.stop_reason == "unconfirmed", (state.stop_reason, state.final_answer)  # never success on 125
+    if computed["number"] is not None:  # the command's number replaced the writer's
+        assert computed["number"] in state.final_answer and "125" not in state.final_answer.split("(ragix:")[0]
+    else:
+        assert "rests on the model's arithmetic" in state.meta["caveat"]
