@@ -41,7 +41,7 @@ MODEL_COMMANDS = ("defs", "importers", "callers", "calls", "lines", "tree")
 # Tools with a flag policy in tools/specs.py. Read tools never modify the project.
 READ_TOOLS = MODEL_COMMANDS + ("ls", "find", "grep", "head", "tail", "wc", "cat", "pwd", "sort", "uniq", "cut", "tr", "stat", "du",
               "sed", "awk", "diff", "comm", "paste", "join", "nl", "rev", "basename", "dirname", "realpath", "date",
-              "echo", "printf", "md5sum", "sha256sum", "file", "gzip", "tar")
+              "echo", "printf", "md5sum", "sha256sum", "file", "gzip", "tar", "bc", "expr", "seq")
 # sed -i, gzip FILE, tar -x/-cf FILE write: read tools that write only in those forms, so only in
 # write profiles (the validator decides per command line).
 WRITE_TOOLS = ("mkdir", "touch", "rm", "cp", "mv", "tee", "ln", "chmod")

@@ -124,6 +124,12 @@ MORE_SPECS = [
              denied={"s": "sets the clock", "set": "sets the clock", "f": "-f reads a file named by the model",
                      "file": "reads a file named by the model", "r": "use stat for a file's time",
                      "reference": "use stat for a file's time"}),
+    # Arithmetic the model reaches for in a pipe (`... | bc`, `expr 3 + 4`, `seq 1 10`): none opens a file it is not
+    # given or runs another program (GNU bc has no shell escape; dc, which has one, is not offered).
+    ToolSpec("bc", short="lqsw", long=frozenset({"mathlib", "quiet", "standard", "warn"})),
+    ToolSpec("expr", positionals="free"),
+    ToolSpec("seq", short="w", short_value={"s": ANY, "f": ANY}, long=frozenset({"equal-width"}),
+             long_value={"separator": ANY, "format": ANY}, positionals="free", max_positionals=3),
     ToolSpec("echo", short="neE", positionals="free"),
     ToolSpec("printf", positionals="free"),
     ToolSpec("md5sum", short="btz", long=frozenset({"binary", "text", "tag", "zero"}),

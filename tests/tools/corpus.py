@@ -161,6 +161,12 @@ ATTACKS: List[Attack] = [
     # --- the everyday vocabulary (issue 11 item 6): sed, awk, diff, ..., tar, gzip
     Attack("vocab", "cut -f1 @S"),
     Attack("vocab", "uniq README.md out.txt"),  # uniq's second operand is an output file
+    Attack("vocab", "bc @S"),
+    Attack("vocab", "bc link_secret"),
+    Attack("vocab", "bc hard_secret", l2_exempt=HARDLINK),
+    Attack("hang", "echo 'while (1) {}' | bc", l1="run"),  # runs, ended by the time limit
+    Attack("vocab", "expr index @S S", l1="run"),  # expr reads no file: the path is only text
+    Attack("huge", "seq 1 100000000000", l1="neutral"),  # runs, output capped
     Attack("vocab", "sed -n 1p @S"),
     Attack("vocab", "sed -f @S README.md"),
     Attack("vocab", "sed --follow-symlinks -n 1p link_secret"),

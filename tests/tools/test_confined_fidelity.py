@@ -1,4 +1,5 @@
-"""Confined commands name the owners of files as the same commands outside do (tools/bwrap.py)."""
+"""Confined commands name the owners of files as the same commands outside do (tools/bwrap.py), and the
+shell's calculators run confined."""
 
 from __future__ import annotations
 
@@ -27,3 +28,13 @@ def test_a_server_sandbox_gets_no_user_names(tmp_path):
     argv = bwrap_prefix(find_bwrap(), str(tmp_path), str(tmp_path), writable=False, network=False)
     seen = subprocess.run(argv + ["/usr/bin/cat", "/etc/passwd"], env={}, capture_output=True, text=True)
     assert seen.returncode != 0 and not seen.stdout
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+def test_the_shell_calculators_compute_and_read_only_what_they_are_given(world, sandbox):
+    box = make_box(world, sandbox)
+    assert box.run_command("echo '3*4+2' | bc").stdout.strip() == "14"
+    assert box.run_command("expr 5 - 3").stdout.strip() == "2"
+    assert box.run_command("seq -s, 1 3").stdout.strip() == "1,2,3"
+    outside = box.run_command(f"bc {world['outside'] / 'secret.txt'}")
+    assert outside.refused and "outside" in (outside.error or ""), outside
