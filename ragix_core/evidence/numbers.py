@@ -101,7 +101,7 @@ def derived_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[s
     command nor an output holds them, so the writer computed them (counted lines, added numbers up).
     ``unsupported_numbers`` lets such a number pass as derivable; this names it, so that a command can
     compute it instead (reasoning_v30/direct.py). Measured on AgentBench OS at 0822586: a total of
-    minutes summed by the writer from 40 lines of `grep -rn` (100, where the files add up to 230).
+    minutes summed by the writer from the lines of a `grep -rn` (100, where the files add up to 230).
     Empty when no step ran."""
     if not answer or not any(s.result is not None for s in steps):
         return []
