@@ -5,7 +5,7 @@ A task told in steps asks one thing; only two questions, or two asks joined in o
 
 import pytest
 
-from ragix_core.core.asks import several_asks
+from ragix_core.core.asks import asks_quantity, several_asks
 
 
 @pytest.mark.parametrize("goal", [
@@ -33,3 +33,12 @@ def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
 ])
 def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
     assert not several_asks(goal)
+
+
+@pytest.mark.parametrize("goal,expected", [
+    ("How many files are in src?", True), ("What is the total size of the logs?", True),
+    ("Count the TODO comments", True), ("What is the average line length?", True),
+    ("Which file is the largest?", False), ("Where is main defined?", False), ("Show the README", False),
+])
+def test_a_goal_asks_for_a_quantity_by_its_grammar(goal, expected):
+    assert asks_quantity(goal) is expected

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["several_asks"]
+__all__ = ["several_asks", "asks_quantity"]
 
 _ASK = r"(how many|how much|which|what|where|who|when|list|count|find|show|name)"
 _FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
@@ -21,6 +21,8 @@ _FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
 # join: ", which is the sum of ..." and ", what width does it use?" continue the same ask.
 _SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)" + _ASK + r"\b", re.IGNORECASE)
 # A question mark that ends a question ("width=?)" inside a call does not).
+# A goal whose answer is a quantity: "how many", "how much", "the number of", "count", "total", "sum", "average".
+_QUANTITY = re.compile(r"\b(how many|how much|number of|count|total|sum|average|mean)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"\?(?=\s|$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -36,3 +38,9 @@ def several_asks(goal: str) -> bool:
         if first and _SECOND_ASK.search(sentence, first.end()):
             return True
     return False
+
+
+def asks_quantity(goal: str) -> bool:
+    """True when the goal asks for a quantity (a count, a total, an average): the one kind of answer whose
+    number a command can compute in place of the model's arithmetic (reasoning_v30/computed.py)."""
+    return bool(_QUANTITY.search(goal))

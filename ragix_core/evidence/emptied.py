@@ -42,11 +42,12 @@ def pipe_prefixes(command: str) -> List[str]:
 
 def _lines(result: Any) -> Optional[List[str]]:
     """The lines a probe printed, or None when it did not run cleanly (refused, failed, a timeout)."""
-    if result is None or getattr(result, "refused", False) or result.returncode not in (0, 1):
+    if result is None or getattr(result, "refused", False):
         return None
-    if result.returncode == 1 and (result.stdout or "").strip():
-        return None  # a failure that printed something: not a clean "found nothing"
-    return [line for line in (result.stdout or "").splitlines() if line.strip()]
+    lines = [line for line in (result.stdout or "").splitlines() if line.strip()]
+    if getattr(result, "no_match", False) and not lines:
+        return lines  # grep's exit 1, or 123 under xargs: a clean "found nothing"
+    return lines if result.returncode == 0 else None
 
 
 def emptied_stage(command: str, run: Callable[[str], Any]) -> Optional[str]:

@@ -182,7 +182,7 @@ def _greps_past_the_pipe(stages: List[List[str]]) -> Optional[str]:
         if "f" in g.flags or "--file" in longs:
             continue
         recursive = set(g.flags) & set("rR") or {"--recursive", "--dereference-recursive"} & longs
-        if recursive or g.operands:
+        if recursive or [o for o in g.operands if str(o) != "-"]:  # `-` names the pipe itself
             given = "-r" if recursive else "file names"
             return (f"the `grep` after a `|` was given {given}, so it searched "
                     f"{'the directory' if recursive else 'those files'} and never read the lines piped into it: the "

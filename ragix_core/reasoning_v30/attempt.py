@@ -51,7 +51,7 @@ from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
 
-from .computed import computed_number, output_lines, printed_number
+from .computed import computed_number, output_lines, plural, printed_number
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
@@ -95,7 +95,8 @@ def _same(command: str) -> str:
     return re.sub(r"\s+", " ", command.strip())
 
 
-_STATES_ITSELF = {"echo", "printf"}
+# Programs that print what they are given: `expr 47` and `seq 47 47` state a number as `echo 47` does.
+_STATES_ITSELF = {"echo", "printf", "expr", "seq"}
 
 
 def _states_itself(step: PlanStep) -> bool:
@@ -387,10 +388,12 @@ class CommandAttempt:
         (reasoning_v30/computed.py): the first of at most ``draws`` that ran well and printed one
         number, else None. The first draw is greedy; one that printed lines instead is shown so and the
         next is sampled (measured at bd4e7e3: asked for a total, the greedy draw ran the winner's grep
-        again with another option). Never an ``echo`` (it states a number), a command already run, or a write."""
+        again with another option). Never an ``echo`` or ``expr`` (it states a number), a command already run, or
+        a write (a draw runs like any other of the run; with --yes one may write, and is then no answer)."""
         winner = out.winner
         feedback = "\n\n" + prompts.section("command_followup", "compute",
-                                             command=winner.tool_call.args.get("command"), lines=output_lines(winner))
+                                             command=winner.tool_call.args.get("command"),
+                                             lines=plural(output_lines(winner), "line"))
         ran = {_same(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
         for draw in range(draws):
             before = len(out.steps)
@@ -403,7 +406,8 @@ class CommandAttempt:
             if printed_number(step) is not None:
                 continue  # a 0: drawn again, sampled
             feedback += "\n" + prompts.section("command_followup", "not_one_number",
-                                                command=step.tool_call.args.get("command"), lines=output_lines(step))
+                                                command=step.tool_call.args.get("command"),
+                                                lines=plural(output_lines(step), "line"))
         return None
 
     def _redraw(self, repeated: PlanStep, feedback: str, description: str, out: AttemptOutcome,

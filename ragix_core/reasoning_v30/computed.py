@@ -11,9 +11,14 @@ many lines the winner printed but not the number the writer gave (it would be pa
 command and says so (``unconfirmed``), as it does when no command printed a number. When the two
 agree, two different routes gave one number and the answer stands.
 
-Only one derived number is computed (an answer stating several is left to the numbers check), and
-only from an output longer than ``voting.confirm_lines``: a difference of two numbers a short output
-shows ("longer by 7 lines") is arithmetic the writer does well enough.
+Only when the goal asks for a quantity (core/asks.py): elsewhere a number no line shows is an aside (a
+size in KB beside the name of the largest file, a year), and a command computing the goal's quantity
+would put a count in its place. Only one derived number is computed (an answer stating several is left
+to the numbers check), never one with a scaled unit (KB, %), and only from an output longer than
+``voting.confirm_lines``: a difference of two numbers a short output shows ("longer by 7 lines") is
+arithmetic the writer does well enough. A disputed run is left as it is: its caveat already says the
+commands disagree. A compute draw is run like any other draw of the run (with --yes it may write); the
+answer never rests on a write.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Optional
 
+from ragix_core.core.asks import asks_quantity
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.numbers import derived_numbers
 from ragix_core.evidence.steps import shown_command, step_output
 
-__all__ = ["printed_number", "computed_number", "output_lines", "number_to_compute", "Computed"]
+__all__ = ["printed_number", "computed_number", "output_lines", "plural", "number_to_compute", "Computed"]
 
 # One number and nothing else: what `wc -l < F`, `grep -c` and `... | wc -l` print.
 _BARE_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
@@ -39,6 +45,10 @@ def printed_number(step: Optional[PlanStep]) -> Optional[str]:
         return None
     out = step_output(step)
     return out if _BARE_NUMBER.fullmatch(out) else None
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def computed_number(step: Optional[PlanStep]) -> Optional[str]:
@@ -54,13 +64,22 @@ def output_lines(step: PlanStep) -> int:
     return sum(1 for line in out.splitlines() if line.strip())
 
 
+# A number followed by a scaled unit or a percent: a command prints bytes or a ratio, so its number would not
+# stand in the writer's place ("about 57 KB" is no count of anything).
+_SCALED = r"\s*(?:[KMGTP]i?B?|[kmgtp]B|%|percent)\b"
+
+
 def number_to_compute(goal: str, answer: str, winner: PlanStep, min_lines: int) -> Optional[str]:
     """The one number ``answer`` states that the writer derived from ``winner``'s output of more than
-    ``min_lines`` lines, or None (no such number, several, or a short output)."""
-    if output_lines(winner) <= min_lines:
+    ``min_lines`` lines, when the goal asks for a quantity; else None (no such number, several, one with a
+    scaled unit, a short output, or a goal that asks for something else, where the number is an aside:
+    "big.txt is the largest, about 57 KB" answers "which file is the largest?")."""
+    if output_lines(winner) <= min_lines or not asks_quantity(goal):
         return None
     derived = derived_numbers(goal, answer, [winner])
-    return derived[0] if len(derived) == 1 else None
+    if len(derived) != 1 or re.search(r"(?<![\w.,])" + re.escape(derived[0]) + r"(?:\.\d+)?" + _SCALED, answer):
+        return None
+    return derived[0]
 
 
 @dataclass
@@ -91,7 +110,7 @@ class Computed:
     def caveat(self) -> str:
         """What the user is told when the answer's number rests on one command, or on the writer alone."""
         lines = output_lines(self.winner)
-        source = f"the {lines} lines `{shown_command(self.winner)}` printed"
+        source = f"the {plural(lines, 'line')} `{shown_command(self.winner)}` printed"
         if self.number is None:
             return (f"the model computed {self.derived} from {source}; no command printed that number, so it "
                     "rests on the model's arithmetic")

@@ -130,8 +130,7 @@ class DirectAnswers:
         written = self.write_answer(goal, evidence) if number is None else number
         computed = self._compute(goal, written, attempt, outcome) if number is None else None
         if computed is not None:
-            meta["attempt"]["computed"] = computed.to_meta()
-            meta["attempt"]["commands"] = [s.tool_call.args.get("command") for s in outcome.steps if s.tool_call]
+            meta["attempt"].update(outcome.to_meta(), computed=computed.to_meta())  # the draws it added counted
             if computed.number is not None:
                 evidence = [outcome.winner, computed.step]
                 written = computed.answer(written)
@@ -180,7 +179,8 @@ class DirectAnswers:
                  outcome: AttemptOutcome) -> Optional[Computed]:
         """A command for the number the writer worked out from a long output (computed.py), or None when
         the answer states no such number or the run wrote (the write is the result)."""
-        if not self.voting.compute_derived or outcome.winner.result is None or outcome.winner.result.writes:
+        if (not self.voting.compute_derived or outcome.disputed or outcome.winner.result is None
+                or outcome.winner.result.writes):
             return None
         derived = number_to_compute(goal, answer, outcome.winner, self.voting.confirm_lines)
         if derived is None:

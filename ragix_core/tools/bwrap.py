@@ -9,7 +9,8 @@ project's own commands the user and group names (``USER_NAME_FILES``: world-
 readable on every Unix, no secret in them): without them `ls -l` shows owners
 as numbers and `find -user root` fails with "not the name of a known user"
 (measured on InterCode-ALFA NL2Bash fs_5-6 at 0822586: `ls -lh` printed `0 0`
-where the same command outside prints `root root`). Servers (MCP) get none.
+where the same command outside prints `root root`). Servers (MCP) get none. Only the caller's uid is
+mapped into the user namespace, so another user's files still show as `nobody`.
 """
 
 from __future__ import annotations

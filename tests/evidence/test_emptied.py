@@ -15,7 +15,7 @@ def _runner(outputs):
         out = outputs.get(command)
         if isinstance(out, ToolResult):
             return out
-        return ToolResult("shell", 0 if out else 1, stdout=out or "")
+        return ToolResult("shell", 0 if out else 1, stdout=out or "", no_match=not out)
     return run_, ran
 
 
@@ -38,6 +38,13 @@ def test_the_last_stage_and_the_first_are_named_too():
     assert "and `| grep -c zzz` left none" in emptied_stage("grep -rn x . | grep -c zzz", run_)
     run_, _ = _runner({})
     assert emptied_stage("grep -rn nothing . | wc -l", run_) == "Its first stage `grep -rn nothing .` alone printed nothing."
+
+
+def test_a_search_under_xargs_that_matched_nothing_is_a_clean_empty_stage():
+    nothing = ToolResult("shell", 123, no_match=True)  # grep's exit 1 under xargs
+    run_, _ = _runner({"find . -name '*.csv'": "./a.csv\n", "find . -name '*.csv' | xargs grep zzz": nothing})
+    said = emptied_stage("find . -name '*.csv' | xargs grep zzz | sort", run_)
+    assert said and "and `| xargs grep zzz` left none of them." in said
 
 
 def test_a_refused_or_failing_probe_and_a_long_pipe_say_nothing():

@@ -137,6 +137,7 @@ def test_a_grep_after_a_pipe_given_r_or_files_is_a_mistake(command):
     "grep -rn get . | grep -v test",
     "grep -rl get . | grep -c py",
     "cat words.txt | grep -f - cli.py",  # the patterns come from the pipe
+    "cat a.txt | grep foo -",  # `-` is the pipe
     "grep -r get src",
 ])
 def test_a_grep_that_reads_the_pipe_or_comes_first_is_not(command):
