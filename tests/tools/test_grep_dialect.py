@@ -18,6 +18,8 @@ from ragix_core.tools.grep_dialect import grep_as_extended
     ("grep -c 'ab{2}' x", "grep -E -c 'ab{2}' x"),
     ("grep -o '[+-]?\\d+' f.txt", "grep -E -o '[+-]?[0-9]+' f.txt"),
     ("grep -o '\\D+' f.txt", "grep -E -o '[^0-9]+' f.txt"),
+    ("cat a.txt | grep -o '[0-9]+'", "cat a.txt | grep -E -o '[0-9]+'"),  # a later stage, the pipe kept as written
+    ("grep -rn port c.yaml | grep -o '[0-9]+' | sort -nr", "grep -rn port c.yaml | grep -E -o '[0-9]+' | sort -nr"),
 ])
 def test_extended_syntax_is_searched_again_with_E(command, expected):
     fixed, said = grep_as_extended(command)
@@ -31,7 +33,8 @@ def test_extended_syntax_is_searched_again_with_E(command, expected):
     "grep -o '[0-9]\\+' a.txt",  # GNU basic syntax, escaped: already a repetition
     "grep -rn 'maintainer' .",  # nothing extended about it
     "grep -e 'a+' -e 'b+' a.txt",  # two patterns
-    "cat a.txt | grep -o '[0-9]+'",  # grep is not the first stage
+    "cat a.txt | grep -E -o '[0-9]+'",  # a later stage that names its syntax
+    "grep -rn port c.yaml | sort -n | head -n 1",  # no stage holds extended syntax
 ])
 def test_other_searches_are_left_alone(command):
     assert grep_as_extended(command) is None
