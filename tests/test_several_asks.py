@@ -39,6 +39,12 @@ def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
     ("How many files are in src?", True), ("What is the total size of the logs?", True),
     ("Count the TODO comments", True), ("What is the average line length?", True),
     ("Which file is the largest?", False), ("Where is main defined?", False), ("Show the README", False),
+    ("Which task in tasks.csv takes longest?", False),
+    # three paraphrases of one total: each must be read as a quantity
+    ("Add up the minutes of the urgent tasks in tasks.csv", True),
+    ("How long do the urgent tasks in tasks.csv take altogether?", True),
+    ("What do the urgent tasks in tasks.csv come to in minutes, combined?", True),
+    ("What size are the txt files in all?", True),
 ])
 def test_a_goal_asks_for_a_quantity_by_its_grammar(goal, expected):
     assert asks_quantity(goal) is expected

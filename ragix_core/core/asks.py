@@ -21,8 +21,11 @@ _FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
 # join: ", which is the sum of ..." and ", what width does it use?" continue the same ask.
 _SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)" + _ASK + r"\b", re.IGNORECASE)
 # A question mark that ends a question ("width=?)" inside a call does not).
-# A goal whose answer is a quantity: "how many", "how much", "the number of", "count", "total", "sum", "average".
-_QUANTITY = re.compile(r"\b(how many|how much|number of|count|total|sum|average|mean)\b", re.IGNORECASE)
+# A goal whose answer is a quantity, however it is asked: "how many", "the number of", "count", "total", "add up",
+# "altogether", "in all", "combined", "how long", "what size", "average" (paraphrases of one question must all
+# reach it: "Add up the minutes", "How long do they take altogether?", "What do they come to, combined?").
+_QUANTITY = re.compile(r"\b(how (?:many|much|long|big|large)|number of|count|total|sum|sum up|add(?:ed|ing)? up|"
+                       r"altogether|in all|combined|what size|size of|length of|average|mean)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"\?(?=\s|$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
