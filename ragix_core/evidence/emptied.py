@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional
 
 from ragix_core.core.text import bounded
-from ragix_core.tools.lexer import first_pipe
+from ragix_core.tools.lexer import stage_texts
 
 __all__ = ["pipe_prefixes", "emptied_stage", "MAX_PROBES"]
 
@@ -26,18 +26,12 @@ LINE_CHARS = 120
 
 
 def pipe_prefixes(command: str) -> List[str]:
-    """The command cut before each unquoted ``|``, shortest first (the whole command is not one)."""
-    prefixes, offset, rest = [], 0, command
-    while True:
-        i = first_pipe(rest)
-        if i is None:
-            return prefixes
-        if rest[i + 1:i + 2] == "|":  # `||` chains commands: not a pipe to cut
-            return []
-        offset += i
-        prefixes.append(command[:offset].strip())
-        offset += 1
-        rest = command[offset:]
+    """The command cut before each unquoted ``|``, shortest first (the whole command is not one). A `||`
+    (an empty stage) chains commands: nothing to cut."""
+    stages = stage_texts(command)
+    if any(not stage.strip() for stage in stages):
+        return []
+    return ["|".join(stages[:i]).strip() for i in range(1, len(stages))]
 
 
 def _lines(result: Any) -> Optional[List[str]]:

@@ -16,7 +16,7 @@ import re
 from typing import Optional, Tuple
 
 from ragix_core.tools.grep_words import one_pattern_grep
-from ragix_core.tools.lexer import first_pipe
+from ragix_core.tools.lexer import stage_texts
 
 __all__ = ["grep_as_extended"]
 
@@ -32,14 +32,7 @@ def grep_as_extended(command: str) -> Optional[Tuple[str, str]]:
     basic syntax whose one pattern uses extended syntax or `\\d` (the first such stage); None otherwise.
     Any stage: `grep -rn port FILE | grep -o '[0-9]+'` printed nothing for the same reason as a first-stage
     grep does (measured on our own sets at fe469a8: a run's nine commands all ended in such a stage)."""
-    stages, rest = [], command
-    while True:
-        cut = first_pipe(rest)
-        if cut is None:
-            stages.append(rest)
-            break
-        stages.append(rest[:cut])
-        rest = rest[cut + 1:]
+    stages = stage_texts(command)
     for i, stage in enumerate(stages):
         fixed = _stage_as_extended(stage)
         if fixed is not None:

@@ -26,7 +26,7 @@ from typing import List, Optional
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "first_stage",
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "stage_texts", "first_stage",
            "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
@@ -113,6 +113,17 @@ def first_pipe(command: str) -> Optional[int]:
             return i
         i += 1
     return None
+
+
+def stage_texts(command: str) -> List[str]:
+    """``command``'s text cut at each unquoted '|', quoting and spacing kept: "|".join() gives it back."""
+    stages, rest = [], command
+    while True:
+        cut = first_pipe(rest)
+        if cut is None:
+            return stages + [rest]
+        stages.append(rest[:cut])
+        rest = rest[cut + 1:]
 
 
 def first_stage(command: str, program: str) -> Optional[List[str]]:
