@@ -45,6 +45,11 @@ def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
     ("How long do the urgent tasks in tasks.csv take altogether?", True),
     ("What do the urgent tasks in tasks.csv come to in minutes, combined?", True),
     ("What size are the txt files in all?", True),
+    # a verb in any form (NL2Bash writes its tasks in the third person)
+    ("Counts all files in the current directory and subfolders.", True),
+    ("Counting the lines of every log, what do you get?", True), ("Sums the sizes of the logs", True),
+    # "mean" as a verb asks no quantity; the mean of values does
+    ("What does the -r flag mean?", False), ("What is the mean of the values in data.csv?", True),
 ])
 def test_a_goal_asks_for_a_quantity_by_its_grammar(goal, expected):
     assert asks_quantity(goal) is expected

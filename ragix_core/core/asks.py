@@ -20,12 +20,15 @@ _FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
 # A second ask joined to the first: "How many X, and which Y", "Count X; then list Y". A bare comma is not a
 # join: ", which is the sum of ..." and ", what width does it use?" continue the same ask.
 _SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)" + _ASK + r"\b", re.IGNORECASE)
-# A question mark that ends a question ("width=?)" inside a call does not).
 # A goal whose answer is a quantity, however it is asked: "how many", "the number of", "count", "total", "add up",
 # "altogether", "in all", "combined", "how long", "what size", "average" (paraphrases of one question must all
 # reach it: "Add up the minutes", "How long do they take altogether?", "What do they come to, combined?").
-_QUANTITY = re.compile(r"\b(how (?:many|much|long|big|large)|number of|count|total|sum|sum up|add(?:ed|ing)? up|"
-                       r"altogether|in all|combined|what size|size of|length of|average|mean)\b", re.IGNORECASE)
+# A verb is read in every form a goal takes ("Counts all files", NL2Bash's third person, at 7defe0e read as no
+# count, so its listing went to the writer in full).
+_QUANTITY = re.compile(r"\b(how (?:many|much|long|big|large)|number of|count(?:s|ed|ing)?|totals?|sum|sums|sum up|"
+                       r"add(?:s|ed|ing)? up|"
+                       r"altogether|in all|combined|what size|size of|length of|average|the mean|mean of)\b", re.IGNORECASE)
+# A question mark that ends a question ("width=?)" inside a call does not).
 _QUESTION_END = re.compile(r"\?(?=\s|$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 

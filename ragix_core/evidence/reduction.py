@@ -21,6 +21,7 @@ import os
 import re
 from typing import List, Optional, Tuple
 
+from ragix_core.core.asks import asks_quantity
 from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
@@ -39,7 +40,6 @@ _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:,(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
 _SED_DELETE = re.compile(rf"(?:{_SED_ADDRESS})?d|s([^\\\n\w\s])(?:\\.|(?!\1).)*\1\1[gI0-9]*")
 _SED_PRINT = re.compile(rf"(?:{_SED_ADDRESS})?p")
 
-_COUNT = re.compile(r"\b(how many|how much|number of|count|total)\b", re.IGNORECASE)
 _NAMES = re.compile(r"\b(which|where|list|name|names|what (?:files?|modules?|lines?))\b", re.IGNORECASE)
 _LARGEST = re.compile(r"\b(largest|biggest|longest|(?<!at )most|highest)\b", re.IGNORECASE)
 _SMALLEST = re.compile(r"\b(smallest|shortest|fewest|(?<!at )least|lowest)\b", re.IGNORECASE)
@@ -60,7 +60,7 @@ def _wants_reduction(goal: str) -> bool:
     """The goal's answer is what a reducer prints: a bare count, or one item of a ranking."""
     if _ONE_ITEM.search(goal):
         return True
-    return bool(_COUNT.search(goal)) and not _NAMES.search(goal)
+    return asks_quantity(goal) and not _NAMES.search(goal)
 
 
 def search_behind_reduction(goal: str, command: str, *, printed_nothing: bool = False) -> Optional[Tuple[str, str]]:

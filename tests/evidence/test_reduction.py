@@ -33,6 +33,9 @@ def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command,
 @pytest.mark.parametrize("goal,command", [
     ("How many Python files are there?", "find . -name '*.py' | wc -l"),  # the count is the answer
     ("Count the lines that mention redis", "grep -rn redis . | wc -l"),
+    # a count asked in the third person (NL2Bash fs_1-132 at 7defe0e: the writer was sent the whole listing)
+    ("Counts all files in the current directory and subfolders.", "find . -type f | wc -l"),
+    ("Add up the lines that mention redis", "grep -rn redis . | wc -l"),
     ("Which file has the most TODO comments?", "grep -rc TODO . | sort -t: -k2 -nr | head -n 1"),  # one of a ranking
     ("Which file imports module a?", "grep -rl 'from a import' ."),  # nothing reduced
     ("Which file imports module a?", "grep -rl 'from a import' . | xargs wc -l"),  # xargs runs a new command
