@@ -100,7 +100,8 @@ def s0(ctx: Any) -> ReasoningGraph:
     listing = project_listing(ctx.toolbox.root, ctx.config.reasoning.reflect.max_context_chars)
 
     def ask(goal: str) -> str:
-        return ask_free_command(worker, command_request(goal, tools, listing))
+        return ask_free_command(worker, command_request(goal, tools, listing,
+                                                        home_is_root=ctx.toolbox.home_is_root))
 
     return _graph(ctx, ask, lambda state: plain_output(state.executed_steps))
 

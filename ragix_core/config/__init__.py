@@ -36,6 +36,7 @@ from ragix_core.config.mcp import McpSection
 from ragix_core.config.memory import MemorySection
 from ragix_core.config.research import ResearchSection
 from ragix_core.config.spec002_file import fold_spec002_shape
+from ragix_core.config.tools import ToolsSection
 
 __all__ = ["RagixConfig", "ConfigError", "load_config", "ragix_home", "CONFIG_FILENAME"]
 
@@ -56,6 +57,7 @@ class RagixConfig(BaseModel):
     research: ResearchSection = Field(default_factory=ResearchSection)  # spec 004, `ragix research`
     mcp: McpSection = Field(default_factory=McpSection)  # MCP servers whose tools runs may call (spec 002 §8)
     memory: MemorySection = Field(default_factory=MemorySection)  # corpus backend: user config only
+    tools: ToolsSection = Field(default_factory=ToolsSection)  # how the confined shell reads `~`
     # The file this config was read from (None for defaults); not a YAML key.
     source: Optional[str] = Field(default=None, exclude=True)
 

@@ -71,6 +71,15 @@ def _copy_trace(result: Any, opts: EvalOptions, scenario: Scenario, run: int, st
     return str(dst)
 
 
+def _configured(scenario: Scenario, config: Any, work: Path) -> Any:
+    """The run's configuration (``_isolated``), with ``tools.home: project`` for a scenario whose working copy
+    stands for a home directory."""
+    config = _isolated(config, work)
+    if scenario.home_is_workdir:
+        config = config.model_copy(update={"tools": config.tools.model_copy(update={"home": "project"})})
+    return config
+
+
 def _isolated(config: Any, work: Path) -> Any:
     """The run's configuration with the user's global trace store switched off: an evaluation's hundreds of
     throwaway runs must not push the user's own sessions out of that bounded store, nor be found from their
@@ -113,7 +122,7 @@ def _run_one(scenario: Scenario, run: int, runner: Runner, opts: EvalOptions, co
                 sampling["temperature"] = opts.temperature
             try:
                 result = runner(
-                    scenario.input, cwd=work, config=_isolated(opts.config, work), strategy=opts.strategy,
+                    scenario.input, cwd=work, config=_configured(scenario, opts.config, work), strategy=opts.strategy,
                     model=opts.model, corpus=corpus, events=None, profile=opts.profile, **sampling, **opts.extra,
                 )
             except KeyboardInterrupt:

@@ -67,6 +67,8 @@ class Scenario:
     # Working directory to copy for this scenario; None = the harness default.
     cwd: Optional[Path] = None
     empty_workdir: bool = False  # start from an empty directory (benchmarks build their own files)
+    # The working copy stands for a home directory: `~` and `$HOME` in commands are read as it (tools.home).
+    home_is_workdir: bool = False
     setup: Optional[Setup] = None
     checker: Optional[Checker] = None
 

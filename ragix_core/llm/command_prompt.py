@@ -24,6 +24,8 @@ __all__ = ["command_request", "ask_free_command", "pasted_placeholder", "COMMAND
 COMMAND_MAX_TOKENS = 200  # a sentence and a code block; a reply cut inside its block keeps the first line
 _READ_ONLY_FORBIDDEN = '";", "&&", "$(...)", backticks, "~" or ">"'
 _WRITE_FORBIDDEN = '";", "&&", "$(...)", backticks or "~" (write files with the tools or "> FILE")'
+# When the project stands for the home directory (tools.home: project), `~` is allowed and said to be the root.
+_HOME_IS_ROOT = 'The project root is the home directory: "~" and "$HOME" stand for it'
 
 
 # The uppercase stand-ins of the request's examples (prompts/command.md, tools/model_commands.py). A small
@@ -38,12 +40,17 @@ def pasted_placeholder(command: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def command_request(goal: str, tools: Sequence[str], file_context: str, commands: str = "") -> str:
+def command_request(goal: str, tools: Sequence[str], file_context: str, commands: str = "", *,
+                    home_is_root: bool = False) -> str:
     """The prompt: the profile's tools (with or without writers), the commands designed for the
-    model (one line each, ``commands``), the project's listing, then the goal."""
+    model (one line each, ``commands``), the project's listing, then the goal. ``home_is_root``: the
+    tools read ``~`` as the project root (tools/home.py), so it is not named as forbidden."""
     writes = any(t in WRITE_TOOLS for t in tools)
+    forbidden = _WRITE_FORBIDDEN if writes else _READ_ONLY_FORBIDDEN
+    if home_is_root:
+        forbidden = forbidden.replace(', "~"', "").replace(' or "~"', "") + ". " + _HOME_IS_ROOT
     return prompts.render("command", mode="" if writes else "read-only ", tools=", ".join(tools) or "(none)",
-                          forbidden=_WRITE_FORBIDDEN if writes else _READ_ONLY_FORBIDDEN,
+                          forbidden=forbidden,
                           commands=commands, file_context=file_context or "(empty)",
                           goal=bounded(goal, 4000))
 

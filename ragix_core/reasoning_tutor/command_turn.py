@@ -58,10 +58,12 @@ class CommandTurns:
     """Decides which turns are command turns and asks the player for their command."""
 
     def __init__(self, worker: Any, tools: Sequence[str], root: Path, listing_chars: int,
-                 probe: Optional[Callable[[str], Any]] = None) -> None:
+                 probe: Optional[Callable[[str], Any]] = None, home_is_root: bool = False) -> None:
         """``probe``: a read-only shell with which a pipeline that printed nothing is run a stage at a time
-        for the feedback (evidence/emptied.py); None: the feedback says only that it printed nothing."""
+        for the feedback (evidence/emptied.py); None: the feedback says only that it printed nothing.
+        ``home_is_root``: the tools read ``~`` as the project root (tools/home.py), and the request says so."""
         self.worker = worker
+        self.home_is_root = home_is_root
         self.probe = probe
         self.tools = list(tools)
         self.root = Path(root)
@@ -90,7 +92,8 @@ class CommandTurns:
         """The main path's command request for ``goal``, built once a goal (its listing is read once)."""
         if self._request is None or self._request[0] != goal:
             listing = project_listing(self.root, self.listing_chars)
-            self._request = (goal, command_request(goal, self.tools, listing, describe(self.tools)))
+            self._request = (goal, command_request(goal, self.tools, listing, describe(self.tools),
+                                                         home_is_root=self.home_is_root))
         return self._request[1]
 
     def followup(self, game: Any, steps: Sequence[PlanStep], reason: Optional[str] = None) -> str:

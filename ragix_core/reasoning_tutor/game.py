@@ -199,7 +199,7 @@ def tutor(ctx: Any) -> TutorEngine:
 
     rc = ctx.config.reasoning
     read_box = ToolBox(ctx.cwd, profile=ctx.profile.reflect_tool_profile, events=ctx.bus, session_id=ctx.session_id,
-                       limits=Limits(timeout=rc.graph.timeout_per_step))
+                       limits=Limits(timeout=rc.graph.timeout_per_step), home_is_root=ctx.toolbox.home_is_root)
     box = ctx.toolbox
     write_box = box if box.profile.writes and box.assume_yes else None
     tools = [t for t in READ_TOOLS if t in read_box.allowed_tools]
@@ -207,4 +207,5 @@ def tutor(ctx: Any) -> TutorEngine:
     return TutorEngine(player=worker, executor=Executor(read_box, write_box), bus=ctx.bus,
                        graph_dir=Path(ctx.cwd) / GRAPH_DIR, tools=tools,
                        commands=CommandTurns(worker, tools, read_box.root, rc.reflect.max_context_chars,
-                                             probe=ctx.reflect_shell if ctx.full_reflection else None))
+                                             probe=ctx.reflect_shell if ctx.full_reflection else None,
+                                             home_is_root=read_box.home_is_root))

@@ -65,7 +65,8 @@ class DirectAnswers:
 
     def command_prompt(self, goal: str) -> str:
         """The worker's request for a command (benchmarks reuse it)."""
-        return command_request(goal, self.tools, self.file_context(), self.model_commands())
+        return command_request(goal, self.tools, self.file_context(), self.model_commands(),
+                               home_is_root=getattr(self.toolbox, "home_is_root", False))
 
     def _ask_command(self, prompt: str, feedback: str, draw: int, heat: int) -> str:
         """Draw ``draw`` of a command: greedy (the role's temperature), at voting.temperature when

@@ -111,8 +111,10 @@ class RunContext:
 
         roles = Roles(config.llm, bus=bus, session_id=sid, client_factory=client_factory,
                       include_prompts=rc.traces.include_prompts, seed=seed)
+        home_is_root = config.tools.home == "project"
         toolbox = ToolBox(cwd, profile=profile.tool_profile, events=bus, session_id=sid, assume_yes=assume_yes,
-                          limits=Limits(timeout=rc.graph.timeout_per_step), previews=previews)
+                          limits=Limits(timeout=rc.graph.timeout_per_step), previews=previews,
+                          home_is_root=home_is_root)
         mcp = None
         if config.mcp.servers:
             from ragix_core.runtime.mcp_servers import open_servers
@@ -121,7 +123,8 @@ class RunContext:
             closers.append(mcp.close)
         # REFLECT's look-around is diagnosis, not an answer's command: its events say so.
         reflect_box = ToolBox(cwd, profile=profile.reflect_tool_profile, events=bus.tagged(purpose=DIAGNOSIS),
-                              session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout), previews=previews)
+                              session_id=sid, limits=Limits(timeout=rc.reflect.shell_timeout), previews=previews,
+                              home_is_root=home_is_root)
         return cls(cwd=cwd, config=config, profile=profile, engine=engine, session_id=sid, bus=bus, roles=roles,
                    toolbox=toolbox, reflect_box=reflect_box, corpus=corpus, recall=recall,
                    trace_path=writer.path if writer is not None else None, checkpoint_path=checkpoint_path,

