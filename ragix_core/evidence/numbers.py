@@ -14,7 +14,10 @@ the outputs show ("longer by 7 lines"). Whole integers written as such are check
 digits of a name like test_2.py, nor 1,234); 0 and 1 always pass. A dotted version (1.2.3, an
 address like 10.0.0.1) is supported only when it is written somewhere as it stands: measured at
 temperature 0.3 on the regression set, "The project version is 0.1.0" after three commands that
-found nothing, where the project says another.
+found nothing, where the project says another. So is a digest (eight or more hex digits, with a
+letter and a digit: an md5 or sha sum, a commit id), which no writer can work out: measured on
+NL2Bash fs_1-110 at 7defe0e, "the md5 sum of the sorted sums is e660d8a2...", a digest no command
+printed, ended `success`.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ __all__ = ["unsupported_numbers", "mark_unsupported_numbers", "marks_unsupported
 _ANSWER_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w.,]*\w)")  # 80, "80." at a sentence end; not 1.2.3, 1,234
 _ANY_DIGITS = re.compile(r"\d+")
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,})(?![\w.]*\w)")  # 1.2.3, v1.2.3, 10.0.0.1; not 3.5
-_MARKED = re.compile(r"\d+(?:\.\d+)*")
+_DIGEST = re.compile(r"(?<![\w.])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{8,}(?![\w.]*\w)")
+_MARKED = re.compile(r"[0-9a-fA-F]{8,}|\d+(?:\.\d+)*")
 # The digits ending a name (dir3, file_2, subdir4), not an option's or a script's (-n3, -f2, 3p, NR==3, $3)
 _NAME_DIGITS = re.compile(r"(?<=[A-Za-z_]{2})\d+")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
@@ -74,26 +78,30 @@ def _supported(texts: Sequence[str], outputs: Iterable[str]) -> Set[int]:
     return supported
 
 
-def _version_shown(version: str, texts: Sequence[str]) -> bool:
-    whole = re.compile(r"(?<![\d.])" + re.escape(version) + r"(?!\.?\d)")
+def _written(value: str, texts: Sequence[str]) -> bool:
+    """A version or digest is supported only as written somewhere (a digest in any case)."""
+    if "." in value:
+        whole = re.compile(r"(?<![\d.])" + re.escape(value) + r"(?!\.?\d)")
+    else:
+        whole = re.compile(r"(?<![0-9a-fA-F])" + re.escape(value) + r"(?![0-9a-fA-F])", re.IGNORECASE)
     return any(whole.search(text) for text in texts)
 
 
 def unsupported_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[str]:
-    """The integers and dotted versions ``answer`` states that nothing in the goal or the steps
+    """The integers, dotted versions and digests ``answer`` states that nothing in the goal or the steps
     supports, in the order the answer states them. Empty when no step ran (an answer from
     knowledge has no outputs to check against)."""
     if not answer or not any(s.result is not None for s in steps):
         return []
     versions = {m.start(1): m.group(1) for m in _VERSION.finditer(answer)}
+    digests = {m.start(): m.group(0) for m in _DIGEST.finditer(answer)}
     integers = {m.start(): m.group(0) for m in _ANSWER_NUMBER.finditer(answer) if len(m.group(0)) <= 15}
-    stated = list(dict.fromkeys(text for _, text in sorted({**integers, **versions}.items())))
+    stated = list(dict.fromkeys(text for _, text in sorted({**integers, **versions, **digests}.items())))
     if not stated:
         return []
     texts = list(_texts(goal, steps))
     supported = _supported(texts, _outputs(steps))
-    return [n for n in stated
-            if (not _version_shown(n, texts) if "." in n else int(n) not in supported)][:MAX_FLAGGED]
+    return [n for n in stated if (not _written(n, texts) if not n.isdigit() else int(n) not in supported)][:MAX_FLAGGED]
 
 
 def derived_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[str]:

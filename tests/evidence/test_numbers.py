@@ -93,3 +93,17 @@ def test_a_number_no_text_shows_is_derived_and_a_shown_one_is_not():
     marked = mark_unsupported_numbers("Total?", "It is 999.", rows)
     assert derived_numbers("Total?", marked, rows) == ["999"]  # ragix's own note is not the answer's number
     assert derived_numbers("Total?", "It is 115.", []) == []  # nothing ran: nothing to compute from
+
+
+def test_a_digest_no_output_shows_is_named_and_a_printed_one_is_not():
+    # measured on NL2Bash fs_1-110 at 7defe0e: a digest no command printed ended `success`
+    sums = [_step("find . -name '*.py' | xargs md5sum | sort | md5sum", "abd1db025ea1e9dbef827b574c500bdb  -\n")]
+    goal = "Calculate the md5 sum of the sorted md5 sums of the .py files"
+    assert unsupported_numbers(goal, "It is e660d8a26d3db7a8f3f2bdc1f9128bdc.", sums) == [
+        "e660d8a26d3db7a8f3f2bdc1f9128bdc"]
+    assert unsupported_numbers(goal, "It is ABD1DB025EA1E9DBEF827B574C500BDB.", sums) == []  # any case
+    assert unsupported_numbers(goal, "It is abd1db025ea1e9dbef827b574c500bdb.", sums) == []
+    # words, a digest's prefix in a name, and short hex are no digest
+    assert unsupported_numbers(goal, "The files are deadbeef.py and cafe123 is short: facade.", sums) == []
+    once = mark_unsupported_numbers(goal, "It is e660d8a26d3db7a8f3f2bdc1f9128bdc.", sums)
+    assert mark_unsupported_numbers(goal, once, sums) == once  # grounded twice, marked once
