@@ -28,7 +28,9 @@ What is left after that is the caller's: a plan (ADaPT 2311.05772, decompose onl
 A command the model repeats is not run again, and it is not a second vote either: agreement means two
 different commands printed the same thing, since the same pipe repeated repeats its mistake (measured at
 d80e847: most wrong answers ending ``success`` were a count printed by one pipe, never put to a second
-command or "confirmed" by a sample that wrote the same pipe again). An ``echo``
+command or "confirmed" by a sample that wrote the same pipe again). Nor does a command confirm the winner
+when its first stage (what it reads) is the winner's: it repeats that search's mistake and only counts it
+another way (``AttemptOutcome.agreed_another_way``). An ``echo``
 or ``printf`` states its output instead of finding it and never votes. A command that
 changes the project (cp, mkdir, `> FILE`, allowed with --yes) is its own result when it succeeds, and
 is never sampled alongside others: after a failed write only the retries run, one at a time. A write
@@ -50,6 +52,7 @@ from ragix_core.core.types import PlanStep, StepStatus, ToolCall
 from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
+from ragix_core.tools.lexer import stage_texts
 
 from .computed import computed_number, output_lines, plural, printed_number
 
@@ -97,6 +100,12 @@ def _same(command: str) -> str:
 
 # Programs that print what they are given: `expr 47` and `seq 47 47` state a number as `echo 47` does.
 _STATES_ITSELF = {"echo", "printf", "expr", "seq"}
+
+
+def _search(step: PlanStep) -> str:
+    """The first stage of the step's command as written, spacing normalised: what the command reads."""
+    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
+    return _same(stage_texts(command)[0])
 
 
 def _states_itself(step: PlanStep) -> bool:
@@ -179,6 +188,22 @@ class AttemptOutcome:
         return 1
 
     @property
+    def agreed_another_way(self) -> int:
+        """How many drawn commands printed the winner's output reading it another way: the winner, plus the
+        distinct first stages among the others that differ from the winner's. A command that repeats the
+        winner's search and only counts or cuts it differently repeats whatever that search got wrong
+        (measured on AgentBench OS at bd99fa4: `grep -rn error a.log b.log | grep -v X | wc -l`
+        "confirmed" by the same search and filter with one more stage, both wrong, ended ``success``)."""
+        if self.winner is None:
+            return 0
+        if self.vote is not None:
+            for c in self.vote.clusters:
+                if self.winner in c.members:
+                    mine = _search(self.winner)
+                    return 1 + len({_search(m) for m in c.members if m is not self.winner} - {mine})
+        return 1
+
+    @property
     def outputs_found(self) -> int:
         """Distinct non-empty outputs among the voted commands."""
         if self.vote is None:
@@ -187,9 +212,10 @@ class AttemptOutcome:
 
     @property
     def confirmed(self) -> bool:
-        """At least two drawn commands printed the winner's output (a judged winner was disputed, whatever
-        its cluster: the commands disagreed, and the judge's reading is not a second output)."""
-        return self.winner is not None and self.agreed >= 2 and self.decided_by != "judged"
+        """At least two drawn commands printed the winner's output, reading it in different ways
+        (``agreed_another_way``; a judged winner was disputed, whatever its cluster: the commands
+        disagreed, and the judge's reading is not a second output)."""
+        return self.winner is not None and self.agreed_another_way >= 2 and self.decided_by != "judged"
 
     @property
     def disputed(self) -> bool:
@@ -214,7 +240,7 @@ class AttemptOutcome:
             return 0.0
         usable = len(self.vote.samples) if self.vote else 1
         if self.confirmed:
-            return round(min(0.9, self.agreed / max(usable, 1)), 3)
+            return round(min(0.9, self.agreed_another_way / max(usable, 1)), 3)
         if self.disputed:
             return round(1 / max(usable, 2), 3)
         return 0.5 if self.decided_by == "retry" else 0.6
@@ -233,6 +259,9 @@ class AttemptOutcome:
                      if self.decided_by == "judged" else "the first of them")
             return (f"{len(self.vote.samples)} commands printed {self.outputs_found} different outputs; "
                     f"this answer rests on {basis}")
+        if self.unconfirmed and self.agreed >= 2:
+            return (f"the commands that printed the same output all read it with `{_search(self.winner)}`; "
+                    "none found it another way")
         if self.unconfirmed:
             return "no second command printed the same output; this answer rests on one command"
         return ""
@@ -248,7 +277,7 @@ class AttemptOutcome:
     def to_meta(self) -> Dict[str, object]:
         return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
                 "drawn": self.drawn, "redrawn": self.redrawn,
-                "agreed": self.agreed, "outputs": self.outputs_found, "disputed": self.disputed,
+                "agreed": self.agreed, "agreed_another_way": self.agreed_another_way, "outputs": self.outputs_found, "disputed": self.disputed,
                 "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
                 "judged": list(self.judged),

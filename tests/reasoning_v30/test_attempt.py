@@ -157,6 +157,23 @@ def test_the_same_command_again_is_not_a_second_vote_and_the_output_ends_unconfi
     assert out.confidence() == 0.6 and "rests on one command" in out.summary()
 
 
+def test_a_check_that_repeats_the_winners_search_and_only_counts_it_otherwise_does_not_confirm_it():
+    # measured on AgentBench OS at bd99fa4: both pipes kept the same wrong filter and "agreed", ending `success`
+    first = "grep -rn error ./a.log ./b.log | grep -v '\\berror\\b' | wc -l"
+    same_search = "grep -rn  error ./a.log ./b.log | grep -v '\\berror\\b' | grep -o -i error | wc -l"
+    script = Script([first, same_search], {first: ToolResult("shell", 0, stdout="2\n"),
+                                           same_search: ToolResult("shell", 0, stdout="2\n")})
+    out = attempt(script)
+    assert out.agreed == 2 and out.agreed_another_way == 1  # one output, one way of reading it
+    assert not out.confirmed and not out.disputed and out.unconfirmed and out.confidence() == 0.6
+    assert "all read it with `grep -rn error ./a.log ./b.log`" in out.summary()
+    another = "grep -ci error ./a.log ./b.log | awk -F: '{s+=$2} END {print s}'"
+    script = Script([first, another], {first: ToolResult("shell", 0, stdout="2\n"),
+                                       another: ToolResult("shell", 0, stdout="2\n")})
+    out = attempt(script)
+    assert out.confirmed and out.agreed_another_way == 2 and not out.unconfirmed
+
+
 def test_cross_check_draws_are_told_which_commands_ran_and_asked_for_another_way():
     cmds = ["wc -l a.py", "wc -l a.py", "grep -c '' a.py"]
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="7 a.py\n"),
