@@ -93,7 +93,7 @@ class CommandTurns:
         if self._request is None or self._request[0] != goal:
             listing = project_listing(self.root, self.listing_chars)
             self._request = (goal, command_request(goal, self.tools, listing, describe(self.tools),
-                                                         home_is_root=self.home_is_root))
+                                                   home_is_root=self.home_is_root))
         return self._request[1]
 
     def followup(self, game: Any, steps: Sequence[PlanStep], reason: Optional[str] = None) -> str:
