@@ -37,6 +37,8 @@ _DIGEST = re.compile(r"(?<![\w.])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a
 _MARKED = re.compile(r"[0-9a-fA-F]{8,}|\d+(?:\.\d+)*")
 # The digits ending a name (dir3, file_2, subdir4), not an option's or a script's (-n3, -f2, 3p, NR==3, $3)
 _NAME_DIGITS = re.compile(r"(?<=[A-Za-z_]{2})\d+")
+# A path or a file name with an extension (./employees/105.txt, file2.log): the digits in it name a file.
+_PATH_WORD = re.compile(r"(?:[\w.-]*/)+[\w.-]*|[\w-]+\.[A-Za-z]\w{0,5}\b")
 MAX_PAIRED = 80  # distinct output numbers combined into sums and differences
 MAX_FLAGGED = 5
 _MARK_START = "(ragix: no command output shows "
@@ -110,10 +112,13 @@ def derived_numbers(goal: str, answer: str, steps: Sequence[PlanStep]) -> List[s
     ``unsupported_numbers`` lets such a number pass as derivable; this names it, so that a command can
     compute it instead (reasoning_v30/direct.py). Measured on AgentBench OS at 0822586: a total of
     minutes summed by the writer from the lines of a `grep -rn` (100, where the files add up to 230).
+    A number written only inside a path or file name (``./employees/105.txt``) is a name, not one the
+    output shows: at bd99fa4 the same task answered 105, an employee's id, and ended ``success``.
     Empty when no step ran."""
     if not answer or not any(s.result is not None for s in steps):
         return []
-    shown = {int(d) for text in _texts(goal, steps) for d in _ANY_DIGITS.findall(text) if len(d) <= 15}
+    shown = {int(d) for text in _texts(goal, steps) for d in _ANY_DIGITS.findall(_PATH_WORD.sub(" ", text))
+             if len(d) <= 15}
     stated = (m.group(0) for m in _ANSWER_NUMBER.finditer(_MARK.sub("", answer)) if len(m.group(0)) <= 15)
     return [n for n in dict.fromkeys(stated) if int(n) > 1 and int(n) not in shown]
 

@@ -93,6 +93,12 @@ def test_a_number_no_text_shows_is_derived_and_a_shown_one_is_not():
     marked = mark_unsupported_numbers("Total?", "It is 999.", rows)
     assert derived_numbers("Total?", marked, rows) == ["999"]  # ragix's own note is not the answer's number
     assert derived_numbers("Total?", "It is 115.", []) == []  # nothing ran: nothing to compute from
+    # a number only a file name shows is a name (AgentBench OS at bd99fa4: an employee's id answered as the total)
+    grep = [_step("grep -rn urgent ./employees", "./employees/105.txt:1:urgent:30\n./employees/101.txt:3:urgent:20\n")]
+    goal = "What is the total time of the urgent tasks in employees/?"
+    assert derived_numbers(goal, "The urgent tasks take 105 minutes.", grep) == ["105"]
+    assert derived_numbers(goal, "The urgent tasks take 30 and 20 minutes.", grep) == []  # values the lines show
+    assert derived_numbers(goal, "Task 3 of file 101 is urgent.", grep) == ["101"]
 
 
 def test_a_digest_no_output_shows_is_named_and_a_printed_one_is_not():
