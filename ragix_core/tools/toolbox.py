@@ -195,7 +195,7 @@ class ToolBox:
         command, argv = args.get("command"), args.get("argv")
         if set(args) - {"command", "argv"} or (command is None) == (argv is None):
             raise Refusal("shell takes exactly one of {command: str} or {argv: [str, ...]}")
-        if command is not None and self.home_is_root:
+        if isinstance(command, str) and self.home_is_root:
             command = expand_home(command)
         if not self.layer1:
             return self._run_unvalidated(call.tool, command if command is not None else shlex.join(argv))
