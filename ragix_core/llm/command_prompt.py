@@ -22,10 +22,17 @@ from ragix_core.tools.policy import WRITE_TOOLS
 __all__ = ["command_request", "ask_free_command", "pasted_placeholder", "COMMAND_MAX_TOKENS", "PLACEHOLDERS"]
 
 COMMAND_MAX_TOKENS = 200  # a sentence and a code block; a reply cut inside its block keeps the first line
-_READ_ONLY_FORBIDDEN = '";", "&&", "$(...)", backticks, "~" or ">"'
-_WRITE_FORBIDDEN = '";", "&&", "$(...)", backticks or "~" (write files with the tools or "> FILE")'
 # When the project stands for the home directory (tools.home: project), `~` is allowed and said to be the root.
 _HOME_IS_ROOT = 'The project root is the home directory: "~" and "$HOME" stand for it'
+
+
+def _forbidden(writes: bool, home_is_root: bool) -> str:
+    """What the request names as not allowed: '";", "&&", "$(...)", backticks, "~" or ">"' read-only."""
+    items = ['";"', '"&&"', '"$(...)"', "backticks"] + ([] if home_is_root else ['"~"']) + ([] if writes else ['">"'])
+    text = ", ".join(items[:-1]) + " or " + items[-1]
+    if writes:
+        text += ' (write files with the tools or "> FILE")'
+    return text + (". " + _HOME_IS_ROOT if home_is_root else "")
 
 
 # The uppercase stand-ins of the request's examples (prompts/command.md, tools/model_commands.py). A small
@@ -46,11 +53,8 @@ def command_request(goal: str, tools: Sequence[str], file_context: str, commands
     model (one line each, ``commands``), the project's listing, then the goal. ``home_is_root``: the
     tools read ``~`` as the project root (tools/home.py), so it is not named as forbidden."""
     writes = any(t in WRITE_TOOLS for t in tools)
-    forbidden = _WRITE_FORBIDDEN if writes else _READ_ONLY_FORBIDDEN
-    if home_is_root:
-        forbidden = forbidden.replace(', "~"', "").replace(' or "~"', "") + ". " + _HOME_IS_ROOT
     return prompts.render("command", mode="" if writes else "read-only ", tools=", ".join(tools) or "(none)",
-                          forbidden=forbidden,
+                          forbidden=_forbidden(writes, home_is_root),
                           commands=commands, file_context=file_context or "(empty)",
                           goal=bounded(goal, 4000))
 
