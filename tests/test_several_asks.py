@@ -48,6 +48,7 @@ def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
     # a verb in any form (NL2Bash writes its tasks in the third person)
     ("Counts all files in the current directory and subfolders.", True),
     ("Counting the lines of every log, what do you get?", True), ("Sums the sizes of the logs", True),
+    ("Tally up the files below here.", True),
     # "mean" as a verb asks no quantity; the mean of values does
     ("What does the -r flag mean?", False), ("What is the mean of the values in data.csv?", True),
 ])
