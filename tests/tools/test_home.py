@@ -63,3 +63,16 @@ def test_the_config_key_takes_refused_or_project_only():
     assert parse_config({"tools": {"home": "project"}}).tools.home == "project"
     with pytest.raises(ConfigError, match=r"tools\.home"):
         parse_config({"tools": {"home": "/root"}})
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+def test_a_dry_run_validates_the_command_as_it_would_run_and_non_text_is_refused(world, sandbox):
+    from ragix_core.tools.preview import DryRunStop
+
+    previews = []
+    box = make_box(world, sandbox, home_is_root=True, previews=previews)
+    with pytest.raises(DryRunStop):
+        box.run_command("cat ~/README.md")
+    assert previews[0].refused is None and previews[0].processes, previews[0].to_dict()
+    refused = make_box(world, sandbox, home_is_root=True).run({"tool": "shell", "args": {"command": 42}})
+    assert refused.returncode != 0 and refused.error and "internal error" not in refused.error, refused.error
