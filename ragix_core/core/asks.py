@@ -27,7 +27,8 @@ _SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)
 # count, so its listing went to the writer in full).
 _QUANTITY = re.compile(r"\b(how (?:many|much|long|big|large)|number of|count(?:s|ed|ing)?|totals?|sum|sums|sum up|"
                        r"add(?:s|ed|ing)? up|tall(?:y|ies|ied|ying)|"
-                       r"altogether|in all|combined|what size|size of|length of|average|the mean|mean of)\b", re.IGNORECASE)
+                       r"altogether|in all|combined|what size|size of|length of|average|the mean|mean of)\b",
+                       re.IGNORECASE)
 # A question mark that ends a question ("width=?)" inside a call does not).
 _QUESTION_END = re.compile(r"\?(?=\s|$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

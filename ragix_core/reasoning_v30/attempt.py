@@ -277,7 +277,8 @@ class AttemptOutcome:
     def to_meta(self) -> Dict[str, object]:
         return {"decided_by": self.decided_by or "none", "ran": len(self.steps), "retries": self.retries,
                 "drawn": self.drawn, "redrawn": self.redrawn,
-                "agreed": self.agreed, "agreed_another_way": self.agreed_another_way, "outputs": self.outputs_found, "disputed": self.disputed,
+                "agreed": self.agreed, "agreed_another_way": self.agreed_another_way, "outputs": self.outputs_found,
+                "disputed": self.disputed,
                 "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
                 "judged": list(self.judged),

@@ -26,8 +26,8 @@ from typing import List, Optional
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "stage_texts", "first_stage",
-           "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "stage_texts",
+           "first_stage", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
