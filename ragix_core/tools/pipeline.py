@@ -108,16 +108,41 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
                           result.no_match and result.returncode != 0)
 
 
-def _drop_batch_total(tool: str, batch: List[str], stdout: bytes) -> bytes:
-    """wc given several files ends with a "total" line. Under xargs that total covers one batch,
-    not the input, and it sorts above every file (`| sort -nr | head -1` then names no file),
-    so it is dropped. Only when wc printed one (several items, none literally named "total")."""
-    if os.path.basename(tool) != "wc" or len(batch) < 2 or "total" in batch:
+class _WcTotals:
+    """wc given several files ends with a "total" line. One xargs batch (up to 1000 items) is what
+    bash runs, and its total covers the input, so it stays: `xargs wc -l | tail -n 1` is how a
+    model sums lines. Over several batches each total covers one batch (bash prints them all, and
+    `tail -n 1` then reads the last batch only), so those are dropped and one total over every
+    batch ends the output, as one wc run would print it."""
+
+    def __init__(self, tool: str, argv_flags: List[str], batches: int) -> None:
+        # -L's total is a maximum, not a sum: its batch totals are dropped and none is added.
+        self.active = os.path.basename(tool) == "wc" and batches > 1
+        self.summable = not any(f == "--max-line-length" or (f.startswith("-") and not f.startswith("--")
+                                                              and "L" in f) for f in argv_flags)
+        self.sums: Optional[List[int]] = None
+        self.rows: List[List[int]] = []  # batches of one file print a row and no total
+
+    def filter(self, batch: List[str], stdout: bytes) -> bytes:
+        if not self.active or "total" in batch:
+            return stdout
+        head, sep, last = stdout.rstrip(b"\n").rpartition(b"\n")
+        if len(batch) >= 2 and is_wc_total_line(last):
+            counts = [int(n) for n in last.split()[:-1]]
+            self.sums = counts if self.sums is None else [a + b for a, b in zip(self.sums, counts)]
+            return head + sep if head else b""
+        if len(batch) == 1 and stdout.strip():
+            self.rows.append([int(n) for n in stdout.split()[:-1] if n.isdigit()])
         return stdout
-    head, sep, last = stdout.rstrip(b"\n").rpartition(b"\n")
-    if is_wc_total_line(last):
-        return head + sep if head else b""
-    return stdout
+
+    def total_line(self) -> bytes:
+        if not self.active or not self.summable or self.sums is None:
+            return b""
+        sums = list(self.sums)
+        for row in self.rows:
+            if len(row) == len(sums):
+                sums = [a + b for a, b in zip(sums, row)]
+        return (" ".join(str(n) for n in sums) + " total\n").encode()
 
 
 def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator, launch: Launcher,
@@ -142,12 +167,13 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
         err += note.encode() + b"\n"
     returncode, truncated = 0, False
     codes: List[int] = []
+    totals = _WcTotals(plan.tool, list(plan.fixed), len(batches))
     for argv, batch in zip(argvs, batches):
         start = time.perf_counter()
         raw = launch(stage, argv, None, max(cap - len(out), 1))
         on_process(plan.tool, argv, raw, time.perf_counter() - start)
         commands.append(shlex.join(argv))
-        out += _drop_batch_total(plan.tool, batch, raw.stdout)
+        out += totals.filter(batch, raw.stdout)
         err += raw.stderr
         truncated = truncated or raw.truncated
         if raw.timed_out or raw.output_limit:
@@ -158,6 +184,8 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
         if len(out) >= cap:
             truncated = True
             break
+    if not truncated:
+        out += totals.total_line()
     if plan.items is not None:
         # One grep split over batches answers like one grep: 2 on an error, else 0 if any matched.
         returncode = 2 if any(c >= 2 or c < 0 for c in codes) else (0 if 0 in codes else 1)

@@ -70,6 +70,35 @@ def test_a_wc_table_cut_to_its_total_line_gives_back_the_table(command, output, 
     assert table_behind_total(command, output) == expected
 
 
+@pytest.mark.parametrize("command,output,expected", [
+    ("find . -name '*.py' | xargs wc -l | sort -nr | head -n 1", "67 total\n",
+     "find . -name '*.py' | xargs wc -l | grep -v ' total$' | sort -nr | head -n 1"),
+    ("wc -l a.py b.py | sort -n | tail -1", "30 total", "wc -l a.py b.py | grep -v ' total$' | sort -n | tail -1"),
+    ("find . -name '*.py' | xargs wc -l | tail -n 1", "67 total", None),  # the sum asked for: no ranking
+    ("find . -name '*.py' | xargs wc -l | sort -n | tail -n 2", "23 ./a.py\n67 total", None),  # a file is named
+    ("find . -name '*.py' | xargs wc -l | awk '{print $1}' | sort -n | tail -1", "67 total", None),  # awk reads it
+])
+def test_a_ranking_that_kept_only_wc_total_is_run_without_that_line(command, output, expected):
+    from ragix_core.evidence.reduction import total_left_out
+
+    fix = total_left_out(command, output)
+    assert (fix[0] if fix else None) == expected
+    assert fix is None or "total" in fix[1]
+
+
+def test_the_total_left_out_names_the_largest_file_when_run(tmp_path):
+    from ragix_core.evidence.reduction import total_left_out
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.py").write_text("x\n" * 3)
+    (tmp_path / "b.py").write_text("x\n" * 9)
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    command = "find . -name '*.py' | xargs wc -l | sort -nr | head -n 1"
+    printed = tb.run_command(command).stdout
+    assert printed.split() == ["12", "total"]  # what bash prints too
+    assert tb.run_command(total_left_out(command, printed)[0]).stdout.split() == ["9", "./b.py"]
+
+
 def test_a_reduction_that_printed_nothing_gives_back_the_search_whatever_the_goal_asks():
     # measured (wrong-module-store, a9a2574): one file's grep has no file-name field, so cut -f3 printed blanks
     command = "grep -rn 'def' src/inventory/storage.py | cut -d: -f3"

@@ -1032,13 +1032,22 @@ def test_a_count_the_goal_asks_for_is_kept(tmp_path):
     assert empty.tool_call.args["command"].endswith("| wc -l") and "aside" not in empty.tool_call.args
 
 
-def test_a_step_that_kept_only_the_wc_total_line_keeps_the_table(tmp_path):
+def test_a_ranking_that_kept_only_the_wc_total_line_is_run_without_it(tmp_path):
     f = fns(ScriptedLLM([]), _importers_project(tmp_path))
     st = ReasoningState(goal="Which Python file has the most lines?", session_id="s")
     command = "wc -l a.py b.py | sort -n | tail -n 1"
     step = f.execute_step(PlanStep(1, "largest", ToolCall("shell", {"command": command})), st)
     assert step.status == StepStatus.SUCCESS
-    assert step.tool_call.args["command"] == "wc -l a.py b.py | sort -n"
+    assert step.tool_call.args["command"] == "wc -l a.py b.py | grep -v ' total$' | sort -n | tail -n 1"
+    assert step.result.stdout.split() == ["2", "a.py"] and step.tool_call.args["planned"] == command
+    assert "total" in step.tool_call.args["aside"]
+
+
+def test_a_table_cut_to_its_total_line_by_no_ranking_keeps_the_table(tmp_path):
+    f = fns(ScriptedLLM([]), _importers_project(tmp_path))
+    st = ReasoningState(goal="Which Python file has the most lines?", session_id="s")
+    step = f.execute_step(PlanStep(1, "largest", ToolCall("shell", {"command": "wc -l a.py b.py | tail -n 1"})), st)
+    assert step.tool_call.args["command"] == "wc -l a.py b.py"
     assert "2 a.py" in step.result.stdout and "which printed: 3 total" in step.tool_call.args["aside"]
 
 

@@ -26,6 +26,6 @@ def refused_then_fixed(project: Path, command: str) -> Tuple[str, PlanStep]:
 
 
 def without_wc_totals(text: str) -> list:
-    """The lines as word lists, wc's "total" lines left out: ragix's xargs drops the per-batch total
-    (DECISIONS.md), bash's one run prints one."""
+    """The lines as word lists, wc's "total" lines left out: a rewrite may run wc once per file
+    (no total) where bash's one run prints one."""
     return [line.split() for line in text.splitlines() if not line.rstrip().endswith(" total")]

@@ -18,9 +18,9 @@ BENIGN = [
     ("ls", lambda out, w: {"README.md", "src", "docs", "data.csv"} <= set(lines(out))),
     ("ls -la src", lambda out, w: "a.py" in out and "b.py" in out),
     ("find . -name '*.py'", lambda out, w: sorted(lines(out)) == ["./src/a.py", "./src/b.py"]),
-    # ragix runs xargs itself and drops wc's per-batch "total" line (it would sort above every file)
+    # ragix runs xargs itself; one batch keeps wc's "total" line, as bash's one wc run prints it
     ("find . -name '*.md' | xargs wc -l | sort -n",
-     lambda out, w: "total" not in out and sum(int(x.split()[0]) for x in lines(out)) == 7),
+     lambda out, w: lines(out)[-1].split() == ["7", "total"] and sum(int(x.split()[0]) for x in lines(out)[:-1]) == 7),
     ("grep -n 'def ' src/a.py", lambda out, w: out == "1:def foo():\n"),
     ("grep -rl TODO src docs README.md", lambda out, w: sorted(lines(out)) == ["README.md", "src/b.py"]),
     ("head -n 2 README.md", lambda out, w: out == "# Demo\nhello world\n"),

@@ -34,13 +34,28 @@ def test_recursive_search_does_not_see_the_state_dir_under_bwrap(project):
     assert tb.run_command("find . -type f").stdout.split() == ["./a.py"]
 
 
-def test_xargs_wc_drops_the_per_batch_total_but_direct_wc_keeps_it(tmp_path):
+def test_xargs_wc_prints_one_total_over_the_input_like_bash(tmp_path):
+    # One batch is what bash runs: its total covers the input, and `| tail -n 1` is how a model sums
+    # lines (NL2Bash fs_1-124: with the total dropped, the writer answered "1 total" for 4 lines).
     (tmp_path / "a.md").write_text("1\n2\n3\n")
     (tmp_path / "b.md").write_text("1\n")
     tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
-    out = tb.run_command("find . -name '*.md' | xargs wc -l | sort -nr").stdout
-    assert out.split("\n")[0].strip() == "3 ./a.md" and "total" not in out
-    assert "4 total" in tb.run_command("wc -l a.md b.md").stdout
+    assert tb.run_command("find . -name '*.md' | xargs wc -l | tail -n 1").stdout.split() == ["4", "total"]
+    out = tb.run_command("find . -name '*.md' | xargs wc -l").stdout.splitlines()
+    assert sorted(line.split()[1] for line in out[:-1]) == ["./a.md", "./b.md"] and len(out) == 3
+
+
+def test_xargs_wc_over_several_batches_ends_with_one_total_of_all(tmp_path):
+    for i in range(5):
+        (tmp_path / f"f{i}.md").write_text("x y\n" * (i + 1))  # 1..5 lines, 15 in all
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    out = tb.run_command("find . -name '*.md' | xargs -n 2 wc -l").stdout.splitlines()
+    assert [line for line in out if "total" in line] == ["15 total"] and out[-1] == "15 total"
+    assert len(out) == 6  # five files, one total: no batch's own total is left
+    assert tb.run_command("find . -name '*.md' | xargs -n 2 wc -lw").stdout.splitlines()[-1].split() == \
+        ["15", "30", "total"]
+    assert "total" not in tb.run_command("find . -name '*.md' | xargs -n 1 wc -l").stdout  # bash prints none
+    assert "total" not in tb.run_command("find . -name '*.md' | xargs -n 2 wc -L").stdout  # a maximum, not a sum
 
 
 def test_xargs_grep_names_the_file_of_a_one_item_batch(tmp_path):
