@@ -261,7 +261,8 @@ class Validator:
         # here too; a writer's cannot be alone (`chmod 755` names no file yet).
         writes = bool(spec is not None and spec.writes)
         if not writes:
-            self.check_argv(tool, fixed)
+            # a program that writes by an option (`sed -i`) is a write too: its batches need the write mount
+            writes = self.check_argv(tool, fixed)
         plan.tool, plan.fixed = tool, list(fixed)
         return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words), writes=writes)
 

@@ -48,6 +48,19 @@ def test_a_writer_under_xargs_runs_where_writes_are_allowed_and_is_reported_as_a
     assert res.writes and res.changed
 
 
+@pytest.mark.parametrize("sandbox", ["none", pytest.param("bwrap", marks=pytest.mark.skipif(not HAS_BWRAP,
+                                                                                            reason="no bubblewrap"))])
+def test_a_program_that_writes_by_an_option_under_xargs_gets_the_write_mount(project, sandbox):
+    # NL2Bash fs_5-16 (bd99fa4): `grep -rl Hello . | xargs sed -i 's/Hello/Hi/g'` ran read-only under bubblewrap
+    # ("sed: couldn't open temporary file ./dir1/sedXXXX: Read-only file system"): sed is a writer only with -i.
+    res = box(project, "dev", sandbox).run_command("grep -rl php . | xargs sed -i 's/php/PHP/'")
+    assert res.returncode == 0, res.error or res.stderr
+    assert (project / "web" / "info.php").read_text() == "<?PHP ?>\n" and res.writes and res.changed
+    refused = box(project, "reflect", sandbox).run_command("grep -rl PHP . | xargs sed -i 's/PHP/php/'")
+    assert refused.returncode == 126 and "sed -i" in (refused.error or "")
+    assert (project / "index.php").read_text() == "<?PHP ?>\n"
+
+
 def test_find_exec_of_a_writer_is_run_as_the_pipe_into_xargs(project):
     rewritten, _ = find_exec_as_xargs("find . -name 'notes.txt' -exec rm {} \\;")  # the main path's rewrite
     res = box(project, "dev").run_command(rewritten)
