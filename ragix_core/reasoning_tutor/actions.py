@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ragix_core.core.types import ToolCall, ToolResult
+from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import READ_TOOLS
 from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.substitution import substitution_as_xargs
 
 __all__ = ["Action", "ActionRefused", "classify", "Executor", "CALC"]
 
@@ -97,4 +99,21 @@ class Executor:
         result = box.run(action.call)
         if action.call.tool == "operator":
             result.command = action.display
+        if result.refused and action.call.tool == "shell":
+            return self._as_xargs(box, action) or result
         return result
+
+    @staticmethod
+    def _as_xargs(box: Any, action: Action) -> Optional[ToolResult]:
+        """A refused `X $(Y)` or `find … -exec X {} +` run as the pipe into xargs it stands for, as the main path
+        runs it (evidence/steps.run_command_step): the same command for the confinement's checks, so the game is
+        not told "refused" for a form ragix runs elsewhere. None when there is no such form or it is refused too."""
+        rewrite = substitution_as_xargs(action.command) or find_exec_as_xargs(action.command)
+        if rewrite is None:
+            return None
+        again = box.run(ToolCall("shell", {"command": rewrite[0]}))
+        if again.refused:
+            return None
+        again.written = rewrite[0]  # the rules read the command that ran
+        again.stderr = f"[ragix] {rewrite[1]}\n{again.stderr or ''}"
+        return again

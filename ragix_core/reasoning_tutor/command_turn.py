@@ -38,6 +38,7 @@ from ragix_core.evidence.path_hints import project_listing
 from ragix_core.evidence.steps import found_nothing
 from ragix_core.llm.command_prompt import ask_free_command, command_request
 from ragix_core.reasoning_tutor.moves import MAX_ARG, Propose
+from ragix_core.reasoning_tutor.rules import normalize_command
 from ragix_core.reasoning_tutor.suggest import found_nothing_here, misread_here, unconfirmed_output
 from ragix_core.reasoning_tutor.tutor import REJECTED
 from ragix_core.tools.model_commands import describe
@@ -127,7 +128,7 @@ class CommandTurns:
         command = ""
         for _ in range(1 + REDRAWS):
             command = ask_free_command(self.worker, prompt, temperature=temperature)
-            if len(command) <= MAX_ARG and " ".join(command.split()) not in ran:
+            if len(command) <= MAX_ARG and normalize_command(command) not in ran:
                 break
             # A command already proposed (measured: a cross-check turn wrote the command it was to check, then
             # six turns running, sampled at 0.6) or one too long for a move: drawn again, hotter each time.
@@ -139,8 +140,9 @@ class CommandTurns:
 
 
 def _proposed(game: Any) -> set:
-    """Every command the game already ran or refused, whitespace collapsed."""
-    return {" ".join(n.label.split()) for n in game.graph.of_kind("action")}
+    """Every command the game already ran or refused, as rules read it (quoting and spacing aside: measured, a
+    cross-check wrote the first command again with `"*.py"` for `'*.py'` and was played)."""
+    return {normalize_command(n.label) for n in game.graph.of_kind("action")}
 
 
 def _tried(game: Any) -> List[str]:

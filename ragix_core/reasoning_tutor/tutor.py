@@ -88,7 +88,8 @@ class Tutor:
         self.pending: Optional[str] = None  # an undecidable claim awaiting its action or reformulation
         self.last_rejected_respond: Optional[str] = None
         self._claims: Dict[Claim, str] = {}  # player claims by content (latest node)
-        self._commands: Dict[Tuple[str, int], str] = {}  # (command, epoch) -> action id
+        # (command as rules read it, epoch) -> action id: `-name "*.py"` and `-name '*.py'` are one command
+        self._commands: Dict[Tuple[str, int], str] = {}
         self._moves_seen: Dict[str, int] = {}
         self._entities: Dict[str, str] = {}
         self._questions: Dict[str, Pattern] = {}
@@ -207,7 +208,7 @@ class Tutor:
             node = self.graph.add_node("action", move.command, {"intent": move.intent, "declared": move.mode},
                                        status="refused", turn=self.turn)
             return self._verdict(move, REJECTED, "policy", f"refused: {exc}", self.p.policy, [node.id])
-        earlier = self._commands.get((action.command, self.evidence.epoch))
+        earlier = self._commands.get((normalize_command(action.command), self.evidence.epoch))
         if earlier:
             obs = [e.dst for e in self.graph.edges if e.src == earlier and e.kind == "derives"]
             return self._verdict(move, REJECTED, "repetition", f"already ran as {earlier}; its output is "
@@ -225,7 +226,7 @@ class Tutor:
             return self._verdict(move, REJECTED, "policy", f"the confinement layer refused it: "
                                  f"{one_line(result.error, 300)}", self.p.policy, [node.id])
         self.graph.set_status(node.id, "executed")
-        self._commands[(action.command, self.evidence.epoch)] = node.id
+        self._commands[(normalize_command(action.command), self.evidence.epoch)] = node.id
         if action.mode == "write":  # what was observed before may have changed: older facts are stale from now on
             self.evidence.epoch += 1
         obs, new_facts = self._observe(node, action, result)

@@ -157,7 +157,8 @@ def test_a_refused_command_is_listed_with_why_in_the_next_command_turn(project):
 def test_a_command_already_proposed_is_drawn_again_hotter_within_the_turn(project):
     # Measured: a cross-check turn wrote the very command it was to check, then six turns running.
     first = "```sh\ngrep a README.md | wc -l\n```"
-    replies = [first, first, first, "```sh\ngrep -o a README.md | wc -l\n```",
+    requoted = "```sh\ngrep 'a' README.md |  wc -l\n```"  # the same command, quoted another way
+    replies = [first, first, requoted, "```sh\ngrep -o a README.md | wc -l\n```",
                {"move": "RESPOND", "answer": "2 (printed by A2)", "claims": [{"predicate": "output", "args": ["A2", "2"]}]}]
     result, _, llm = play(project, replies, meta=None)
     assert [c["temperature"] for c in llm.calls[1:4]] == pytest.approx([0.6, 0.9, 1.2])

@@ -110,6 +110,9 @@ def test_repeated_commands_and_moves_are_loops(project):
     t.judge(propose("wc -l README.md"))
     v = t.judge(propose("wc -l README.md"))
     assert v.kind == "repetition" and "A1" in v.reason
+    # quoting and spacing aside it is the same command (measured: `"*.py"` for `'*.py'` was played again)
+    t.judge(propose("grep -c 'a b' README.md"))
+    assert t.judge(propose('grep  -c "a b"   README.md')).kind == "repetition"
     ask = move(move="ASK", question={"predicate": "line_count", "args": ["README.md", "?"]})
     assert t.judge(ask).status == ACCEPTED
     assert t.judge(ask).kind == "repetition"
@@ -199,3 +202,16 @@ def test_suggestions_are_complete_moves_built_from_observed_facts_or_an_instruct
                             "claims": [{"predicate": "setting", "args": ["config/app.ini", "workers", "4"]},
                                        {"predicate": "value", "args": ["4*6", "24"]}]}]
     assert "UPPERCASE" not in final.render() and "ANSWER" not in final.render()
+
+
+def test_a_find_exec_is_run_as_the_pipe_into_xargs_like_the_main_path(project):
+    # Measured (paraphrase set, c5f825b): a cross-check `find . -type f -name '*.py' -exec wc -l {} +` was refused,
+    # a turn lost, where the main path runs the same command as `find … -print0 | xargs -0 wc -l`.
+    t = make_tutor(project)
+    v = t.judge(propose("find . -name 'README.md' -exec wc -l {} +"))
+    assert v.status == ACCEPTED and v.kind == "executed", v.reason
+    obs = t.graph.nodes["O1"].data
+    assert "README.md" in obs["stdout"] and "xargs" in obs["command"]
+    assert "[ragix]" in (obs.get("stderr") or "")
+    v = t.judge(propose("find . -name 'README.md' -exec rm {} +"))  # a writer stays refused in a read turn
+    assert v.status == REJECTED and (project / "README.md").exists()
