@@ -26,7 +26,7 @@ from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["asked_extreme", "search_behind_reduction", "table_behind_total", "total_left_out", "reversed_ranking", "SEARCHES", "REDUCERS"]
+__all__ = ["asked_extreme", "search_behind_reduction", "table_behind_total", "total_left_out", "total_summed", "reversed_ranking", "SEARCHES", "REDUCERS"]
 
 SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
@@ -188,14 +188,47 @@ def total_left_out(command: str, output: str) -> Optional[Tuple[str, str]]:
     if read is None or len(pipes) != len(read[1]) - 1:
         return None
     stages, tools = read
-    at = max(i for i, (t, stage) in enumerate(zip(tools, stages))
-             if t == "wc" or (t == "xargs" and "wc" in map(str, stage)))
+    at = _wc_stage(tools, stages)
     after = tools[at + 1:]
     if "sort" not in after or any(t not in ("sort", *TRUNCATING_FILTERS) for t in after):
         return None  # no ranking (`| tail -n 1` is how the sum is read), or something else reads the table
-    cut = pipes[at]
-    fixed = f"{command[:cut].rstrip()} | {TOTAL_FILTER} |{command[cut + 1:]}"
+    fixed = _with_filter_after(command, pipes, at)
     return fixed, "wc's \"total\" line sorts above every file, and the ranking kept only it: ragix ran it without that line"
+
+
+def _wc_stage(tools: List[str], stages: list) -> Optional[int]:
+    """The index of the last stage that is wc or xargs running wc, or None."""
+    found = [i for i, (t, stage) in enumerate(zip(tools, stages)) if t == "wc" or (t == "xargs" and "wc" in map(str, stage))]
+    return found[-1] if found else None
+
+
+def _with_filter_after(command: str, pipes: List[int], at: int) -> str:
+    cut = pipes[at]
+    return f"{command[:cut].rstrip()} | {TOTAL_FILTER} |{command[cut + 1:]}"
+
+
+def total_summed(command: str) -> Optional[Tuple[str, str]]:
+    """``(command, what ragix says)`` when ``command`` adds up a wc table with an awk that sums (`+=`) or
+    `paste -s`: the same pipeline with wc's "total" line filtered out right after wc. wc given several files
+    prints that line, so the sum counts every file twice, in bash as here; measured on the three sets at bd99fa4,
+    ten pipes `xargs wc -l | awk '{sum += $1} END {print sum}'`. The caller keeps the first run when the filter
+    changed nothing (one file: no total line). None for any other shape."""
+    read = _stages(command)
+    pipes = _pipes(command)
+    if read is None or len(pipes) != len(read[1]) - 1:
+        return None
+    stages, tools = read
+    at = _wc_stage(tools, stages)
+    if at is None:
+        return None
+    sums = any((t == "awk" and any("+=" in str(w) for w in stage[1:]))
+               or (t == "paste" and any(str(w).startswith("-") and not str(w).startswith("--") and "s" in str(w)
+                                        for w in stage[1:]))
+               for t, stage in zip(tools[at + 1:], stages[at + 1:]))
+    if not sums or tools[at + 1] == "grep":  # already filtered (`| grep -v total`)
+        return None
+    return (_with_filter_after(command, pipes, at),
+            "wc's \"total\" line would be summed with the files' rows: ragix ran it without that line")
 
 
 def reversed_ranking(goal: str, command: str) -> Optional[Tuple[str, str]]:

@@ -18,7 +18,7 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
-from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total, total_left_out
+from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total, total_left_out, total_summed
 from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN,
                                       SKIPPED_WRITE, Fix, failed_rework_of, found_nothing, refused_after_evidence,
                                       refused_write, run_command_step, shown_command, step_output)
@@ -207,10 +207,14 @@ class PlanSteps:
             self.empty.append(step)
         return fix
 
-    def _rank_files(self, step: PlanStep, command: str) -> bool:
-        """A ranking of a wc table that kept only its "total" line is run with that line filtered out
-        (``total_left_out``). True when that run named a file; else the step stays as it was."""
-        fix = total_left_out(command, step.result.stdout or "")
+    def _without_total(self, step: PlanStep, command: str) -> bool:
+        """A ranking of a wc table that kept only its "total" line (``total_left_out``), or a sum over a wc
+        table (``total_summed``), is run with that line filtered out. True when that run worked, found
+        something and (for a sum) printed something else; else the step stays as it was."""
+        printed = step.result.stdout or ""
+        fix = total_left_out(command, printed)
+        summed = fix is None and step.status == StepStatus.SUCCESS
+        fix = fix or (total_summed(command) if summed else None)
         if fix is None:
             return False
         call, before = step.tool_call, (step.tool_call, step.result, step.status)
@@ -218,7 +222,8 @@ class PlanSteps:
         step.tool_call = ToolCall(call.tool, {"planned": command, **call.args, "command": fix[0],
                                               "aside": f"{earlier}; then {fix[1]}" if earlier else fix[1]})
         run_command_step(self.toolbox, step, self.root)
-        if step.status == StepStatus.SUCCESS and not found_nothing(step):
+        if step.status == StepStatus.SUCCESS and not found_nothing(step) and not (
+                summed and (step.result.stdout or "") == printed):
             return True
         step.tool_call, step.result, step.status = before
         return False
@@ -242,7 +247,7 @@ class PlanSteps:
                 step.tool_call, step.result, step.status = before
             call = step.tool_call
             command = str(call.args.get("command") or "")
-        if call is not None and step.result is not None and self._rank_files(step, command):
+        if call is not None and step.result is not None and self._without_total(step, command):
             return
         behind = search_behind_reduction(goal, command) if call else None
         reduced = step_output(step, 300) if behind is not None and not found_nothing(step) else ""

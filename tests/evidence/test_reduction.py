@@ -99,6 +99,22 @@ def test_the_total_left_out_names_the_largest_file_when_run(tmp_path):
     assert tb.run_command(total_left_out(command, printed)[0]).stdout.split() == ["9", "./b.py"]
 
 
+@pytest.mark.parametrize("command,expected", [
+    ("find . -name '*.py' | xargs wc -l | awk '{sum += $1} END {print sum}'",
+     "find . -name '*.py' | xargs wc -l | grep -v ' total$' | awk '{sum += $1} END {print sum}'"),
+    ("wc -l a.py b.py | cut -d' ' -f1 | paste -sd+ | bc",
+     "wc -l a.py b.py | grep -v ' total$' | cut -d' ' -f1 | paste -sd+ | bc"),
+    ("find . -name '*.py' | xargs wc -l | grep -v total | awk '{s+=$1} END {print s}'", None),  # filtered already
+    ("find . -name '*.py' | xargs wc -l | awk 'END {print $1}'", None),  # reads the total on purpose
+    ("grep -c x a.py | awk '{s+=$1} END {print s}'", None),  # no wc table
+])
+def test_a_sum_over_a_wc_table_is_run_without_its_total_line(command, expected):
+    from ragix_core.evidence.reduction import total_summed
+
+    fix = total_summed(command)
+    assert (fix[0] if fix else None) == expected
+
+
 def test_a_reduction_that_printed_nothing_gives_back_the_search_whatever_the_goal_asks():
     # measured (wrong-module-store, a9a2574): one file's grep has no file-name field, so cut -f3 printed blanks
     command = "grep -rn 'def' src/inventory/storage.py | cut -d: -f3"

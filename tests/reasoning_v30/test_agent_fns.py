@@ -1043,6 +1043,24 @@ def test_a_ranking_that_kept_only_the_wc_total_line_is_run_without_it(tmp_path):
     assert "total" in step.tool_call.args["aside"]
 
 
+def test_a_sum_over_a_wc_table_does_not_count_its_total_line(tmp_path):
+    # measured on the three sets at bd99fa4: ten `xargs wc -l | awk '{sum += $1} END {print sum}'` pipes; with
+    # wc's total line (bash prints it) each would count every file twice
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.md").write_text("x\n" * 3)
+    (tmp_path / "b.md").write_text("x\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="How many lines do the markdown files have together?", session_id="s")
+    command = "find . -name '*.md' | xargs wc -l | awk '{sum += $1} END {print sum}'"
+    step = f.execute_step(PlanStep(1, "sum", ToolCall("shell", {"command": command})), st)
+    assert step.result.stdout.strip() == "4" and "total" in step.tool_call.args["aside"]
+    one = "find . -name 'a.md' | xargs wc -l | awk '{sum += $1} END {print sum}'"  # one file: no total line
+    step = f.execute_step(PlanStep(2, "sum", ToolCall("shell", {"command": one})), st)
+    assert step.result.stdout.strip() == "3" and step.tool_call.args["command"] == one
+    assert "aside" not in step.tool_call.args
+
+
 def test_a_table_cut_to_its_total_line_by_no_ranking_keeps_the_table(tmp_path):
     f = fns(ScriptedLLM([]), _importers_project(tmp_path))
     st = ReasoningState(goal="Which Python file has the most lines?", session_id="s")
