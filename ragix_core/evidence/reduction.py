@@ -26,7 +26,8 @@ from ragix_core.tools.lexer import first_pipe, split_pipeline
 from ragix_core.tools.policy import TRUNCATING_FILTERS, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["asked_extreme", "search_behind_reduction", "table_behind_total", "total_left_out", "total_summed", "reversed_ranking", "SEARCHES", "REDUCERS"]
+__all__ = ["asked_extreme", "search_behind_reduction", "table_behind_total", "total_left_out", "total_summed",
+           "reversed_ranking", "SEARCHES", "REDUCERS"]
 
 SEARCHES = {"grep", "egrep", "fgrep", "find"}
 # Stages that only shorten, count or reorder what they are given: their output never holds a
@@ -193,12 +194,14 @@ def total_left_out(command: str, output: str) -> Optional[Tuple[str, str]]:
     if "sort" not in after or any(t not in ("sort", *TRUNCATING_FILTERS) for t in after):
         return None  # no ranking (`| tail -n 1` is how the sum is read), or something else reads the table
     fixed = _with_filter_after(command, pipes, at)
-    return fixed, "wc's \"total\" line sorts above every file, and the ranking kept only it: ragix ran it without that line"
+    return fixed, ("wc's \"total\" line sorts above every file, and the ranking kept only it: ragix ran it "
+                   "without that line")
 
 
 def _wc_stage(tools: List[str], stages: list) -> Optional[int]:
     """The index of the last stage that is wc or xargs running wc, or None."""
-    found = [i for i, (t, stage) in enumerate(zip(tools, stages)) if t == "wc" or (t == "xargs" and "wc" in map(str, stage))]
+    found = [i for i, (t, stage) in enumerate(zip(tools, stages))
+             if t == "wc" or (t == "xargs" and "wc" in map(str, stage))]
     return found[-1] if found else None
 
 

@@ -18,7 +18,8 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
-from ragix_core.evidence.reduction import reversed_ranking, search_behind_reduction, table_behind_total, total_left_out, total_summed
+from ragix_core.evidence.reduction import (reversed_ranking, search_behind_reduction, table_behind_total,
+                                           total_left_out, total_summed)
 from ragix_core.evidence.steps import (SKIPPED_FAILED_REWORK, SKIPPED_REFUSAL, SKIPPED_REPEAT, SKIPPED_SHOWN,
                                       SKIPPED_WRITE, Fix, failed_rework_of, found_nothing, refused_after_evidence,
                                       refused_write, run_command_step, shown_command, step_output)
