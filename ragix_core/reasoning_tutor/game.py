@@ -24,6 +24,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResult
 from ragix_core.evidence.path_as_text import path_searched_as_text
+from ragix_core.evidence.count_unit import names_counted_for_lines
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.llm.structured import ask_json
 from ragix_core.reasoning_tutor.actions import Action, Executor
@@ -102,8 +103,10 @@ class TutorEngine:
             if result.ok and not result.refused:
                 # the main path's checks of what the command computes, with the files at hand (plan_steps._run)
                 written = result.written or action.command
-                result.mistake = pipe_mistake(written, self.executor.read_box.root)
                 result.doubt = path_searched_as_text(written, self.executor.read_box.root)
+                # a search for a path's text is the more precise reason when both apply
+                result.mistake = (pipe_mistake(written, self.executor.read_box.root)
+                                  or (None if result.doubt else names_counted_for_lines(state.goal, written)))
             if not result.refused:
                 steps.append(PlanStep(num=len(steps) + 1, description=action.command, tool_call=action.call,
                                       status=StepStatus.SUCCESS if result.ok else StepStatus.FAILED, result=result))

@@ -174,27 +174,38 @@ def test_commands_that_print_different_things_end_disputed_not_success(project):
 
 
 def test_a_disputed_count_both_readings_reject_is_replaced_by_its_rival(project):
-    # `find -name FILE | wc -l` counts files named FILE, not its lines: the cross-check's `wc -l` printed
+    # `grep -c step` counts the lines that say "step", not all lines: the cross-check's `wc -l` printed
     # the lines, and the judge, asked in both orders, picked the cross-check both times.
-    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"),
+    replies = [fenced("grep -c step docs/install.md"), fenced("wc -l docs/install.md"),
                "2", "1", "docs/install.md has 12 lines."]
     res, llm = run("How many lines does docs/install.md have?", project, *replies, reasoning=JUDGE)
     judge_prompt = llm.calls[2]["messages"][0]["content"]
-    assert "Command 1: `find docs -name install.md | wc -l`" in judge_prompt and "12 docs/install.md" in judge_prompt
+    assert "Command 1: `grep -c step docs/install.md`" in judge_prompt and "12 docs/install.md" in judge_prompt
     assert "Command 1: `wc -l docs/install.md`" in llm.calls[3]["messages"][0]["content"]  # the other order
     assert "12 docs/install.md" in llm.calls[4]["messages"][0]["content"]  # the writer read the rival's output
     assert res.state.meta["attempt"]["decided_by"] == "judged" and res.state.stop_reason == "disputed"
     assert "said computes the goal" in res.state.meta["caveat"]
-    assert 'Other outputs: `find docs -name install.md | wc -l` printed "1"' in res.state.meta["caveat"]
+    assert 'Other outputs: `grep -c step docs/install.md` printed "11"' in res.state.meta["caveat"]
 
 
 def test_by_default_a_dispute_keeps_the_first_command_with_no_extra_call(project):
-    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md")]
+    replies = [fenced("grep -c step docs/install.md"), fenced("wc -l docs/install.md")]
     res, llm = run("How many lines does docs/install.md have?", project, *replies)
     assert len(llm.calls) == 2 and res.state.meta["attempt"]["decided_by"] == "greedy"
     # The kept output is one number: it is the answer as printed, the dispute said beside it.
-    assert res.state.stop_reason == "disputed" and res.state.final_answer == "1"
+    assert res.state.stop_reason == "disputed" and res.state.final_answer == "11"
     assert "Other outputs: `wc -l docs/install.md`" in res.state.meta["caveat"]
+
+
+def test_a_count_of_file_names_for_a_count_of_lines_loses_to_a_sound_rival_without_a_judge(project):
+    # `find -name FILE | wc -l` counts files named FILE (evidence/count_unit.py): a mistake, which never wins
+    # over a sound output, so there is nothing to dispute.
+    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"),
+               fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines."]
+    res, llm = run("How many lines does docs/install.md have?", project, *replies)
+    assert len(llm.calls) == 4 and "12 docs/install.md" in llm.calls[-1]["messages"][0]["content"]
+    attempt = res.state.meta["attempt"]
+    assert attempt["decided_by"] == "vote" and not attempt["disputed"] and res.state.final_answer.startswith("docs/")
 
 
 def test_a_write_in_a_read_only_run_is_planned_and_not_made(project):

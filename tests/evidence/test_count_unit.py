@@ -1,0 +1,89 @@
+"""A count of file names where the goal counts lines (evidence/count_unit.py)."""
+
+import pytest
+
+from ragix_core.evidence.count_unit import asks_line_count, names_counted_for_lines
+
+# Wordings nobody here wrote the rule against (AgentBench OS, NL2Bash), and paraphrases of them.
+LINES = [
+    "Your task is to count the total number of lines in all the text files in dir1 and dir2.",
+    "Prints total number of lines of all *.java files in /testbed folder and subfolders.",
+    "Count all the lines of all php files in the /testbed directory recursively",
+    "Counts total lines in PHP and JS files in /testbed.",
+    "How many lines do the .txt files hold altogether?",
+    "What is the line count of the Python sources?",
+    "Determine how many lines of code (LOC) are written in C within the directory.",
+    "Tally the lines across every markdown file.",
+    "Sum of lines in the log files, please.",
+    "What is the length, in lines, of src/app.py?",
+    "how long is the main readme, line-wise?",
+    "What's the size of the changelog, measured in lines?",
+]
+NOT_LINES = [
+    "Count the number of files with more than 10 lines.",
+    "How many files are in this directory and its subdirectories?",
+    "How many .py files are there in this project?",
+    "Which file has the most lines?",
+    "How many words are in notes.txt?",
+    "Show the first 5 lines of README.md",
+]
+
+
+@pytest.mark.parametrize("goal", LINES)
+def test_a_goal_counting_lines_is_read_in_its_wordings(goal):
+    assert asks_line_count(goal)
+
+
+@pytest.mark.parametrize("goal", NOT_LINES)
+def test_a_goal_counting_files_or_other_things_is_not(goal):
+    assert not asks_line_count(goal)
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.txt' | wc -l",
+    "find dir1 dir2 -type f -name '*.txt' | sort | wc -l",
+    "ls *.py | wc -l",
+    "grep -rl . src | wc -l",
+    "find . -name '*.c' | grep -v test | wc --lines",
+])
+def test_a_listing_counted_by_wc_is_named_when_the_goal_counts_lines(command):
+    why = names_counted_for_lines(LINES[0], command)
+    assert why is not None and "counted the files, not the lines" in why
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.txt' | xargs wc -l",  # the files reach wc
+    "find . -name '*.txt' | xargs cat | wc -l",  # their contents do
+    "cat a.txt b.txt | wc -l",
+    "grep -r error . | wc -l",  # matching lines, counted
+    "wc -l a.txt",
+    "find . -name '*.txt' -exec wc -l {} + | wc -l",  # another shape (a count of wc's rows), not this one
+    "ls -l | wc -l",
+])
+def test_a_count_of_lines_or_another_shape_is_left_alone(command):
+    assert names_counted_for_lines(LINES[0], command) is None
+
+
+def test_matching_lines_counted_are_lines_whatever_the_goal_says():
+    goal = "Count the number of lines containing the word error in the log."
+    assert asks_line_count(goal) and names_counted_for_lines(goal, "grep -i error app.log | wc -l") is None
+
+
+def test_the_same_command_for_a_goal_that_counts_files_is_no_mistake():
+    assert names_counted_for_lines(NOT_LINES[1], "find . -type f | wc -l") is None
+    assert names_counted_for_lines("", "find . -type f | wc -l") is None
+
+
+def test_the_main_path_retries_a_file_count_for_a_line_count_with_the_feedback(tmp_path):
+    from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
+    from ragix_core.tools import ToolBox
+    from tests.reasoning_v30.test_agent_fns import fns
+    from tests.scripted_llm import ScriptedLLM
+
+    (tmp_path / "a.txt").write_text("1\n2\n3\n")
+    (tmp_path / "b.txt").write_text("1\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal=LINES[0], session_id="s")
+    step = f.execute_step(PlanStep(1, "count", ToolCall("shell", {"command": "find . -name '*.txt' | wc -l"})), st)
+    assert step.status == StepStatus.SUCCESS and step.result.stdout.strip() == "2"
+    assert "counted the files" in (step.result.mistake or "")
