@@ -41,7 +41,12 @@ _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\])*/)(?:,(?:\d+|\$|/(?:\\.|[^/\\])*/))?"
 _SED_DELETE = re.compile(rf"(?:{_SED_ADDRESS})?d|s([^\\\n\w\s])(?:\\.|(?!\1).)*\1\1[gI0-9]*")
 _SED_PRINT = re.compile(rf"(?:{_SED_ADDRESS})?p")
 
-_NAMES = re.compile(r"\b(which|where|list|name|names|what (?:files?|modules?|lines?))\b", re.IGNORECASE)
+# A goal that asks for names: "which", "where", "list", "name the ...", "the names (of) ...". Not a name that only
+# describes what is counted: "How many files whose name starts with a letter" (AgentBench OS test-22 at 84b1783:
+# read as asking names, its `grep -rl … | wc -l` was shown as the list, the writer counted it wrong, and the run
+# ended `success` with no cross-check).
+_NAMES = re.compile(r"\b(which|where|list|name (?:the|all|every|each|them|it|those|these)|the names|names of|"
+                    r"what (?:files?|modules?|lines?))\b", re.IGNORECASE)
 _LARGEST = re.compile(r"\b(largest|biggest|longest|(?<!at )most|highest)\b", re.IGNORECASE)
 _SMALLEST = re.compile(r"\b(smallest|shortest|fewest|(?<!at )least|lowest)\b", re.IGNORECASE)
 _ONE_ITEM = re.compile(r"\b(largest|smallest|biggest|longest|shortest|most|fewest|least|first|last|top|"

@@ -25,6 +25,9 @@ from ragix_core.evidence.reduction import search_behind_reduction
     ("Which lines mention redis?", "grep -rn redis . | sed -e 's| *$||g' -e '/^#/d'",
      ("grep -rn redis .", "sed -e 's| *$||g' -e '/^#/d'")),
     ("Which lines mention redis?", "grep -rn redis . | sed -n '1,5p'", ("grep -rn redis .", "sed -n '1,5p'")),
+    # names asked for beside a count, in other words
+    ("Count the files that import a and name them.", "grep -rl 'import a' . | wc -l", ("grep -rl 'import a' .", "wc -l")),
+    ("How many files mention a? Give the names of those files.", "grep -rl a . | wc -l", ("grep -rl a .", "wc -l")),
 ])
 def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command, expected):
     assert search_behind_reduction(goal, command) == expected
@@ -36,6 +39,9 @@ def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command,
     # a count asked in the third person (NL2Bash fs_1-132 at 7defe0e: the writer was sent the whole listing)
     ("Counts all files in the current directory and subfolders.", "find . -type f | wc -l"),
     ("Add up the lines that mention redis", "grep -rn redis . | wc -l"),
+    # a name that describes what is counted is no ask for names (AgentBench OS test-22 at 84b1783)
+    ("How many files whose name starts with a letter exist in .?", "grep -rl '^[a-zA-Z]' . | wc -l"),
+    ("How many files have names ending in .log?", "find . -name '*.log' | wc -l"),
     ("Which file has the most TODO comments?", "grep -rc TODO . | sort -t: -k2 -nr | head -n 1"),  # one of a ranking
     ("Which file imports module a?", "grep -rl 'from a import' ."),  # nothing reduced
     ("Which file imports module a?", "grep -rl 'from a import' . | xargs wc -l"),  # xargs runs a new command
