@@ -139,9 +139,16 @@ def _spans(answer: str, rows: Dict[str, int]) -> List[str]:
     return out
 
 
-def _false_pairing(answer: str, rows: Dict[str, int]) -> Optional[Tuple[str, int]]:
-    """A row named with a number, in one sentence or clause, that is another row's and not its own."""
-    others = set(rows.values())
+def wc_total(output: str) -> Optional[int]:
+    """The first number of wc's "total" line in ``output`` (the sum of the rows), or None."""
+    line = next((line for line in output.splitlines() if is_wc_total_line(line)), None)
+    return int(line.split()[0]) if line else None
+
+
+def _false_pairing(answer: str, rows: Dict[str, int], total: Optional[int] = None) -> Optional[Tuple[str, int]]:
+    """A row named with a number, in one sentence or clause, that is another row's or the table's total (wc's
+    sum of the rows: measured, "docs/guide.md with 157 lines" where 157 was the total) and not its own."""
+    others = set(rows.values()) | ({total} if total is not None else set())
     for span in _spans(answer, rows):
         named = _mentions(span, rows)
         if len(named) != 1:
@@ -300,11 +307,14 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                                      f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
     for table_command, table_output in reversed(evidence):  # the last output first
         table = count_table(table_output)
-        wrong = _false_pairing(answer, table) if table else None
+        total = wc_total(table_output) if table else None
+        wrong = _false_pairing(answer, table, total) if table else None
         if wrong is not None:
             path, number = wrong
+            whose = "the total of all the files" if number == total and number not in table.values() \
+                else "another file's"
             return Binding(_from_row(path, table[path], table_command,
-                                     f"the answer gave {path} the number {number}, which is another file's"),
+                                     f"the answer gave {path} the number {number}, which is {whose}"),
                            True, "pairing")
     if rows:
         return Binding(answer)

@@ -30,6 +30,17 @@ def test_a_number_that_belongs_to_another_file_is_a_false_pairing():
     assert b.answer.startswith("docs/guide.md: 120 lines") and "248" in b.answer  # says what it corrected
 
 
+def test_the_total_given_to_a_file_is_a_false_pairing():
+    # measured (the quickstart goal, real model, 8558776): wc's table ended "157 total", and the answer was
+    # "docs/guide.md with 157 lines" (its row says 120)
+    b = bind_answer("Find the largest markdown file in this repo by line count",
+                    "The largest markdown file is `docs/RESULTS.md` with 387 lines.", [step(WC)])
+    assert b.corrected and b.reason == "pairing"
+    assert b.answer.startswith("docs/RESULTS.md: 248 lines") and "the total of all the files" in b.answer
+    said = bind_answer("How many lines do the markdown files have in all?", "They have 387 lines in all.", [step(WC)])
+    assert not said.corrected  # the total stated as the total
+
+
 def test_a_wrong_file_for_a_superlative_is_replaced_by_the_extreme_row():
     b = bind_answer("Which markdown file is the longest?", "The longest is docs/guide.md (248 lines).", [step(WC)])
     assert b.corrected and b.reason == "superlative"
