@@ -147,7 +147,7 @@ def wc_total(output: str) -> Optional[int]:
 
 def _false_pairing(answer: str, rows: Dict[str, int], total: Optional[int] = None) -> Optional[Tuple[str, int]]:
     """A row named with a number, in one sentence or clause, that is another row's or the table's total (wc's
-    sum of the rows: measured, "docs/guide.md with 157 lines" where 157 was the total) and not its own."""
+    sum of the rows: measured, "FILE.md with 157 lines" where 157 was the total) and not its own."""
     others = set(rows.values()) | ({total} if total is not None else set())
     for span in _spans(answer, rows):
         named = _mentions(span, rows)
