@@ -139,7 +139,7 @@ def _spans(answer: str, rows: Dict[str, int]) -> List[str]:
     return out
 
 
-def wc_total(output: str) -> Optional[int]:
+def _wc_total(output: str) -> Optional[int]:
     """The first number of wc's "total" line in ``output`` (the sum of the rows), or None."""
     line = next((line for line in output.splitlines() if is_wc_total_line(line)), None)
     return int(line.split()[0]) if line else None
@@ -307,7 +307,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
                                      f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
     for table_command, table_output in reversed(evidence):  # the last output first
         table = count_table(table_output)
-        total = wc_total(table_output) if table else None
+        total = _wc_total(table_output) if table else None
         wrong = _false_pairing(answer, table, total) if table else None
         if wrong is not None:
             path, number = wrong

@@ -23,8 +23,8 @@ from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResult
-from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.count_unit import names_counted_for_lines
+from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.llm.structured import ask_json
 from ragix_core.reasoning_tutor.actions import Action, Executor
