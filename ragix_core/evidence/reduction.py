@@ -166,8 +166,7 @@ def table_behind_total(command: str, output: str) -> Optional[Tuple[str, str]]:
     kept = len(tools)
     while kept > 1 and tools[kept - 1] in TRUNCATING_FILTERS:
         kept -= 1
-    if kept == len(tools) or not any(t == "wc" or (t == "xargs" and "wc" in map(str, stage))
-                                     for t, stage in zip(tools[:kept], stages[:kept])):
+    if kept == len(tools) or _wc_stage(tools[:kept], stages[:kept]) is None:
         return None
     pipes = _pipes(command)
     if len(pipes) != len(tools) - 1:
@@ -189,12 +188,10 @@ def total_left_out(command: str, output: str) -> Optional[Tuple[str, str]]:
     fc92558), the vote agreed on `67 total` for the largest file. None otherwise."""
     if table_behind_total(command, output) is None:
         return None
-    read = _stages(command)
-    pipes = _pipes(command)
-    if read is None or len(pipes) != len(read[1]) - 1:
+    read = _wc_pipeline(command)
+    if read is None:
         return None
-    stages, tools = read
-    at = _wc_stage(tools, stages)
+    stages, tools, pipes, at = read
     after = tools[at + 1:]
     if "sort" not in after or any(t not in ("sort", *TRUNCATING_FILTERS) for t in after):
         return None  # no ranking (`| tail -n 1` is how the sum is read), or something else reads the table
@@ -210,6 +207,18 @@ def _wc_stage(tools: List[str], stages: list) -> Optional[int]:
     return found[-1] if found else None
 
 
+def _wc_pipeline(command: str) -> Optional[Tuple[list, List[str], List[int], int]]:
+    """``(stages, tools, pipes, at)`` for a pipeline with a wc stage (``at``: the last one, ``_wc_stage``) whose
+    pipes were all found in the text; None otherwise."""
+    read = _stages(command)
+    pipes = _pipes(command)
+    if read is None or len(pipes) != len(read[1]) - 1:
+        return None
+    stages, tools = read
+    at = _wc_stage(tools, stages)
+    return None if at is None else (stages, tools, pipes, at)
+
+
 def _with_filter_after(command: str, pipes: List[int], at: int) -> str:
     cut = pipes[at]
     return f"{command[:cut].rstrip()} | {TOTAL_FILTER} |{command[cut + 1:]}"
@@ -221,14 +230,10 @@ def total_summed(command: str) -> Optional[Tuple[str, str]]:
     prints that line, so the sum counts every file twice, in bash as here; measured on the three sets at bd99fa4,
     ten pipes `xargs wc -l | awk '{sum += $1} END {print sum}'`. The caller keeps the first run when the filter
     changed nothing (one file: no total line). None for any other shape."""
-    read = _stages(command)
-    pipes = _pipes(command)
-    if read is None or len(pipes) != len(read[1]) - 1:
+    read = _wc_pipeline(command)
+    if read is None:
         return None
-    stages, tools = read
-    at = _wc_stage(tools, stages)
-    if at is None:
-        return None
+    stages, tools, pipes, at = read
     sums = any((t == "awk" and any("+=" in str(w) for w in stage[1:]))
                or (t == "paste" and any(str(w).startswith("-") and not str(w).startswith("--") and "s" in str(w)
                                         for w in stage[1:]))
