@@ -238,7 +238,9 @@ class PlanSteps:
         table cut down to its "total" line (evidence/reduction.py), is run again without the reducing
         stages, and the step keeps the fuller output; the writer is told what the reducer printed.
         Both runs are in the trace. If the shorter pipeline does not succeed, or finds nothing either,
-        the step stays as it was."""
+        the step stays as it was. A step that wrote is never run again (`… >> FILE` would append twice)."""
+        if step.result is not None and step.result.writes:
+            return
         call = step.tool_call
         command = str(call.args.get("command") or "") if call else ""
         flipped = reversed_ranking(goal, command) if call else None

@@ -1061,6 +1061,20 @@ def test_a_sum_over_a_wc_table_does_not_count_its_total_line(tmp_path):
     assert "aside" not in step.tool_call.args
 
 
+def test_a_step_that_wrote_is_never_run_again_by_a_mend(tmp_path):
+    # the mends re-run a pipeline; one that appended to a file would append twice
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a.md").write_text("x\n" * 3)
+    (tmp_path / "b.md").write_text("x\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="dev", sandbox="none", assume_yes=True))
+    st = ReasoningState(goal="Append the markdown files' line total to sums.txt", session_id="s")
+    command = "find . -name '*.md' | xargs wc -l | awk '{s += $1} END {print s}' >> sums.txt"
+    step = f.execute_step(PlanStep(1, "sum", ToolCall("shell", {"command": command})), st)
+    assert step.status == StepStatus.SUCCESS and step.tool_call.args["command"] == command
+    assert len((tmp_path / "sums.txt").read_text().splitlines()) == 1
+
+
 def test_a_table_cut_to_its_total_line_by_no_ranking_keeps_the_table(tmp_path):
     f = fns(ScriptedLLM([]), _importers_project(tmp_path))
     st = ReasoningState(goal="Which Python file has the most lines?", session_id="s")
