@@ -42,6 +42,7 @@ def test_a_reducer_the_goal_did_not_ask_for_gives_back_the_search(goal, command,
     # a name that describes what is counted is no ask for names (AgentBench OS test-22 at 84b1783)
     ("How many files whose name starts with a letter exist in .?", "grep -rl '^[a-zA-Z]' . | wc -l"),
     ("How many files have names ending in .log?", "find . -name '*.log' | wc -l"),
+    ("How many files have a name that begins with a letter?", "find . -name '[a-zA-Z]*' | wc -l"),
     ("Which file has the most TODO comments?", "grep -rc TODO . | sort -t: -k2 -nr | head -n 1"),  # one of a ranking
     ("Which file imports module a?", "grep -rl 'from a import' ."),  # nothing reduced
     ("Which file imports module a?", "grep -rl 'from a import' . | xargs wc -l"),  # xargs runs a new command
