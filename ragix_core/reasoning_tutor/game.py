@@ -11,7 +11,8 @@ task's acceptance criteria), ``max_turns``, ``truths_before_write``, ``rules``
 
 The run ends with ``stop_reason`` ``success`` only when the tutor accepted a
 RESPOND (``won``); otherwise ``max_turns``, ``stalled`` or the model's named
-stop. The final answer is then the tutor's own summary of what was proven.
+stop. The final answer is then the tutor's own summary of what was proven, and last the short output
+a command printed (two commands' that agree, else the first command's), marked unproven.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ragix_core.reasoning_tutor.graph import ProofGraph
 from ragix_core.reasoning_tutor.moves import MOVE_SCHEMA, MoveReply, move_text
 from ragix_core.reasoning_tutor.player import messages
 from ragix_core.reasoning_tutor.rules import load_rules
-from ragix_core.reasoning_tutor.suggest import suggest
+from ragix_core.reasoning_tutor.suggest import suggest, unproven_output
 from ragix_core.reasoning_tutor.tutor import REJECTED, Tutor, TutorSettings
 from ragix_core.tools.policy import RAGIX_STATE_DIR, READ_TOOLS
 
@@ -162,6 +163,10 @@ class TutorEngine:
         if not game.won and game.last_rejected_respond:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
         state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves), "answer_drafted": drafted}
+        if not game.won:
+            unproven = unproven_output(game)
+            if unproven is not None:
+                state.meta["tutor"]["unproven"] = dict(zip(("command", "output", "agreed"), unproven))
         self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score,
                          answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS), graph=graph_changes())
         return state
@@ -178,6 +183,13 @@ def _summary(game: Tutor, stop: str) -> str:
         lines.append("No claim was validated.")
     if game.last_rejected_respond:
         lines.append("Last answer rejected: " + one_line(game.last_rejected_respond, 400))
+    # What a command printed is still the best evidence the game holds: said last (a reader or a script
+    # taking the answer's last number takes it), marked unproven, never a success (docs/DECISIONS.md).
+    unproven = unproven_output(game)
+    if unproven is not None:
+        command, text, agreed = unproven
+        by = "and by another command" if agreed else "alone (no other command printed the same)"
+        lines.append(f"Unproven answer, printed by `{one_line(command, 200)}` {by}: {text}")
     return "\n".join(lines)
 
 

@@ -24,8 +24,8 @@ from ragix_core.reasoning_tutor.respond import admissible, match_obligations
 from ragix_core.evidence.steps import printed_nothing
 from ragix_core.sampling import short_output_key
 
-__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "found_nothing_here",
-           "misread_here", "MAX_OPTIONS", "PRINTED_LINES"]
+__all__ = ["Suggestion", "suggest", "draft", "printed_claim", "unconfirmed_output", "unproven_output",
+           "found_nothing_here", "misread_here", "MAX_OPTIONS", "PRINTED_LINES"]
 
 MAX_OPTIONS = 6
 PRINTED_LINES = 3  # a longer output (a listing) is material for the answer, not the answer itself
@@ -214,6 +214,26 @@ def unconfirmed_output(tutor: Any) -> bool:
     """The latest command printed a short answer that no earlier command's output agrees with yet."""
     latest = _latest_observation(tutor)
     return latest is not None and _short_output(latest) is not None and _agreeing(tutor) is None
+
+
+def unproven_output(tutor: Any) -> Optional[Tuple[str, str, bool]]:
+    """(command, short output, agreed) for a game that ended without a win: the short output two different
+    commands printed, the earliest such pair, else the first command's short output (agreed False); None
+    when no command printed a short answer. The cross-checks that fail to agree were asked for a command
+    written another way, and were measured counting something else (`grep -rl def . | wc -l` beside
+    `find . -name '*.py' | wc -l`): the first command's output is the direct attempt at the goal."""
+    shorts = [(n, _short_output(n)) for n in tutor.graph.of_kind("observation")]
+    shorts = [(n, text) for n, text in shorts if text is not None]
+    for i, (node, text) in enumerate(shorts):
+        key = short_output_key(node.data.get("stdout") or "")
+        for other, _ in shorts[i + 1:]:
+            if (other.data.get("command") != node.data.get("command")
+                    and short_output_key(other.data.get("stdout") or "") == key):
+                return str(node.data.get("command") or ""), text, True
+    if not shorts:
+        return None
+    node, text = shorts[0]
+    return str(node.data.get("command") or ""), text, False
 
 
 def printed_claim(tutor: Any, pair: Optional[Tuple[Any, Any]] = None) -> Optional[Claim]:
