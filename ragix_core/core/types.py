@@ -112,6 +112,7 @@ class ToolResult:
     ``mistake``: the command ran, but its shape cannot compute what it was written for, said as a
     sentence for the model (ragix_core.evidence.pipe_mistakes); ``doubt``: its shape is right for
     some other question than the likely one (evidence/path_as_text.py). Both set by the engine that checked.
+    ``piped_lines``: how many lines a pipeline's last stage read from the stage before it (None for one command).
     """
 
     tool: str
@@ -129,6 +130,7 @@ class ToolResult:
     changed: bool = False
     mistake: Optional[str] = None
     doubt: Optional[str] = None
+    piped_lines: Optional[int] = None
 
     @property
     def ok(self) -> bool:

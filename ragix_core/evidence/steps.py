@@ -23,7 +23,9 @@ from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.find_name_path import name_with_slash_as_path
 from ragix_core.tools.grep_glob import top_globs_as_tree
 from ragix_core.tools.pipe_operand import pipe_read_instead
+from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.policy import is_wc_total_line
+from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.substitution import substitution_as_xargs
 from ragix_core.tools.toolbox import WRITES_NEED_YES
 
@@ -86,14 +88,32 @@ def found_nothing(step: PlanStep) -> bool:
     r = step.result
     if r is None or step.status != StepStatus.SUCCESS or r.changed:
         return False
-    return printed_nothing(r.stdout, str(step.tool_call.args.get("command") or "") if step.tool_call else "")
+    return printed_nothing(r.stdout, str(step.tool_call.args.get("command") or "") if step.tool_call else "",
+                           r.piped_lines)
 
 
-def printed_nothing(stdout: Optional[str], command: str) -> bool:
+def printed_nothing(stdout: Optional[str], command: str, piped_lines: Optional[int] = None) -> bool:
     """An output that shows no evidence: empty, or the 0 of a pipeline that counted (``found_nothing``'s
-    test on the output alone, for engines that keep outputs without steps)."""
+    test on the output alone, for engines that keep outputs without steps). Not the 0 of an awk that adds a
+    field of every line, when it read lines (``piped_lines``): that 0 is a sum (AgentBench OS test-73: the
+    integers of three files add up to 0), where a count that read nothing found nothing."""
     text = (stdout or "").strip()
-    return not text or (text == "0" and "|" in command)
+    if not text:
+        return True
+    return text == "0" and "|" in command and not (piped_lines and adds_every_line(command))
+
+
+def adds_every_line(command: str) -> bool:
+    """The pipeline's last stage is an awk whose program adds a field of every line (`{s += $1} END …`, no
+    pattern before the block): it prints a sum of what it read, whatever it read."""
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return False
+    if len(stages) < 2 or stage_program(stages[-1]) != "awk":
+        return False
+    program = next((str(w) for w in stages[-1][1:] if "{" in str(w)), "")
+    return program.lstrip().startswith("{") and re.search(r"\+=\s*\$\w", program.split("}")[0]) is not None
 
 
 def refused_after_evidence(step: PlanStep, earlier: List[PlanStep], goal: str) -> bool:

@@ -17,6 +17,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.count_unit import names_counted_for_lines
+from ragix_core.evidence.size_unit import size_not_in_bytes
 from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.evidence.reduction import (reversed_ranking, search_behind_reduction, table_behind_total,
@@ -202,7 +203,7 @@ class PlanSteps:
             command = shown_command(step)
             step.result.doubt = path_searched_as_text(command, self.root)
             # a search for a path's text (the doubt) is the more precise reason when both apply
-            step.result.mistake = pipe_mistake(command, self.root) or (
+            step.result.mistake = pipe_mistake(command, self.root) or size_not_in_bytes(goal, command) or (
                 None if step.result.doubt else names_counted_for_lines(goal, command))
         if step.status == StepStatus.FAILED and not refused_write(step):
             # (a write refused for want of --yes is no failed command: a plan may hold it, and skips it)
@@ -238,11 +239,17 @@ class PlanSteps:
         table cut down to its "total" line (evidence/reduction.py), is run again without the reducing
         stages, and the step keeps the fuller output; the writer is told what the reducer printed.
         Both runs are in the trace. If the shorter pipeline does not succeed, or finds nothing either,
-        the step stays as it was. A step that wrote is never run again (`… >> FILE` would append twice)."""
+        the step stays as it was. A step that wrote is never run again (`… >> FILE` would append twice).
+        Nor is a pipeline whose shape misreads (evidence/pipe_mistakes.py): its search alone would win with a
+        listing for the writer to add up by eye, where the mistake, said to the retry, names the fix (AgentBench
+        OS test-73 at a6351b3: `grep -o NUM f1 f2 f3 | awk '{sum += $1} …'` read `f1:5` as 0; its grep alone
+        won, the writer answered 100, one of nine numbers whose sum is 0, and the run ended `success`)."""
         if step.result is not None and step.result.writes:
             return
         call = step.tool_call
         command = str(call.args.get("command") or "") if call else ""
+        if pipe_mistake(command, self.root):
+            return
         flipped = reversed_ranking(goal, command) if call else None
         if flipped is not None:
             before = (step.tool_call, step.result, step.status)

@@ -45,6 +45,9 @@ class PipelineResult:
     error: Optional[str]
     commands: List[str] = field(default_factory=list)
     no_match: bool = False  # the last stage is a search that found nothing (see policy.is_no_match)
+    # Lines the last stage read from the stage before it (None for one command): a sum that read lines and
+    # printed 0 computed a 0, where a count that read none found nothing (evidence/steps.printed_nothing).
+    piped_lines: Optional[int] = None
 
 
 def split_items(data: bytes, null: bool) -> List[str]:
@@ -77,6 +80,8 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
     result = PipelineResult(0, b"", b"", False, None)
     for index, stage in enumerate(stages):
         cap = out_cap if index == len(stages) - 1 else pipe_cap
+        if index > 0 and index == len(stages) - 1:
+            result.piped_lines = len((data or b"").splitlines())
         if index > 0:
             stage = validator.recheck(stage, index)
         for note in stage.notes:
@@ -105,7 +110,7 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
         elif not no_match:
             result.returncode, result.error = raw.returncode, raw.error
     return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands,
-                          result.no_match and result.returncode != 0)
+                          result.no_match and result.returncode != 0, result.piped_lines)
 
 
 class _WcTotals:

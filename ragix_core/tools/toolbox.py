@@ -282,6 +282,7 @@ class ToolBox:
             stdout, error, rc = self._redirect(redirect, res.stdout, res.truncated, error, rc)
         out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
         out.no_match = res.no_match
+        out.piped_lines = None if redirect else res.piped_lines
         out.written = shown
         out.writes = bool(writes)
         if writes:  # a write that left the tree as it was (mkdir -p of a directory that exists) changed nothing

@@ -80,3 +80,27 @@ def test_a_failed_step_holding_an_earlier_command_that_printed_lines_reworks_it(
     refused = _ran("head -n 1 grep 'log_level' config/settings.yaml $(x)", status=StepStatus.FAILED, refused=True)
     assert failed_rework_of(refused, [found]) is None
     assert failed_rework_of(_ran(f"head -n 1 {found}", "x"), [found]) is None
+
+
+def test_a_sum_that_read_lines_and_printed_0_found_something_a_count_that_read_none_did_not():
+    from ragix_core.evidence.steps import printed_nothing
+
+    summed = "grep -h -o '[0-9-]*' f1 f2 | awk '{sum += $1} END {print sum}'"
+    assert not printed_nothing("0\n", summed, piped_lines=9)  # nine integers that add up to 0
+    assert printed_nothing("0\n", summed, piped_lines=0)  # nothing reached the sum
+    assert printed_nothing("0\n", summed)  # not known what it read: as before
+    assert printed_nothing("0\n", "grep x f | wc -l", piped_lines=3)  # a count is no sum
+    assert printed_nothing("0\n", "ls | awk '/x/ {n++} END {print n+0}'", piped_lines=3)  # counts matches
+    assert not printed_nothing("0\n", "cat f | awk -F, '{ s+=$2 } END { print s }'", piped_lines=2)
+    assert printed_nothing("", summed, piped_lines=9)
+
+
+def test_the_tools_say_how_many_lines_a_pipelines_last_stage_read(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "f.txt").write_text("5\n-5\n")
+    box = ToolBox(tmp_path, profile="reflect")
+    summed = box.run_command("cat f.txt | awk '{s += $1} END {print s}'")
+    assert summed.stdout.strip() == "0" and summed.piped_lines == 2
+    assert box.run_command("cat f.txt").piped_lines is None
+    assert box.run_command("grep x f.txt | wc -l").piped_lines == 0

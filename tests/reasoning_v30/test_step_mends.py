@@ -68,3 +68,34 @@ def test_a_write_the_run_may_not_make_is_skipped_not_reflected_on(tmp_path):
     # any other refusal is still a failure REFLECT sees
     other = _step(f, "cat $HOME/notes.txt")
     assert other.status == StepStatus.FAILED and f.failed == [other]
+
+
+def test_a_pipeline_whose_shape_misreads_keeps_its_mistake_not_its_bare_search(tmp_path):
+    # AgentBench OS test-73 at a6351b3: the sum read `files/f1.txt:5` as 0, printed 0 ("found nothing"), and
+    # its grep alone was run instead: a listing of nine numbers from which the writer answered 100.
+    (tmp_path / "files").mkdir()
+    for name, text in {"f1.txt": "a 5 b -3\n", "f2.txt": "100 and -88\n", "f3.txt": "x -14\n"}.items():
+        (tmp_path / "files" / name).write_text(text)
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="Find the total sum of all the integers in the files of the folder 'files'.",
+                        session_id="s")
+    command = "grep -E -o '[+-]?[0-9]+' files/f1.txt files/f2.txt files/f3.txt | awk '{sum += $1} END {print sum}'"
+    step = f.execute_step(PlanStep(1, "sum", ToolCall("shell", {"command": command})), st)
+    assert step.tool_call.args["command"] == command and step.result.stdout.strip() == "0"
+    assert "grep -h" in step.result.mistake  # what the retry is told
+    # the same search read without file names is no mistake, and its sum is the answer
+    right = command.replace("grep -E -o", "grep -h -E -o")
+    ok = f.execute_step(PlanStep(2, "sum", ToolCall("shell", {"command": right})), st)
+    assert ok.result.stdout.strip() == "0" and ok.result.mistake is None
+
+
+def test_a_size_in_blocks_for_a_goal_in_bytes_is_a_mistake_said_to_the_retry(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("x" * 100)
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    st = ReasoningState(goal="What is the total size of the .txt files in d? The answer should be in bytes.",
+                        session_id="s")
+    blocks = f.execute_step(PlanStep(1, "size", ToolCall("shell", {"command": "du -sh d"})), st)
+    assert blocks.status == StepStatus.SUCCESS and "du -b" in blocks.result.mistake
+    exact = f.execute_step(PlanStep(2, "size", ToolCall("shell", {"command": "wc -c d/a.txt"})), st)
+    assert exact.result.stdout.split()[0] == "100" and exact.result.mistake is None
