@@ -14,6 +14,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from ragix_core import prompts
+from ragix_core.core.asks import asks_quantity
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity, ToolResult
 from ragix_core.evidence.feedback import execution_feedback
@@ -51,6 +52,14 @@ def _tried(steps: List[PlanStep]) -> str:
 
 def _one_line(output: str) -> str:
     return bounded(" / ".join(line.strip() for line in output.splitlines() if line.strip()), 120)
+
+
+def _quantity_from_a_silent_write(goal: str, answer: str, winner: PlanStep) -> bool:
+    """``goal`` asks for a quantity, ``answer`` states a number, and ``winner`` changed the project and
+    printed nothing: the number was read from no output."""
+    r = winner.result
+    return (r is not None and r.changed and not (r.stdout or "").strip() and asks_quantity(goal)
+            and re.search(r"\d", answer or "") is not None)
 
 
 class DirectAnswers:
@@ -168,6 +177,14 @@ class DirectAnswers:
             if marks_unsupported(answer):
                 result["stop_reason"] = UNSUPPORTED
                 result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
+        elif _quantity_from_a_silent_write(goal, answer, outcome.winner):
+            # Asked for a quantity, the winning command wrote and printed nothing: whatever number the answer
+            # states, 0 and 1 included, no output shows it (AgentBench OS test-115 at a6351b3: `touch` on
+            # every file, then "0" files, ended `success`; test-92: one `mkdir -p`, then "3" directories).
+            meta["caveat"] = (f"the answer's number rests on no output: `{shown_command(outcome.winner)}` changed "
+                              "the project and printed nothing.")
+            result["stop_reason"] = UNSUPPORTED
+            result["confidence"] = min(result["confidence"], UNSUPPORTED_CONFIDENCE)
         elif marks_unsupported(answer):
             # The writer stated a number the winning output does not show (evidence/numbers.py marks it):
             # the answer stands with its mark, and the run does not claim success for it.

@@ -275,3 +275,18 @@ def test_an_answer_resting_on_a_write_that_changed_nothing_ends_no_change(projec
     assert res.state.meta["attempt"]["decided_by"] == "unchanged"
     assert res.state.stop_reason == "no_change" and res.state.confidence <= 0.3
     assert "changed nothing" in res.state.meta["caveat"]
+
+
+def test_a_count_answered_after_a_write_that_printed_nothing_is_unsupported_not_a_success(project):
+    # AgentBench OS test-115 at a6351b3: `touch` on every file, then "0" files, ended `success`.
+    res, llm = run("How many files are in the docs directory?", project, fenced("touch docs/install.md docs/usage.md"),
+                   "There are 0 files in the docs directory.", profile="dev", assume_yes=True)
+    assert res.state.meta["attempt"]["decided_by"] == "greedy" and len(llm.calls) == 2
+    assert res.state.stop_reason == "unsupported_answer" and res.state.confidence <= 0.3
+    assert "rests on no output" in res.state.meta["caveat"] and "touch" in res.state.meta["caveat"]
+
+
+def test_a_write_the_goal_asks_for_is_a_success_when_its_answer_states_no_quantity(project):
+    res, _ = run("Copy app.py to main.py", project, fenced("cp app.py main.py"), "Copied app.py to main.py.",
+                 profile="dev", assume_yes=True)
+    assert res.state.stop_reason == "success" and (project / "main.py").is_file()
