@@ -29,6 +29,10 @@ A fifth shape: a grep after a pipe that was given -r or file names. It searches 
 and never reads the lines piped into it, so the stages before it count for nothing. Measured on our own sets at
 933f359: `grep -rn NAME . | grep -rl OTHER | grep -rl ...` for a call path; every later stage searched the
 whole tree again.
+
+A sixth shape: `gzip -c` (`--stdout`) whose compressed bytes are the command's output: nothing is written to a
+file, and what it prints is binary no one reads (bash refuses to print it to a terminal). Measured on NL2Bash
+fs_1-42 at a6351b3: "gzip the file keeping the original" ran `gzip -c ./hello.php`, and no .gz file was made.
 """
 
 from __future__ import annotations
@@ -191,6 +195,21 @@ def _greps_past_the_pipe(stages: List[List[str]]) -> Optional[str]:
     return None
 
 
+def _compresses_to_the_output(stages: List[List[str]]) -> Optional[str]:
+    """The last stage is a `gzip -c` that compresses (not -d, -t, -l): its binary output is the command's."""
+    last = [str(w) for w in stages[-1]]
+    if stage_program(last) != "gzip" or any(w.startswith(">") for w in last):
+        return None  # redirected to a file: that file is the result
+    flags = "".join(w[1:] for w in last[1:] if w.startswith("-") and not w.startswith("--"))
+    longs = {w for w in last[1:] if w.startswith("--")}
+    to_output = "c" in flags or {"--stdout", "--to-stdout"} & longs
+    other = set(flags) & set("dtl") or {"--decompress", "--uncompress", "--test", "--list"} & longs
+    if not to_output or other:
+        return None
+    return ("`gzip -c` printed the compressed bytes as the command's output and wrote no file. To compress a file "
+            "and keep the original, `gzip -k FILE` writes FILE.gz; `gzip -c FILE > FILE.gz` does the same.")
+
+
 def step_mistake(step: PlanStep) -> Optional[str]:
     """The mistake recorded when the step ran (its result's ``mistake``, found with the files at hand),
     else what the command's shape alone shows."""
@@ -209,7 +228,8 @@ def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
         why = _counts_one_file(stages, root)
         if why:
             return why
-    why = _reads_names_as_numbers(stages, root) or _counts_one_line(stages) or _greps_past_the_pipe(stages)
+    why = (_reads_names_as_numbers(stages, root) or _counts_one_line(stages) or _greps_past_the_pipe(stages)
+           or _compresses_to_the_output(stages))
     if why:
         return why
     for i, stage in enumerate(stages[1:], start=1):

@@ -142,3 +142,16 @@ def test_a_grep_after_a_pipe_given_r_or_files_is_a_mistake(command):
 ])
 def test_a_grep_that_reads_the_pipe_or_comes_first_is_not(command):
     assert pipe_mistake(command) is None, command
+
+
+@pytest.mark.parametrize("command", ["gzip -c ./hello.php", "cat a.txt | gzip -c", "gzip --stdout -9 a.txt"])
+def test_a_gzip_whose_compressed_bytes_are_the_output_is_a_mistake(command):
+    # NL2Bash fs_1-42 at a6351b3: "gzip the file keeping the original" ran `gzip -c ./hello.php`; no file was made
+    said = pipe_mistake(command)
+    assert said is not None and "gzip -k FILE" in said
+
+
+@pytest.mark.parametrize("command", ["gzip -c hello.php > hello.php.gz", "gzip --stdout a >> b.gz", "gzip -k a.txt",
+                                     "gzip -dc a.gz | wc -l", "gzip -cd a.gz", "gzip -l a.gz", "gzip a.txt"])
+def test_a_gzip_that_writes_a_file_decompresses_or_lists_is_not(command):
+    assert pipe_mistake(command) is None
