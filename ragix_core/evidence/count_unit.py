@@ -10,6 +10,11 @@ Unlike those shapes this one reads the goal, for one thing only: whether the nou
 lines", "the number of lines of code", "count all the lines", "line count", "how long, in lines"), not files
 ("the number of files with more than 10 lines" counts files). The command side is a shape: a stage that prints
 paths, one a line (find, ls, grep -l), then only filters of those lines, then `wc -l` reading the pipe.
+
+The same holds for a goal that counts files and directories together ("the total number of files and
+directories", "directories, subdirectories and files"): a `find` that selects one kind (`-type f`, or `-type d`)
+counted by `wc -l` leaves the other out. Measured on AgentBench OS at a6351b3: test-53, -78 and -80 ran
+`find … -type f … | wc -l` for such goals, and answered with the files alone.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
 from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["asks_line_count", "names_counted_for_lines"]
+__all__ = ["asks_line_count", "names_counted_for_lines", "asks_files_and_directories", "one_kind_counted",
+           "count_unit_mistake"]
 
 _COUNTED = r"(?:how many|number of|count(?:s|ed|ing)?|tall(?:y|ies|ied|ying)|totals?|sum of|add(?:s|ed|ing)? up)"
 _OTHER_NOUN = r"(?:files?|director(?:y|ies)|folders?|entries|matches|occurrences|words?|characters?|bytes?)\b"
@@ -31,6 +37,11 @@ _LINE_COUNT = re.compile(r"\b(?:line counts?|lines of code|loc|(?:in|by|measured
                          re.IGNORECASE)
 # "files with 10 lines", "files that have more than 3 lines": the count is of files.
 _FILES_COUNTED = re.compile(_COUNTED + r"\s+(?:\w+\s+){0,2}?(?:files?|director(?:y|ies)|folders?)\b", re.IGNORECASE)
+
+# "files and directories", "files/folders", "directories, subdirectories and files", after a quantity word.
+_DIRS = r"(?:sub-?)?(?:director(?:y|ies)|folders?)"
+_BOTH = re.compile(_COUNTED + r"\s+(?:[\w'-]+\s+){0,3}?(?:files?\s*(?:,|and|or|/|&)\s*(?:\w+\s+){0,2}?" + _DIRS
+                   + r"|" + _DIRS + r"\s*(?:,|and|or|/|&)\s*(?:[\w,]+\s+){0,3}?files?)\b", re.IGNORECASE)
 
 # Stages that pass the paths on, fewer or reordered, one a line.
 _FILTERS = ("sort", "uniq", "head", "tail")
@@ -94,3 +105,42 @@ def names_counted_for_lines(goal: str, command: str) -> Optional[str]:
     return (f"`{program}` printed file names, one a line, so the `wc -l` at the end counted the files, not the "
             "lines inside them; the goal asks for lines. To count the lines in those files, the files themselves "
             "must reach `wc` (through `xargs`), or their contents (through `cat`).")
+
+
+def asks_files_and_directories(goal: str) -> bool:
+    """The goal counts files and directories together."""
+    return bool(_BOTH.search(goal or ""))
+
+
+def _kinds(stage: List[str]) -> set:
+    """The kinds a find's `-type` tests name (`-type f`, `-type f,d`), empty when it has none."""
+    kinds: set = set()
+    for word, value in zip(stage, stage[1:]):
+        if word == "-type":
+            kinds.update(k for k in str(value).split(",") if k)
+    return kinds
+
+
+def one_kind_counted(goal: str, command: str) -> Optional[str]:
+    """A sentence for the model's next request when ``goal`` counts files and directories and ``command``
+    counts what a `find` of one kind listed; None otherwise."""
+    if not asks_files_and_directories(goal):
+        return None
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return None
+    if len(stages) < 2 or not _counts_the_pipe(stages[-1]) or stage_program(stages[0]) != "find":
+        return None
+    kinds = _kinds([str(w) for w in stages[0]])
+    if kinds not in ({"f"}, {"d"}):
+        return None
+    listed, left = ("regular files", "directories") if kinds == {"f"} else ("directories", "files")
+    return (f"`find -type {next(iter(kinds))}` listed {listed} only, so the `wc -l` counted no {left}; the goal "
+            "counts files and directories. Without `-type`, find lists both, and the starting directory itself "
+            "(`-mindepth 1` leaves it out).")
+
+
+def count_unit_mistake(goal: str, command: str) -> Optional[str]:
+    """What ``command`` counts that ``goal`` does not (count_unit's two shapes), else None."""
+    return names_counted_for_lines(goal, command) or one_kind_counted(goal, command)

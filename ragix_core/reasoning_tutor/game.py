@@ -24,7 +24,7 @@ from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResult
-from ragix_core.evidence.count_unit import names_counted_for_lines
+from ragix_core.evidence.count_unit import count_unit_mistake
 from ragix_core.evidence.size_unit import size_not_in_bytes
 from ragix_core.evidence.path_as_text import path_searched_as_text
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
@@ -109,7 +109,7 @@ class TutorEngine:
                 # a search for a path's text is the more precise reason when both apply
                 result.mistake = (pipe_mistake(written, self.executor.read_box.root)
                                   or size_not_in_bytes(state.goal, written)
-                                  or (None if result.doubt else names_counted_for_lines(state.goal, written)))
+                                  or (None if result.doubt else count_unit_mistake(state.goal, written)))
             if not result.refused:
                 steps.append(PlanStep(num=len(steps) + 1, description=action.command, tool_call=action.call,
                                       status=StepStatus.SUCCESS if result.ok else StepStatus.FAILED, result=result))

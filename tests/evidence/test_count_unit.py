@@ -87,3 +87,58 @@ def test_the_main_path_retries_a_file_count_for_a_line_count_with_the_feedback(t
     step = f.execute_step(PlanStep(1, "count", ToolCall("shell", {"command": "find . -name '*.txt' | wc -l"})), st)
     assert step.status == StepStatus.SUCCESS and step.result.stdout.strip() == "2"
     assert "counted the files" in (step.result.mistake or "")
+
+
+# count_unit's second shape: one kind of entry counted where the goal counts files and directories.
+BOTH = [
+    "calculate the total number of files and directories (recursive) in a given directory.",  # AgentBench OS
+    "you need to find the total number of files and directories in a given directory, excluding the directory itself",
+    "determine the number of directories, subdirectories and files in a specific directory.",
+    "find the total number of regular files and directories inside a given folder",
+    "Count the number of files and directories in the entire current directory",  # NL2Bash fs_5-0
+    "How many files/folders are under docs?",
+    "count every folder and file below src",
+]
+NOT_BOTH = [
+    "How many files are in the docs directory?",
+    "Count the directories under src.",
+    "How many lines are in the files of the logs directory?",
+    "Copy all files and folders whose names contain FooBar to the tmp directory",  # no count
+]
+
+
+@pytest.mark.parametrize("goal", BOTH)
+def test_a_goal_counting_files_and_directories_is_read_in_its_wordings(goal):
+    from ragix_core.evidence.count_unit import asks_files_and_directories
+
+    assert asks_files_and_directories(goal)
+
+
+@pytest.mark.parametrize("goal", NOT_BOTH)
+def test_a_goal_counting_one_kind_or_nothing_is_not(goal):
+    from ragix_core.evidence.count_unit import asks_files_and_directories
+
+    assert not asks_files_and_directories(goal)
+
+
+@pytest.mark.parametrize("command,left", [
+    ("find ./exp_folder -type f | wc -l", "directories"),  # AgentBench OS test-78 at a6351b3
+    ("find . -type f -not -name .hidden_file.txt | wc -l", "directories"),  # test-53
+    ("find . -type d | sort | wc -l", "files"),
+])
+def test_one_kind_counted_for_files_and_directories_is_a_mistake(command, left):
+    from ragix_core.evidence.count_unit import count_unit_mistake
+
+    said = count_unit_mistake(BOTH[0], command)
+    assert said is not None and f"counted no {left}" in said
+    assert count_unit_mistake(NOT_BOTH[0], command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "find . | wc -l", "find . -type f -o -type d | wc -l", "find . -type f,d | wc -l", "find . -type f",
+    "ls -A | wc -l",
+])
+def test_both_kinds_counted_or_no_count_is_not(command):
+    from ragix_core.evidence.count_unit import count_unit_mistake
+
+    assert count_unit_mistake(BOTH[0], command) is None
