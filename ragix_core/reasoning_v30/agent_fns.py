@@ -23,7 +23,8 @@ from ragix_core.evidence.grounding import ground_answer
 from ragix_core.evidence.numbers import mark_unsupported_numbers
 from ragix_core.evidence.path_hints import project_listing
 from ragix_core.evidence.recovery import gather
-from ragix_core.evidence.steps import empty_before_evidence, evidence_block, step_output
+from ragix_core.evidence.pipe_mistakes import step_mistake
+from ragix_core.evidence.steps import empty_before_evidence, evidence_block, shown_command, step_output
 from ragix_core.evidence.support import quoted_from_outputs
 from ragix_core.llm.base import LLMClient
 from ragix_core.llm.structured import ask_json, ask_text
@@ -297,6 +298,18 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
 
     def compose(self, state: ReasoningState) -> str:
         return self.compose_for(state.goal, state.executed_steps)
+
+    def doubt_plan(self, state: ReasoningState) -> Optional[str]:
+        """Why a finished plan is not yet an answer (None: it is): its last step ran but its shape cannot
+        compute what it was written for (its mistake, evidence/pipe_mistakes.py and the goal's units, as
+        the main path's retry is told), else ``doubt_empty``'s absences. Measured on the paraphrase set at
+        a6351b3: "which directory directly contains the most files, and how many?" was planned as
+        `find . -type f | wc -l | sort -nr | head -n 1`, whose one count had nothing to rank, and the
+        run ended `success` with "`.`, 107 files". The caller checks that a reflection is left."""
+        last = state.executed_steps[-1] if state.executed_steps else None
+        if last is not None and last.status == StepStatus.SUCCESS and step_mistake(last):
+            return f"`{shown_command(last)}` ran, but {step_mistake(last)}"
+        return self.doubt_empty(state)
 
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).

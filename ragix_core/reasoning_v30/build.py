@@ -75,7 +75,7 @@ def build_graph(config: Any, *, functions: AgentFunctions, reflect_shell: Callab
                                  route_fn=try_first_route if try_first else None),
         "DIRECT_EXEC": DirectExecNode(functions.answer, escalate_to="PLAN" if try_first else None, emit_event_fn=emit),
         "PLAN": PlanNode(functions.generate_plan, functions.parse_plan, emit_event_fn=emit),
-        "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit, doubt_fn=functions.doubt_empty),
+        "EXECUTE": ExecuteNode(functions.execute_step, budget, emit_event_fn=emit, doubt_fn=functions.doubt_plan),
         "REFLECT": ReflectNode(
             functions.reflect, _NoCorpus() if corpus is None else corpus, reflect_shell,
             emit_event_fn=emit,

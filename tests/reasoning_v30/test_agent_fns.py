@@ -1204,3 +1204,32 @@ def test_a_rewrite_that_fails_falls_back_to_the_xargs_form(tmp_path):
     assert step.tool_call.args["command"] == "find . -name '*.md' | sort | head -n 1 | xargs grep -n '^## '"
 
 
+
+
+def test_a_finished_plan_whose_last_step_misreads_goes_to_reflect_with_its_mistake(tmp_path):
+    from ragix_core.reasoning_v30.execute import ExecuteNode
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "a").mkdir()
+    for name in ("x.txt", "y.txt"):
+        (tmp_path / "a" / name).write_text("1\n")
+    f = fns(ScriptedLLM([]), ToolBox(tmp_path, profile="reflect"))
+    goal = "Which directory directly contains the most files, and how many?"
+
+    def finish(command):
+        st = ReasoningState(goal=goal, session_id="s")
+        st.complexity = TaskComplexity.MODERATE
+        st.plan = Plan(objective="o", steps=[PlanStep(1, "s", ToolCall("shell", {"command": command}))])
+        node = ExecuteNode(f.execute_step, {TaskComplexity.MODERATE: 1}, doubt_fn=f.doubt_plan)
+        nxt = "EXECUTE"
+        while nxt == "EXECUTE":
+            st, nxt = node.run(st)
+        return st, nxt
+
+    # measured on the paraphrase set at a6351b3: this plan's one count had nothing to rank, and it ended `success`
+    mistaken = "find . -type f | wc -l | sort -nr | head -n 1"
+    st, nxt = finish(mistaken)
+    assert nxt == "REFLECT" and st.stop_reason != "success"
+    assert st.last_error.startswith(f"`{mistaken}` ran, but `wc -l` read")
+    st, nxt = finish("find . -type f | wc -l")  # a sound last step is no doubt
+    assert nxt == "RESPOND" and st.stop_reason == "success"
