@@ -18,7 +18,7 @@ a command printed (two commands' that agree, else the first command's), marked u
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
 from ragix_core.core.stop import StopRun
@@ -161,21 +161,21 @@ class TutorEngine:
         game.finish()
         state.executed_steps.extend(steps)
         state.stop_reason = stop
-        state.final_answer = game.answer if game.won else _summary(game, stop)
+        unproven = None if game.won else unproven_output(game)
+        state.final_answer = game.answer if game.won else _summary(game, stop, unproven)
         if not game.won and game.last_rejected_respond:
             state.last_error = "last RESPOND rejected: " + game.last_rejected_respond
         state.meta["tutor"] = {**opts, **_report(game, graph, max_turns, raw_moves), "answer_drafted": drafted}
-        if not game.won:
-            unproven = unproven_output(game)
-            if unproven is not None:
-                state.meta["tutor"]["unproven"] = dict(zip(("command", "output", "agreed"), unproven))
+        if unproven is not None:
+            state.meta["tutor"]["unproven"] = dict(zip(("command", "output", "agreed"), unproven))
         self.bus.publish(EventKind.RUN_END, state.session_id, stop_reason=stop, won=game.won, score=game.score,
                          answer=bounded(str(state.final_answer or ""), RUN_END_ANSWER_CHARS), graph=graph_changes())
         return state
 
 
-def _summary(game: Tutor, stop: str) -> str:
-    """What the user gets when no answer was proven: the truths that were, and why it stopped."""
+def _summary(game: Tutor, stop: str, unproven: Optional[Tuple[str, str, bool]] = None) -> str:
+    """What the user gets when no answer was proven: the truths that were, why it stopped, and
+    ``unproven`` (suggest.unproven_output), the short output a command printed."""
     lines = [f"No answer was proven (stopped: {stop} after {game.turn} turn(s))."]
     truths = game.truths()
     if truths:
@@ -187,7 +187,6 @@ def _summary(game: Tutor, stop: str) -> str:
         lines.append("Last answer rejected: " + one_line(game.last_rejected_respond, 400))
     # What a command printed is still the best evidence the game holds: said last (a reader or a script
     # taking the answer's last number takes it), marked unproven, never a success (docs/DECISIONS.md).
-    unproven = unproven_output(game)
     if unproven is not None:
         command, text, agreed = unproven
         by = "and by another command" if agreed else "alone (no other command printed the same)"
