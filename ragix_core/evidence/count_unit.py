@@ -38,10 +38,12 @@ _LINE_COUNT = re.compile(r"\b(?:line counts?|lines of code|loc|(?:in|by|measured
 # "files with 10 lines", "files that have more than 3 lines": the count is of files.
 _FILES_COUNTED = re.compile(_COUNTED + r"\s+(?:\w+\s+){0,2}?(?:files?|director(?:y|ies)|folders?)\b", re.IGNORECASE)
 
-# "files and directories", "files/folders", "directories, subdirectories and files", after a quantity word.
-_DIRS = r"(?:sub-?)?(?:director(?:y|ies)|folders?)"
-_BOTH = re.compile(_COUNTED + r"\s+(?:[\w'-]+\s+){0,3}?(?:files?\s*(?:,|and|or|/|&)\s*(?:\w+\s+){0,2}?" + _DIRS
-                   + r"|" + _DIRS + r"\s*(?:,|and|or|/|&)\s*(?:[\w,]+\s+){0,3}?files?)\b", re.IGNORECASE)
+# "files and directories", "files/folders", "files plus dirs", "files as well as directories", "directories,
+# subdirectories and files", at most five words after a quantity word.
+_DIRS = r"(?:sub-?)?(?:director(?:y|ies)|dirs?|folders?)"
+_JOIN = r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b|\bas well as\b|\btogether with\b)\s*(?:(?:every|all|the|their|any)\s+)?"
+_BOTH = re.compile(_COUNTED + r"\s+(?:[\w,/:'()-]+\s+){0,5}?\(?(?:files?" + _JOIN + _DIRS
+                   + r"|" + _DIRS + r"(?:" + _JOIN + r"(?:sub-?)?\w+)?" + _JOIN + r"files?)\b", re.IGNORECASE)
 
 # Stages that pass the paths on, fewer or reordered, one a line.
 _FILTERS = ("sort", "uniq", "head", "tail")

@@ -6,8 +6,8 @@ AgentBench OS at a6351b3, test-94 (`du -sh` over the .txt files; "12.0K", where 
 `success`) and test-109 (`du -sh` per file; 20 for 101 bytes). test-84, which ran `du -b`, passed. Said at the
 moment it happens, with the command that did it, it is execution feedback, like count_unit.py's lines.
 
-The goal is read for one thing only: whether bytes are the unit it asks in ("in bytes", "size (in bytes)",
-"how many bytes"); "kilobytes" or "the disk usage in 1K blocks" are not. The command side is a shape: a `du`
+The goal is read for one thing only: whether bytes are the unit it speaks of ("in bytes", "size (in bytes)",
+"how many bytes", "total bytes", "byte-wise"); "kilobytes" or "the disk usage in 1K blocks" are not. The command side is a shape: a `du`
 (direct or through `xargs`) that does not print bytes (no `-b`/`--bytes`, nor `--apparent-size` with a block
 size of 1), or an `ls` with `-h`.
 """
@@ -22,8 +22,8 @@ from ragix_core.tools.refusal import Refusal
 
 __all__ = ["asks_bytes", "size_not_in_bytes"]
 
-_BYTES = re.compile(r"\b(?:in|as|into|many|number of|of)\s+bytes\b|\(\s*in\s+bytes\s*\)|\bbyte (?:count|size)s?\b",
-                    re.IGNORECASE)
+# "bytes" as a word ("in bytes", "how many bytes", "total bytes"; not "kilobytes"), "byte count", "byte-wise".
+_BYTES = re.compile(r"\bbytes\b|\bbyte[- ]?(?:count|size|wise)s?\b", re.IGNORECASE)
 # xargs options that take a value in the next word
 _XARGS_VALUED = ("-n", "-I", "-L", "-P", "-s", "-d", "-E", "-a")
 

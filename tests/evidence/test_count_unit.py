@@ -98,12 +98,19 @@ BOTH = [
     "Count the number of files and directories in the entire current directory",  # NL2Bash fs_5-0
     "How many files/folders are under docs?",
     "count every folder and file below src",
+    # paraphrases written after the rule, to check it is not keyed to the wordings above
+    "How many entries (files plus folders) are under src?",
+    "how many files and dirs live under tests/?",
+    "What's the total count of items, files and subdirectories included, in docs?",
+    "Tell me how many things are in data/: files as well as directories.",
 ]
 NOT_BOTH = [
     "How many files are in the docs directory?",
     "Count the directories under src.",
     "How many lines are in the files of the logs directory?",
     "Copy all files and folders whose names contain FooBar to the tmp directory",  # no count
+    "How many files does the tests directory hold?",
+    "Count the files in each directory of src.",
 ]
 
 

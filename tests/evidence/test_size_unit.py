@@ -12,6 +12,10 @@ BYTES = [
     "Which .sql file in tests/files is the largest in bytes?",
     "How many bytes do the log files take altogether?",
     "What is the byte count of README.md?",
+    # paraphrases written after the rule, to check it is not keyed to the wordings above
+    "Give me the total byte size of all .txt files",
+    "total bytes used by the json files?",
+    "What do the .txt files weigh, byte-wise?",
 ]
 NOT_BYTES = [
     "Calculate the total disk usage in kilobytes (allocated space in 1K blocks, not the apparent file size).",
