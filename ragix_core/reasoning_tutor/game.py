@@ -24,10 +24,7 @@ from ragix_core.core.events import RUN_END_ANSWER_CHARS, EventBus, EventKind
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded, one_line
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolResult
-from ragix_core.evidence.count_unit import count_unit_mistake
-from ragix_core.evidence.size_unit import size_not_in_bytes
-from ragix_core.evidence.path_as_text import path_searched_as_text
-from ragix_core.evidence.pipe_mistakes import pipe_mistake
+from ragix_core.evidence.command_checks import check_command
 from ragix_core.llm.structured import ask_json
 from ragix_core.reasoning_tutor.actions import Action, Executor
 from ragix_core.reasoning_tutor.claims import ClaimSyntaxError, IllTyped, Pattern, parse_pattern
@@ -104,12 +101,8 @@ class TutorEngine:
             result = self.executor.run(action)
             if result.ok and not result.refused:
                 # the main path's checks of what the command computes, with the files at hand (plan_steps._run)
-                written = result.written or action.command
-                result.doubt = path_searched_as_text(written, self.executor.read_box.root)
-                # a search for a path's text is the more precise reason when both apply
-                result.mistake = (pipe_mistake(written, self.executor.read_box.root)
-                                  or size_not_in_bytes(state.goal, written)
-                                  or (None if result.doubt else count_unit_mistake(state.goal, written)))
+                result.doubt, result.mistake = check_command(state.goal, result.written or action.command,
+                                                             self.executor.read_box.root)
             if not result.refused:
                 steps.append(PlanStep(num=len(steps) + 1, description=action.command, tool_call=action.call,
                                       status=StepStatus.SUCCESS if result.ok else StepStatus.FAILED, result=result))

@@ -307,9 +307,8 @@ class AgentFunctions(ComplexityLabels, DirectAnswers, PlanSteps):
         `find . -type f | wc -l | sort -nr | head -n 1`, whose one count had nothing to rank, and the
         run ended `success` with "`.`, 107 files". The caller checks that a reflection is left."""
         last = state.executed_steps[-1] if state.executed_steps else None
-        if last is not None and last.status == StepStatus.SUCCESS and step_mistake(last):
-            return f"`{shown_command(last)}` ran, but {step_mistake(last)}"
-        return self.doubt_empty(state)
+        mistake = step_mistake(last) if last is not None and last.status == StepStatus.SUCCESS else None
+        return f"`{shown_command(last)}` ran, but {mistake}" if mistake else self.doubt_empty(state)
 
     def doubt_empty(self, state: ReasoningState) -> Optional[str]:
         """Why a plan whose every search came back empty is not yet an answer (None: it is).

@@ -16,9 +16,7 @@ from ragix_core import prompts
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
-from ragix_core.evidence.count_unit import count_unit_mistake
-from ragix_core.evidence.size_unit import size_not_in_bytes
-from ragix_core.evidence.path_as_text import path_searched_as_text
+from ragix_core.evidence.command_checks import check_command
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.evidence.reduction import (reversed_ranking, search_behind_reduction, table_behind_total,
                                            total_left_out, total_summed)
@@ -200,11 +198,7 @@ class PlanSteps:
             self._unreduce(step, goal)
         if step.status == StepStatus.SUCCESS and step.result is not None:
             # with the files at hand: whether the command's operands are files decides some shapes
-            command = shown_command(step)
-            step.result.doubt = path_searched_as_text(command, self.root)
-            # a search for a path's text (the doubt) is the more precise reason when both apply
-            step.result.mistake = pipe_mistake(command, self.root) or size_not_in_bytes(goal, command) or (
-                None if step.result.doubt else count_unit_mistake(goal, command))
+            step.result.doubt, step.result.mistake = check_command(goal, shown_command(step), self.root)
         if step.status == StepStatus.FAILED and not refused_write(step):
             # (a write refused for want of --yes is no failed command: a plan may hold it, and skips it)
             self.failed.append(step)
