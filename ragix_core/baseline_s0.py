@@ -5,6 +5,8 @@ Spec 002 §11 lists S0 ("brute force, no reasoning") as the reference every engi
 (llm/command_prompt.py), the first fenced command of the reply, run once through the same
 confined tool box, and one answer written from its output (head and tail of a long one). No vote,
 no retry, no mend, no binding, no plan, no memory: what a report shows against it is what ragix adds.
+A command refused only for a form bash runs (`find … -exec X {} +`, `X $(Y)`) is run in the form ragix
+runs with the same meaning (evidence/steps.py ``SAME_MEANING``), since outside ragix it would have run.
 
 ``s0_json`` asks for the command as JSON (``{"command": ...}``) under a schema, as s0 did before the
 main path; kept, named as such, because earlier reports were measured against it (this model handles
@@ -21,7 +23,7 @@ from ragix_core import prompts
 from ragix_core.core.text import bounded, json_command
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.excerpt import excerpt
-from ragix_core.evidence.steps import EVIDENCE_CHARS, evidence_block, run_command_step, step_output
+from ragix_core.evidence.steps import EVIDENCE_CHARS, SAME_MEANING, evidence_block, run_command_step, step_output
 from ragix_core.llm.structured import ask_json, ask_text
 from ragix_core.reasoning_v30.build import make_emitter
 from ragix_core.llm.command_prompt import ask_free_command, command_request
@@ -63,7 +65,12 @@ class S0CommandNode(BaseNode):
                         tool_call=ToolCall("shell", {"command": command.strip()}))
 
         def run(s: PlanStep, _state: ReasoningState) -> PlanStep:
-            run_command_step(self.toolbox, s, self.toolbox.root)  # its mend, if any, is not run
+            fix = run_command_step(self.toolbox, s, self.toolbox.root)
+            if fix is not None and fix.kind in SAME_MEANING:
+                # Refused here only for its form (`find … -exec X {} +`, `X $(Y)`), which bash runs: a user
+                # without ragix gets its output, so the plain call does too. No other mend is run.
+                s.tool_call = ToolCall("shell", {"command": fix.command, fix.key: fix.note, "planned": command})
+                run_command_step(self.toolbox, s, self.toolbox.root)
             return s
 
         state.executed_steps.append(execute_step(run, step, state, self.emit))

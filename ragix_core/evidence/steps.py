@@ -35,7 +35,7 @@ from .path_hints import diagnose, missing_paths, project_files
 from .records import records_view
 
 __all__ = ["shown_command", "step_output", "found_nothing", "printed_nothing", "empty_before_evidence",
-           "run_command_step", "Fix", "evidence_block",
+           "run_command_step", "Fix", "SAME_MEANING", "evidence_block",
            "refused_after_evidence", "refused_write", "writes_not_run", "failed_rework_of", "OUTPUT_CHARS",
            "EVIDENCE_CHARS", "NO_MATCHES", "EMPTY_BEFORE_EVIDENCE", "SKIPPED_REFUSAL", "SKIPPED_REPEAT",
            "SKIPPED_FAILED_REWORK", "SKIPPED_SHOWN", "SKIPPED_WRITE"]
@@ -184,6 +184,12 @@ class Fix(NamedTuple):
     kind: str = ""  # "substitution": the command was `X $(Y)`, refused, and is this `Y | xargs X`
 
 
+# Fixes that are the refused command itself in a form ragix runs (`X $(Y)` as `Y | xargs X`, `find … -exec X {} +`
+# as `find … -print0 | xargs -0 X`): bash would have run the command as written with this meaning, so a plain call
+# made without ragix gets them too (baseline_s0.py), unlike the mends that change what is searched.
+SAME_MEANING = ("substitution", "find_exec")
+
+
 def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
@@ -209,7 +215,7 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     if result.refused:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
         execs = None if piped else find_exec_as_xargs(command)  # `find … -exec X {} +`: `find … | xargs X`
-        fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else Fix(*execs, "aside") if execs else None
+        fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else Fix(*execs, "aside", "find_exec") if execs else None
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
         # A filter after a pipe given a missing file no existing name is close to: the model's slip
