@@ -33,19 +33,26 @@ whole tree again.
 A sixth shape: `gzip -c` (`--stdout`) whose compressed bytes are the command's output: nothing is written to a
 file, and what it prints is binary no one reads (bash refuses to print it to a terminal). Measured on NL2Bash
 fs_1-42 at a6351b3: "gzip the file keeping the original" ran `gzip -c ./hello.php`, and no .gz file was made.
+
+A seventh shape: a count of a listing that lists the directory itself among the entries it was asked for. `ls -a`
+lists `.` and `..`; `find .` lists `.`, whose name matches a hidden-name pattern like `-name '.*'`. Counted, each
+adds one or two to a count of hidden files or directories. Measured on AgentBench OS at 529b167: test-68 ("how
+many hidden directories directly inside") ran `find . -type d -name '.*' | sort | uniq | wc -l` in both seeds and
+answered 4 for 2, once as `success`.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ragix_core.core.types import PlanStep
 from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
 from ragix_core.tools.globbing import expand_globs
-from ragix_core.tools.lexer import split_pipeline, stage_program
+from ragix_core.tools.lexer import short_flags, split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 from .steps import shown_command
@@ -200,7 +207,7 @@ def _compresses_to_the_output(stages: List[List[str]]) -> Optional[str]:
     last = [str(w) for w in stages[-1]]
     if stage_program(last) != "gzip" or any(w.startswith(">") for w in last):
         return None  # redirected to a file: that file is the result
-    flags = "".join(w[1:] for w in last[1:] if w.startswith("-") and not w.startswith("--"))
+    flags = short_flags(last[1:])
     longs = {w for w in last[1:] if w.startswith("--")}
     to_output = "c" in flags or {"--stdout", "--to-stdout"} & longs
     other = set(flags) & set("dtl") or {"--decompress", "--uncompress", "--test", "--list"} & longs
@@ -208,6 +215,74 @@ def _compresses_to_the_output(stages: List[List[str]]) -> Optional[str]:
         return None
     return ("`gzip -c` printed the compressed bytes as the command's output and wrote no file. To compress a file "
             "and keep the original, `gzip -k FILE` writes FILE.gz; `gzip -c FILE > FILE.gz` does the same.")
+
+
+def _lists_its_own_directory(stage: List[str]) -> Optional[Tuple[str, List[str]]]:
+    """(what, the lines) the stage prints for the directory itself besides the entries: `.` and `..` for `ls -a`
+    (not -A, not -d); `.` for a `find` from `.` whose `-name`/`-iname` pattern matches "." (`'.*'`), not
+    negated, with no `-mindepth`, no `-type` but d and no action of its own (-printf, -ls, -exec)."""
+    program, words = stage_program(stage), [str(w) for w in stage[1:]]
+    if program == "ls":
+        flags = short_flags(words)
+        every = "a" in flags or "--all" in words
+        fewer = set(flags) & set("Ad") or {"--almost-all", "--directory"} & set(words)
+        if not every or fewer:
+            return None
+        long = "l" in flags or "n" in flags
+        lines = [f"drwxr-xr-x 2 user user 4096 Jan 1 00:00 {d}" if long else d for d in (".", "..")]
+        return "`ls -a` lists `.` and `..` (the directory and its parent)", lines
+    if program != "find" or not words or words[0].rstrip("/") != "." or "-mindepth" in words:
+        return None
+    if any(w in words for w in ("-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-print0")):
+        return None
+    if any("d" not in t for a, t in zip(words, words[1:]) if a == "-type"):
+        return None
+    for i, (test, pattern) in enumerate(zip(words, words[1:])):
+        negated = i > 0 and words[i - 1] in ("!", "-not")
+        if test in ("-name", "-iname") and not negated and fnmatch.fnmatchcase(".", pattern):
+            return f"`find {words[0]}` lists `{words[0]}` itself, and its name matches `{test} '{pattern}'`", [words[0]]
+    return None
+
+
+def _grep_keeps(stage: List[str], lines: List[str]) -> Optional[List[str]]:
+    """The ``lines`` a plain grep stage lets through (its one pattern read as a Python regex, which agrees with
+    grep on the simple patterns that pick dot entries: `^\\.`, `^d`); None when that cannot be told."""
+    g = read_grep(stage[1:])
+    if not g.pattern or "e" in g.flags or set(g.flags) & set("Fwxo") or g.operands or g.long_names:
+        return None
+    try:
+        found = re.compile(str(g.pattern[-1]), re.IGNORECASE if "i" in g.flags else 0)
+    except re.error:
+        return None
+    return [ln for ln in lines if bool(found.search(ln)) != ("v" in g.flags)]
+
+
+def _counts_its_own_directory(stages: List[List[str]]) -> Optional[str]:
+    """A listing of the directory itself (`ls -a`, `find . -name '.*'`) whose dot lines reach a count: `wc` reading
+    the pipe, or a `grep -c`; only sort, uniq and plain greps between (each grep's pattern applied to them)."""
+    for i, stage in enumerate(stages[:-1]):
+        listed = _lists_its_own_directory(stage)
+        if listed is None:
+            continue
+        what, lines = listed
+        for later in stages[i + 1:]:
+            program = stage_program(later)
+            counts_matches = program in GREP_PROGRAMS and "c" in read_grep(later[1:]).flags
+            if program in GREP_PROGRAMS:
+                kept = _grep_keeps(later, lines)
+                if kept is None:
+                    return None
+                lines = kept
+            if not lines:
+                return None
+            if _counts_its_input(later) or counts_matches:
+                fix = "`ls -A` lists the hidden entries without them" if stage_program(stage) == "ls" else \
+                    "`-mindepth 1` leaves the starting directory out"
+                dots = " and ".join(f"`{d.split()[-1]}`" for d in lines)
+                return f"{what}, so the count includes {dots}, not only the entries in the directory. {fix}."
+            if program not in _RANKING + GREP_PROGRAMS:
+                return None
+    return None
 
 
 def step_mistake(step: PlanStep) -> Optional[str]:
@@ -229,7 +304,7 @@ def pipe_mistake(command: str, root: Optional[Path] = None) -> Optional[str]:
         if why:
             return why
     why = (_reads_names_as_numbers(stages, root) or _counts_one_line(stages) or _greps_past_the_pipe(stages)
-           or _compresses_to_the_output(stages))
+           or _compresses_to_the_output(stages) or _counts_its_own_directory(stages))
     if why:
         return why
     for i, stage in enumerate(stages[1:], start=1):

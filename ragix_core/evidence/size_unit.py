@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from ragix_core.tools.lexer import split_pipeline, stage_program
+from ragix_core.tools.lexer import short_flags, split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["asks_bytes", "size_not_in_bytes"]
@@ -45,12 +45,8 @@ def _program_and_args(stage: List[str]) -> "tuple[str, List[str]]":
     return (stage_program(inner), inner[1:]) if inner else ("", [])
 
 
-def _short_flags(args: List[str]) -> str:
-    return "".join(w[1:] for w in args if w.startswith("-") and not w.startswith("--") and len(w) > 1)
-
-
 def _du_prints_bytes(args: List[str]) -> bool:
-    flags = _short_flags(args)
+    flags = short_flags(args)
     if "h" in flags or "--human-readable" in args:
         return False
     if "b" in flags or "--bytes" in args:
@@ -75,7 +71,7 @@ def size_not_in_bytes(goal: str, command: str) -> Optional[str]:
             return ("`du` printed the disk space allocated to the files, in blocks (with -h rounded to K, M, G), "
                     "not the bytes they hold; the goal asks for bytes. `du -b` prints the bytes, as do `wc -c` "
                     "and `stat -c %s`.")
-        if program == "ls" and "h" in _short_flags(args):
+        if program == "ls" and "h" in short_flags(args):
             return ("`ls -h` printed sizes rounded to K, M, G; the goal asks for bytes. `ls -l` without -h prints "
                     "the bytes, as do `wc -c` and `stat -c %s`.")
     return None

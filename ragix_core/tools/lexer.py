@@ -26,8 +26,8 @@ from typing import List, Optional
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "first_pipe", "stage_texts",
-           "first_stage", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+__all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "short_flags", "first_pipe",
+           "stage_texts", "first_stage", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -142,6 +142,12 @@ def first_stage(command: str, program: str) -> Optional[List[str]]:
 def stage_program(stage: List[str]) -> str:
     """The program a stage runs, by basename ("" for an empty stage)."""
     return os.path.basename(str(stage[0])) if stage else ""
+
+
+def short_flags(words: List[str]) -> str:
+    """The letters of a stage's short options run together (`-la -h` gives "lah"); long options are left out.
+    For programs whose short options take no attached value (ls, du, gzip); an option's value word is not read."""
+    return "".join(str(w)[1:] for w in words if str(w).startswith("-") and not str(w).startswith("--") and len(str(w)) > 1)
 
 
 def programs(command: str) -> List[str]:

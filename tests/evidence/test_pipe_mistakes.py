@@ -155,3 +155,48 @@ def test_a_gzip_whose_compressed_bytes_are_the_output_is_a_mistake(command):
                                      "gzip -dc a.gz | wc -l", "gzip -cd a.gz", "gzip -l a.gz", "gzip a.txt"])
 def test_a_gzip_that_writes_a_file_decompresses_or_lists_is_not(command):
     assert pipe_mistake(command) is None
+
+
+@pytest.mark.parametrize("command, dots", [
+    # AgentBench OS test-68 at 529b167, both seeds: 4 for 2 hidden directories (the executor's own prune kept)
+    ("find . -name .ragix -prune -o '(' -type d -name '.*' ')' -print | sort | uniq | wc -l", "`.`"),
+    ("find . -maxdepth 1 -name '.*' -type d | wc -l", "`.`"),
+    ("find ./ -iname '.*' | wc -l", "`./`"),
+    ("ls -a | grep '^\\.' | wc -l", "`.` and `..`"),
+    ("ls -la | grep -c '^d'", "`.` and `..`"),
+    ("ls -a dir | wc -l", "`.` and `..`"),
+])
+def test_a_count_of_a_listing_that_lists_the_directory_itself_is_a_mistake(command, dots):
+    said = pipe_mistake(command)
+    assert said is not None and f"the count includes {dots}" in said
+    assert ("-mindepth 1" in said) == command.startswith("find") and ("ls -A" in said) == command.startswith("ls")
+
+
+@pytest.mark.parametrize("command", [
+    "find . -mindepth 1 -type d -name '.*' | wc -l",  # the start left out
+    "find . -type f -name '.*' | wc -l",  # `.` is no file
+    "find . ! -name '.*' | wc -l", "find . -not -name '.*' -type d | wc -l",  # negated
+    "find ./sub -name '.*' | wc -l", "find . -name '*.txt' | wc -l",  # the start's name does not match
+    "find . -type d -name '.*'",  # listed, not counted: the writer sees the `.` line
+    "find . -name '.*' -printf '%f\\n' | wc -l",  # an action of its own: not told apart here
+    "ls -A | grep '^\\.' | wc -l", "ls -ad .* | wc -l", "ls -l | wc -l",
+    "ls -a | grep -v '^\\.' | wc -l",  # the dot lines are filtered out
+    "ls -la | grep -c '^-'", "ls -la | grep '\\.txt$' | wc -l",  # nor do these patterns keep them
+    "ls -a | awk 'NR>2' | wc -l",  # a stage that may drop them: not told apart here
+])
+def test_a_listing_whose_dot_entries_are_left_out_or_not_counted_is_not(command):
+    assert pipe_mistake(command) is None
+
+
+def test_the_dot_entries_a_mistake_names_are_what_the_executor_counts(tmp_path):
+    # the premise, run for real: ragix's find and ls print the lines the sentence says the count includes
+    from ragix_core.tools import ToolBox
+
+    for name in (".cache", ".config", "visible"):
+        (tmp_path / name).mkdir()
+    (tmp_path / ".config" / ".nested").mkdir()
+    box = ToolBox(tmp_path, profile="reflect")
+    found = box.run_command("find . -maxdepth 1 -type d -name '.*' | wc -l")
+    listed = box.run_command("ls -a | grep '^\\.' | wc -l")
+    right = box.run_command("find . -mindepth 1 -maxdepth 1 -type d -name '.*' | wc -l")
+    assert (found.stdout.strip(), listed.stdout.strip(), right.stdout.strip()) == ("3", "4", "2")
