@@ -80,6 +80,9 @@ TASKS = [
     {"id": 8, "description": "x", "create": {"init": {"file": "init/missing.sh"}}, "evaluation": {"match": "1"}},
     {"id": 9, "description": "x", "evaluation": {"check": [None, {"file": "check/integer-match.py"}],
                                                  "example": {"code": "ls $PATH | wc -l"}}},
+    # the host's group database, not the task's files: ragix's answer is 53 here, the container's is another
+    {"id": 10, "description": "How many groups are in this UNIX system?",
+     "evaluation": {"check": [None, {"file": "check/integer-match.py"}], "example": "getent group | wc -l"}},
 ]
 
 
@@ -91,7 +94,7 @@ def test_agentbench_adapter_selects_sets_up_and_checks(sent, tmp_path, monkeypat
     if sent:  # as a worker process gets them (ragix eval --jobs): the setup and checker still share the reference
         scen = pickle.loads(pickle.dumps(scen))
     assert [s.id for s in scen] == ["agentbench-os-test-1", "agentbench-os-test-2", "agentbench-os-test-3"]
-    assert {sid for sid, _ in skipped} == {f"agentbench-os-test-{i}" for i in range(4, 10)}
+    assert {sid for sid, _ in skipped} == {f"agentbench-os-test-{i}" for i in range(4, 11)}
     assert scen[0].input == "How many .log files are in ./logs?"
     assert all(s.home_is_workdir for s in scen)  # the copy stands for the container's home: `~` is read as it
     with working_copy(None) as work:

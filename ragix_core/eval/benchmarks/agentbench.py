@@ -43,7 +43,7 @@ _FORBIDDEN = re.compile(
     r"service|kill|pkill|killall|crontab|mount|umount|nohup|sleep|curl|wget|ssh|scp|nc|docker|reboot|shutdown|"
     r"ps|pgrep|top|ln|dd|mkfs|source|eval|exec|history|alias|runuser|setfacl|"
     # answers that depend on the host, not on the task's files
-    r"which|whoami|hostname|uname|nproc|free|df|uptime|env|printenv|id|groups|who|w|last)\b"
+    r"which|whoami|hostname|uname|nproc|free|df|uptime|env|printenv|id|groups|getent|who|w|last)\b"
     r"|\$\{?(PATH|USER|SHELL|HOSTNAME)\b|\bcommand\s+-v"
     # ("-exec" of find is fine, "exec" is not), a trailing "&", a parent directory
     # ("{1..5}" brace ranges are fine) and recursive removal.
