@@ -15,10 +15,18 @@ The same holds for a goal that counts files and directories together ("the total
 directories", "directories, subdirectories and files"): a `find` that selects one kind (`-type f`, or `-type d`)
 counted by `wc -l` leaves the other out. Measured on AgentBench OS at a6351b3: test-53, -78 and -80 ran
 `find … -type f … | wc -l` for such goals, and answered with the files alone.
+
+And for a goal that leaves the directory it counts in out ("the number of subdirectories", "excluding the
+directory itself"): a `find DIR` without `-mindepth 1` lists DIR itself as its first line, and `wc -l` counts it.
+Measured on AgentBench OS at 529b167: test-96 ("the total number of subdirectories") ran `find . -type d | wc -l`
+and answered 1 for 0 as `success`; test-53 ran the same shape. A goal that says to count the directory itself,
+or says nothing of it, is left alone: whether a count "in DIR" holds DIR is the task's to say.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import re
 from typing import List, Optional
 
@@ -27,7 +35,7 @@ from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["asks_line_count", "names_counted_for_lines", "asks_files_and_directories", "one_kind_counted",
-           "count_unit_mistake"]
+           "asks_without_the_start", "start_counted", "count_unit_mistake"]
 
 _COUNTED = r"(?:how many|number of|count(?:s|ed|ing)?|tall(?:y|ies|ied|ying)|totals?|sum of|add(?:s|ed|ing)? up)"
 _OTHER_NOUN = r"(?:files?|director(?:y|ies)|folders?|entries|matches|occurrences|words?|characters?|bytes?)\b"
@@ -44,6 +52,18 @@ _DIRS = r"(?:sub-?)?(?:director(?:y|ies)|dirs?|folders?)"
 _JOIN = r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b|\bas well as\b|\btogether with\b)\s*(?:(?:every|all|the|their|any)\s+)?"
 _BOTH = re.compile(_COUNTED + r"\s+(?:[\w,/:'()-]+\s+){0,5}?\(?(?:files?" + _JOIN + _DIRS
                    + r"|" + _DIRS + r"(?:" + _JOIN + r"(?:sub-?)?\w+)?" + _JOIN + r"files?)\b", re.IGNORECASE)
+
+# "the number of subdirectories", "how many sub-folders": a noun that never includes the directory they are in.
+_SUBDIRS = re.compile(_COUNTED + r"\s+(?:(?:the|all|total|of|non-hidden|immediate|direct)\s+){0,3}"
+                      r"sub-?(?:director(?:y|ies)|dirs?|folders?)\b", re.IGNORECASE)
+# "excluding the directory itself", "do not include the folder itself"; and the opposite, "counting it itself".
+_WITHOUT_ITSELF = re.compile(r"\b(?:excluding|not counting|without|except|other than|apart from|leaving out|"
+                             r"(?:do|does|should|must) not (?:include|count)|don't (?:include|count))\b"
+                             r"[^.;]{0,40}?\b(?:director(?:y|ies)|folders?|dirs?)\b[^.;]{0,20}?\bitself\b",
+                             re.IGNORECASE)
+_WITH_ITSELF = re.compile(r"\b(?:counting|including|include|count)\b[^.;]{0,40}?\bitself\b", re.IGNORECASE)
+# The prune ragix adds to every find (tools: its own state directory is never listed).
+_OWN_PRUNE = ["-name", ".ragix", "-prune", "-o"]
 
 # Stages that pass the paths on, fewer or reordered, one a line.
 _FILTERS = ("sort", "uniq", "head", "tail")
@@ -143,6 +163,73 @@ def one_kind_counted(goal: str, command: str) -> Optional[str]:
             "(`-mindepth 1` leaves it out).")
 
 
+def asks_without_the_start(goal: str) -> bool:
+    """The goal leaves the directory it counts in out: it says so ("excluding the directory itself"), or it counts
+    subdirectories; not when it says to count the directory itself."""
+    text = goal or ""
+    if _WITHOUT_ITSELF.search(text):
+        return True
+    return not _WITH_ITSELF.search(text) and bool(_SUBDIRS.search(text))
+
+
+def _lists_its_start(stage: List[str]) -> Optional[str]:
+    """The one starting point of a find that prints it among what it finds: no -mindepth, no -type but d, only
+    -maxdepth, -type, -print and name tests whose verdict on the start's own name is to list it. None otherwise."""
+    words = [str(w) for w in stage[1:]]
+    for i in range(len(words) - len(_OWN_PRUNE) + 1):
+        if words[i:i + len(_OWN_PRUNE)] == _OWN_PRUNE:
+            words = words[:i] + words[i + len(_OWN_PRUNE):]
+            break
+    starts = []
+    while words and not words[0].startswith("-") and words[0] not in ("(", "!", ")"):
+        starts.append(words.pop(0))
+    if len(starts) != 1:
+        return None
+    name = os.path.basename(starts[0].rstrip("/")) or starts[0]
+    i, negate = 0, False
+    while i < len(words):
+        word = words[i]
+        if word in ("(", ")", "-print", "-print0"):
+            i += 1
+        elif word in ("!", "-not"):
+            negate, i = True, i + 1
+            continue
+        elif word in ("-maxdepth", "-type") and i + 1 < len(words):
+            if word == "-type" and "d" not in words[i + 1].split(","):
+                return None
+            i += 2
+        elif word in ("-name", "-iname") and i + 1 < len(words):
+            matches = fnmatch.fnmatchcase(name.lower() if word == "-iname" else name,
+                                          words[i + 1].lower() if word == "-iname" else words[i + 1])
+            if matches == negate:
+                return None
+            i += 2
+        else:
+            return None  # -mindepth, -o, a size or time test: not told apart here
+        negate = False
+    return starts[0]
+
+
+def start_counted(goal: str, command: str) -> Optional[str]:
+    """A sentence for the model's next request when ``goal`` leaves the directory it counts in out and
+    ``command`` counts a `find` listing that holds that directory; None otherwise."""
+    if not asks_without_the_start(goal):
+        return None
+    try:
+        stages = split_pipeline(command)
+    except Refusal:
+        return None
+    if len(stages) < 2 or not _counts_the_pipe(stages[-1]) or stage_program(stages[0]) != "find":
+        return None
+    if not all(_passes_paths(s) for s in stages[1:-1]):
+        return None
+    start = _lists_its_start(stages[0])
+    if start is None:
+        return None
+    return (f"`find {start}` lists `{start}` itself as its first line, so the `wc -l` counted it too; the goal "
+            "leaves the directory itself out. `-mindepth 1` lists only what is inside it.")
+
+
 def count_unit_mistake(goal: str, command: str) -> Optional[str]:
-    """What ``command`` counts that ``goal`` does not (count_unit's two shapes), else None."""
-    return names_counted_for_lines(goal, command) or one_kind_counted(goal, command)
+    """What ``command`` counts that ``goal`` does not (count_unit's three shapes), else None."""
+    return names_counted_for_lines(goal, command) or one_kind_counted(goal, command) or start_counted(goal, command)

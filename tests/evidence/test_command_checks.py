@@ -13,3 +13,7 @@ def test_each_check_is_made_and_a_path_searched_as_text_outranks_a_count_unit_mi
     assert "counted the files" in check_command(lines, "find docs -name '*.md' | wc -l", tmp_path)[1]
     assert "du -b" in check_command("What is the size of docs, in bytes?", "du -sh docs", tmp_path)[1]
     assert "sort" in check_command("Which file is longest?", "find . | wc -l | sort -nr | head -n 1", tmp_path)[1]
+    subdirs = "How many subdirectories does docs have?"
+    assert "lists `docs` itself" in check_command(subdirs, "find docs -type d | wc -l", tmp_path)[1]
+    assert check_command(subdirs, "find docs -mindepth 1 -type d | wc -l", tmp_path) == (None, None)
+    assert "`.` and `..`" in check_command("How many hidden files are here?", "ls -a | grep '^\\.' | wc -l", tmp_path)[1]

@@ -2,7 +2,8 @@
 
 import pytest
 
-from ragix_core.evidence.count_unit import asks_line_count, names_counted_for_lines
+from ragix_core.evidence.count_unit import (asks_line_count, asks_without_the_start, count_unit_mistake,
+                                           names_counted_for_lines, start_counted)
 
 # Wordings nobody here wrote the rule against (AgentBench OS, NL2Bash), and paraphrases of them.
 LINES = [
@@ -149,3 +150,71 @@ def test_both_kinds_counted_or_no_count_is_not(command):
     from ragix_core.evidence.count_unit import count_unit_mistake
 
     assert count_unit_mistake(BOTH[0], command) is None
+
+
+# The goal leaves out the directory it counts in (AgentBench OS test-96 and test-53; paraphrases written after).
+WITHOUT_START = [
+    "Your task is to find the total number of subdirectories present in the `/home/agent` directory and its "
+    "immediate child directories (i.e., up to one level deep).",
+    "find the total number of files and directories in a given directory, excluding the directory itself and "
+    "hidden files or directories",
+    "How many sub-folders does the data folder have?",
+    "Count the entries below ./logs, not counting the folder itself.",
+    "number of all subdirs under src",
+]
+WITH_OR_SILENT = [
+    "Count the directory itself as well.",  # test-45
+    "How many directories (recursively) are in the /home/agent directory, counting /home/agent itself?",  # test-26
+    "determine the number of directories, subdirectories and files in a specific directory",  # test-66: both
+    "count the files in a directory and its subdirectories",  # files are counted
+    "How many functions in grouping.py call _group, not counting _group itself?",  # no directory meant
+    "Find every function that invokes _group_matching, apart from itself.",
+]
+
+
+@pytest.mark.parametrize("goal", WITHOUT_START)
+def test_a_goal_that_leaves_the_directory_itself_out_is_read_so(goal):
+    assert asks_without_the_start(goal)
+
+
+@pytest.mark.parametrize("goal", WITH_OR_SILENT)
+def test_a_goal_that_counts_it_or_says_nothing_of_it_is_not(goal):
+    assert not asks_without_the_start(goal)
+
+
+@pytest.mark.parametrize("command, start", [
+    # as the executor shows it, its own prune kept (test-96 at 529b167: 1 for 0, ended `success`)
+    ("find . -name .ragix -prune -o '(' -type d ')' -print | wc -l", "."),
+    ("find data -maxdepth 2 -type d | sort | wc -l", "data"),
+    ("find . -name .ragix -prune -o '(' -not -name .hidden_file.txt -type d ')' -print | wc -l", "."),  # test-53
+    ("find experiment_directory -maxdepth 1 -not -name '.*' | wc -l", "experiment_directory"),
+])
+def test_a_find_that_lists_its_start_counted_for_such_a_goal_is_a_mistake(command, start):
+    said = start_counted(WITHOUT_START[0], command)
+    assert said is not None and f"`find {start}` lists `{start}` itself" in said and "-mindepth 1" in said
+    assert count_unit_mistake(WITHOUT_START[0], command) == said
+
+
+@pytest.mark.parametrize("command", [
+    "find . -mindepth 1 -type d | wc -l", "find . -type f | wc -l",  # the start left out, or not a file
+    "find . -maxdepth 1 -not -name '.*' | wc -l",  # "." is hidden by its name: the negation leaves it out
+    "find . -type d -newer stamp | wc -l",  # a test not told apart here
+    "find a b -type d | wc -l", "find . -type d", "ls -d */ | wc -l",
+])
+def test_a_count_without_its_start_or_of_another_shape_is_not(command):
+    assert start_counted(WITHOUT_START[0], command) is None
+
+
+def test_the_start_is_not_a_mistake_when_the_goal_counts_it():
+    assert start_counted(WITH_OR_SILENT[0], "find . -type d | wc -l") is None
+
+
+def test_the_start_a_mistake_names_is_what_the_executor_counts(tmp_path):
+    from ragix_core.tools import ToolBox
+
+    (tmp_path / "data" / "a").mkdir(parents=True)
+    (tmp_path / "data" / "b").mkdir()
+    box = ToolBox(tmp_path, profile="reflect")
+    counted = box.run_command("find data -type d | wc -l").stdout.strip()
+    inside = box.run_command("find data -mindepth 1 -type d | wc -l").stdout.strip()
+    assert (counted, inside) == ("3", "2")
