@@ -100,13 +100,48 @@ def test_a_directory_named_without_its_parent_is_found_and_the_command_re_aimed(
     assert "src/inventory" in hint and "inventory.json" not in hint
     assert aimed[0] == "find src/inventory -name '*.py' | wc -l src/inventory/*.py"
     assert "ran it on src/inventory" in aimed[1]
-    # a search pattern spelled like the directory is not a path: not re-aimed at the directory
+    # a search pattern spelled like the directory is not a path: only the operand is re-aimed (a directory,
+    # since grep -r reads one), the pattern stays
     _, aimed = diagnose("grep -rn inventory inventory/", "grep: inventory/: No such file or directory\n", tmp_path)
-    assert aimed is None or "src/inventory" not in aimed[0]
+    assert aimed is None or aimed[0] == "grep -rn inventory src/inventory"
     # not used as a directory (`cat inventory` may mean inventory.json): the usual close-name hints
     hint, aimed = diagnose("cat inventory", "cat: inventory: No such file or directory\n", tmp_path)
     assert "inventory.json" in hint and (aimed is None or aimed[0] == "cat inventory.json")
-    # two directories of that name: ambiguous, the usual close-name hints
+    # two directories of that name: ambiguous, not re-aimed; the hint names both (find reads a directory)
     (tmp_path / "lib" / "inventory").mkdir(parents=True)
     hint, aimed = diagnose(command, stderr, tmp_path)
-    assert aimed is None and "src/inventory" not in hint
+    assert aimed is None and "existing directories with a similar name: lib/inventory, src/inventory" in hint
+
+
+@pytest.fixture
+def package(tmp_path):
+    for d in ("sqlparse/engine", "sqlparse/filters"):
+        (tmp_path / d).mkdir(parents=True)
+    for f in ("sqlparse/engine/filter_stack.py", "sqlparse/engine/grouping.py", "sqlparse/filters/others.py"):
+        (tmp_path / f).write_text("x = 1\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("command, wrong, fixed", [
+    # paraphrase set at 529b167: re-aimed at engine/filter_stack.py, the run summed one file's lines
+    ("find ./sqlparse/engine/filters -type f -name '*.py'", "./sqlparse/engine/filters",
+     "find sqlparse/filters -type f -name '*.py'"),
+    ("ls -l sqlparse/filter", "sqlparse/filter", "ls -l sqlparse/filters"),
+    ("grep -rn import sqlparse/filtrs", "sqlparse/filtrs", "grep -rn import sqlparse/filters"),
+])
+def test_a_path_read_as_a_directory_is_matched_with_directories(package, command, wrong, fixed):
+    hint, aimed = diagnose(command, f"x: '{wrong}': No such file or directory", package)
+    assert "existing directories with a similar name: sqlparse/filters" in hint
+    assert aimed == (fixed, f"{wrong} does not exist; ran it on sqlparse/filters, the existing directory with the "
+                            "closest name")
+
+
+@pytest.mark.parametrize("command, wrong", [
+    ("wc -l sqlparse/engine/filterstack.py", "sqlparse/engine/filterstack.py"),  # read as a file
+    ("find sqlparse/engine/filterstack.py -type f", "sqlparse/engine/filterstack.py"),  # a file's name, by its suffix
+    ("grep -n import sqlparse/engine/filterstack", "sqlparse/engine/filterstack"),  # no -r: grep reads a file
+])
+def test_a_path_read_as_a_file_is_still_matched_with_files(package, command, wrong):
+    hint, aimed = diagnose(command, f"x: '{wrong}': No such file or directory", package)
+    assert "existing files with a similar name: sqlparse/engine/filter_stack.py" in hint
+    assert aimed is not None and "sqlparse/engine/filter_stack.py, the existing file" in aimed[1]
