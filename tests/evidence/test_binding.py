@@ -41,6 +41,23 @@ def test_the_total_given_to_a_file_is_a_false_pairing():
     assert not said.corrected  # the total stated as the total
 
 
+ENGINE = ("  40 sqlparse/engine/__init__.py\n 544 sqlparse/engine/grouping.py\n  95 sqlparse/engine/filter_stack.py\n"
+          " 128 sqlparse/engine/statement_splitter.py\n 807 total\n")
+
+
+def test_a_module_named_by_its_name_without_suffix_is_bound_to_its_row():
+    # paraphrase set at 529b167: the total answered for "how long is the grouping module under engine/, in lines?"
+    b = bind_answer("how long is the grouping module under engine/, in lines?",
+                    "The grouping module under engine/ is 807 lines long.", [step(ENGINE)])
+    assert b.corrected and b.reason == "pairing"
+    assert b.answer.startswith("sqlparse/engine/grouping.py: 544 lines") and "the total of all the files" in b.answer
+    right = "The grouping module is 544 lines long."
+    assert bind_answer("how long is the grouping module?", right, [step(ENGINE)]).answer == right
+    # a stem that is only a word of the sentence, not followed by module/file/script, names no row
+    said = "All the engine code, grouping included, is 807 lines."
+    assert not bind_answer("How many lines does the engine hold?", said, [step(ENGINE)]).corrected
+
+
 def test_a_wrong_file_for_a_superlative_is_replaced_by_the_extreme_row():
     b = bind_answer("Which markdown file is the longest?", "The longest is docs/guide.md (248 lines).", [step(WC)])
     assert b.corrected and b.reason == "superlative"
