@@ -173,8 +173,9 @@ def asks_without_the_start(goal: str) -> bool:
 
 
 def _lists_its_start(stage: List[str]) -> Optional[str]:
-    """The one starting point of a find that prints it among what it finds: no -mindepth, no -type but d, only
-    -maxdepth, -type, -print and name tests whose verdict on the start's own name is to list it. None otherwise."""
+    """The one starting point of a find that prints it among what it finds, a line each: no -mindepth, no -type
+    but d, only -maxdepth, -type, -print and name tests whose verdict on the start's own name is to list it.
+    None otherwise."""
     words = [str(w) for w in stage[1:]]
     for i in range(len(words) - len(_OWN_PRUNE) + 1):
         if words[i:i + len(_OWN_PRUNE)] == _OWN_PRUNE:
@@ -189,7 +190,7 @@ def _lists_its_start(stage: List[str]) -> Optional[str]:
     i, negate = 0, False
     while i < len(words):
         word = words[i]
-        if word in ("(", ")", "-print", "-print0"):
+        if word in ("(", ")", "-print"):  # (-print0 prints no line for wc to count)
             i += 1
         elif word in ("!", "-not"):
             negate, i = True, i + 1

@@ -199,7 +199,7 @@ def test_a_find_that_lists_its_start_counted_for_such_a_goal_is_a_mistake(comman
     "find . -mindepth 1 -type d | wc -l", "find . -type f | wc -l",  # the start left out, or not a file
     "find . -maxdepth 1 -not -name '.*' | wc -l",  # "." is hidden by its name: the negation leaves it out
     "find . -type d -newer stamp | wc -l",  # a test not told apart here
-    "find a b -type d | wc -l", "find . -type d", "ls -d */ | wc -l",
+    "find a b -type d | wc -l", "find . -type d", "ls -d */ | wc -l", "find . -type d -print0 | wc -l",
 ])
 def test_a_count_without_its_start_or_of_another_shape_is_not(command):
     assert start_counted(WITHOUT_START[0], command) is None
