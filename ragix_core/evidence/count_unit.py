@@ -31,7 +31,7 @@ import re
 from typing import List, Optional
 
 from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
-from ragix_core.tools.lexer import split_pipeline, stage_program
+from ragix_core.tools.lexer import short_flags, split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["asks_line_count", "names_counted_for_lines", "asks_files_and_directories", "one_kind_counted",
@@ -152,6 +152,8 @@ def one_kind_counted(goal: str, command: str) -> Optional[str]:
         stages = split_pipeline(command)
     except Refusal:
         return None
+    if len(stages) >= 2 and stage_program(stages[0]) == "ls":
+        return _one_kind_of_ls(stages)
     if len(stages) < 2 or not _counts_the_pipe(stages[-1]) or stage_program(stages[0]) != "find":
         return None
     kinds = _kinds([str(w) for w in stages[0]])
@@ -229,6 +231,27 @@ def start_counted(goal: str, command: str) -> Optional[str]:
         return None
     return (f"`find {start}` lists `{start}` itself as its first line, so the `wc -l` counted it too; the goal "
             "leaves the directory itself out. `-mindepth 1` lists only what is inside it.")
+
+
+def _one_kind_of_ls(stages: List[List[str]]) -> Optional[str]:
+    """`ls -l` whose lines a grep keeps by their type letter (`^d` directories, `^-` regular files), then
+    counted (`grep -c`, or `wc -l` after it). Measured on AgentBench OS at 529b167: test-118 ("the total number of
+    files and directories directly inside") ran `ls -l DIR | grep -c '^d'` in both seeds."""
+    if "l" not in short_flags([str(w) for w in stages[0][1:]]):
+        return None
+    for i, stage in enumerate(stages[1:], start=1):
+        if stage_program(stage) not in GREP_PROGRAMS:
+            continue
+        g = read_grep(stage[1:])
+        pattern = str(g.pattern[-1]) if g.pattern else ""
+        kind = {"^d": "directories", "^-": "regular files"}.get(pattern)
+        counted = "c" in g.flags or any(_counts_the_pipe(s) for s in stages[i + 1:])
+        if kind and counted and not set(g.flags) & set("vo"):
+            left = "files" if kind == "directories" else "directories"
+            return (f"`grep '{pattern}'` kept only the lines of `ls -l` that are {kind}, so the count counted no "
+                    f"{left}; the goal counts files and directories. `ls -A DIR | wc -l` counts every entry (hidden ones too; "
+                    "`ls DIR | wc -l` leaves those out).")
+    return None
 
 
 def count_unit_mistake(goal: str, command: str) -> Optional[str]:

@@ -133,6 +133,8 @@ def test_a_goal_counting_one_kind_or_nothing_is_not(goal):
     ("find ./exp_folder -type f | wc -l", "directories"),  # AgentBench OS test-78 at a6351b3
     ("find . -type f -not -name .hidden_file.txt | wc -l", "directories"),  # test-53
     ("find . -type d | sort | wc -l", "files"),
+    ("ls -l ./TA_problem_directory | grep -c '^d'", "files"),  # test-118 at 529b167, both seeds
+    ("ls -la dir | grep '^-' | wc -l", "directories"),
 ])
 def test_one_kind_counted_for_files_and_directories_is_a_mistake(command, left):
     from ragix_core.evidence.count_unit import count_unit_mistake
@@ -144,7 +146,7 @@ def test_one_kind_counted_for_files_and_directories_is_a_mistake(command, left):
 
 @pytest.mark.parametrize("command", [
     "find . | wc -l", "find . -type f -o -type d | wc -l", "find . -type f,d | wc -l", "find . -type f",
-    "ls -A | wc -l",
+    "ls -A | wc -l", "ls -l | grep '^d'", "ls -l | grep -v '^d' | wc -l", "ls | grep -c '^d'",
 ])
 def test_both_kinds_counted_or_no_count_is_not(command):
     from ragix_core.evidence.count_unit import count_unit_mistake
