@@ -16,6 +16,7 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, ToolResult
 from ragix_core.tools.grep_case import grep_ignoring_case
 from ragix_core.tools.grep_dialect import grep_as_extended
+from ragix_core.tools.grep_perl import grep_as_perl
 from ragix_core.tools.mcp_tools import failure_kind
 from ragix_core.tools.grep_key_parts import grep_key_parts
 from ragix_core.tools.grep_directory import grep_directory_as_recursive
@@ -200,7 +201,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over
     top-level globs that found nothing, the search of the tree (tools/grep_glob.py, a note); for a find whose -name
     holds a slash, that found nothing, the same find with -path (tools/find_name_path.py, an aside);
-    for a grep whose pattern is extended syntax read as basic, that found nothing, the same grep with -E
+    for a grep whose pattern is Perl syntax read as extended or basic, whatever it printed, the same grep with -P
+    (tools/grep_perl.py, an aside); for a grep whose pattern is extended syntax read as basic, that found
+    nothing, the same grep with -E
     (tools/grep_dialect.py, an aside); for a grep of a lowercase word that found nothing, the same grep
     with -i (tools/grep_case.py, an aside); for a grep of a snake_case name that found nothing, its parts as words
     (tools/grep_key_parts.py, an aside); else None."""
@@ -216,6 +219,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
         execs = None if piped else find_exec_as_xargs(command)  # `find … -exec X {} +`: `find … | xargs X`
         fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else Fix(*execs, "aside", "find_exec") if execs else None
+    elif grep_as_perl(command) is not None:
+        # Perl syntax read as extended or basic: the output, or the error, is another search's, whatever it printed
+        fix = Fix(*grep_as_perl(command), "aside")
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
         # A filter after a pipe given a missing file no existing name is close to: the model's slip
