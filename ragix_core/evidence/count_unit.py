@@ -249,8 +249,8 @@ def _one_kind_of_ls(stages: List[List[str]]) -> Optional[str]:
         if kind and counted and not set(g.flags) & set("vo"):
             left = "files" if kind == "directories" else "directories"
             return (f"`grep '{pattern}'` kept only the lines of `ls -l` that are {kind}, so the count counted no "
-                    f"{left}; the goal counts files and directories. `ls -A DIR | wc -l` counts every entry (hidden ones too; "
-                    "`ls DIR | wc -l` leaves those out).")
+                    f"{left}; the goal counts files and directories. `ls -A DIR | wc -l` counts every entry (hidden "
+                    "ones too; `ls DIR | wc -l` leaves those out).")
     return None
 
 

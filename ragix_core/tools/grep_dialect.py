@@ -16,7 +16,7 @@ import re
 from typing import Optional, Tuple
 
 from ragix_core.tools.grep_words import one_pattern_grep
-from ragix_core.tools.lexer import stage_texts
+from ragix_core.tools.lexer import rewrite_first_stage
 
 __all__ = ["grep_as_extended"]
 
@@ -32,12 +32,7 @@ def grep_as_extended(command: str) -> Optional[Tuple[str, str]]:
     basic syntax whose one pattern uses extended syntax or `\\d` (the first such stage); None otherwise.
     Any stage: `grep -rn port FILE | grep -o '[0-9]+'` printed nothing for the same reason as a first-stage
     grep does (measured on our own sets at fe469a8: a run's nine commands all ended in such a stage)."""
-    stages = stage_texts(command)
-    for i, stage in enumerate(stages):
-        fixed = _stage_as_extended(stage)
-        if fixed is not None:
-            return "|".join(stages[:i] + [fixed[0]] + stages[i + 1:]), fixed[1]
-    return None
+    return rewrite_first_stage(command, _stage_as_extended)
 
 
 def _stage_as_extended(stage: str) -> Optional[Tuple[str, str]]:

@@ -17,7 +17,7 @@ import re
 from typing import Optional, Tuple
 
 from ragix_core.tools.grep_words import one_pattern_grep, read_grep
-from ragix_core.tools.lexer import stage_texts
+from ragix_core.tools.lexer import rewrite_first_stage
 
 __all__ = ["grep_as_perl"]
 
@@ -31,12 +31,7 @@ def grep_as_perl(command: str) -> Optional[Tuple[str, str]]:
     """``(the same command with -P on its grep, what ragix says)`` when a stage of ``command`` is a grep
     whose one pattern uses Perl-only syntax (a `(?` group; `\\d` under -E) and does not ask for -P, -F or -G
     (the first such stage); None otherwise."""
-    stages = stage_texts(command)
-    for i, stage in enumerate(stages):
-        fixed = _stage_as_perl(stage)
-        if fixed is not None:
-            return "|".join(stages[:i] + [fixed[0]] + stages[i + 1:]), fixed[1]
-    return None
+    return rewrite_first_stage(command, _stage_as_perl)
 
 
 def _stage_as_perl(stage: str) -> Optional[Tuple[str, str]]:

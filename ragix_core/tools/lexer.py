@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import glob as _glob
 import os
-from typing import List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from ragix_core.tools.braces import Piece, expand_word
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["GlobWord", "Redirect", "split_pipeline", "programs", "stage_program", "short_flags", "first_pipe",
-           "stage_texts", "first_stage", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES", "MAX_WORDS", "MAX_WORD_CHARS"]
+           "stage_texts", "rewrite_first_stage", "first_stage", "check_text", "MAX_COMMAND_CHARS", "MAX_STAGES",
+           "MAX_WORDS", "MAX_WORD_CHARS"]
 
 MAX_COMMAND_CHARS = 4096
 MAX_STAGES = 8
@@ -126,6 +127,18 @@ def stage_texts(command: str) -> List[str]:
         rest = rest[cut + 1:]
 
 
+def rewrite_first_stage(command: str,
+                        rewrite: Callable[[str], Optional[Tuple[str, str]]]) -> Optional[Tuple[str, str]]:
+    """``(command with its first stage that ``rewrite`` changes replaced, what ``rewrite`` said)``, the other
+    stages as written; None when ``rewrite`` changes no stage. ``rewrite(stage_text)`` -> (new text, said)."""
+    stages = stage_texts(command)
+    for i, stage in enumerate(stages):
+        fixed = rewrite(stage)
+        if fixed is not None:
+            return "|".join(stages[:i] + [fixed[0]] + stages[i + 1:]), fixed[1]
+    return None
+
+
 def first_stage(command: str, program: str) -> Optional[List[str]]:
     """The words of ``command``'s first stage when it lexes and that stage runs ``program`` (by
     basename); None otherwise. For the rewrites of one program's commands (tools/grep_glob.py,
@@ -147,7 +160,8 @@ def stage_program(stage: List[str]) -> str:
 def short_flags(words: List[str]) -> str:
     """The letters of a stage's short options run together (`-la -h` gives "lah"); long options are left out.
     For programs whose short options take no attached value (ls, du, gzip); an option's value word is not read."""
-    return "".join(str(w)[1:] for w in words if str(w).startswith("-") and not str(w).startswith("--") and len(str(w)) > 1)
+    texts = [str(w) for w in words]
+    return "".join(w[1:] for w in texts if w.startswith("-") and not w.startswith("--") and len(w) > 1)
 
 
 def programs(command: str) -> List[str]:

@@ -16,4 +16,5 @@ def test_each_check_is_made_and_a_path_searched_as_text_outranks_a_count_unit_mi
     subdirs = "How many subdirectories does docs have?"
     assert "lists `docs` itself" in check_command(subdirs, "find docs -type d | wc -l", tmp_path)[1]
     assert check_command(subdirs, "find docs -mindepth 1 -type d | wc -l", tmp_path) == (None, None)
-    assert "`.` and `..`" in check_command("How many hidden files are here?", "ls -a | grep '^\\.' | wc -l", tmp_path)[1]
+    hidden = "How many hidden files are here?"
+    assert "`.` and `..`" in check_command(hidden, "ls -a | grep '^\\.' | wc -l", tmp_path)[1]
