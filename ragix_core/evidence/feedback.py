@@ -27,6 +27,11 @@ from .steps import shown_command
 __all__ = ["execution_feedback", "nearest_listing"]
 
 STDERR_CHARS = 600
+# After a write whose result already exists. Measured on AgentBench OS at 529b167: test-52 and -113 ("Steps 1
+# and 2 have already been done for you"), told only that the directory was there, drew `mkdir` again and again
+# (8 and 6 draws) and never the command that counts or sums.
+_DONE = ("That part of the goal is already done: write the command for the part that is left, what the goal "
+         "asks to find, count or compute.")
 LISTING_NAMES = 30
 
 
@@ -94,12 +99,14 @@ def execution_feedback(step: PlanStep, root: Path, probe: Optional[Callable[[str
         said = (r.stderr or r.error or "").strip()
         if said:
             lines.append("It printed on stderr:\n" + bounded(said, STDERR_CHARS))
+        if r.writes and "File exists" in said:
+            lines.append(_DONE)
     elif step_mistake(step) or r.doubt:
         lines.append(f"The command `{command}` printed `{bounded((r.stdout or '').strip(), 40)}`, but "
                      + (step_mistake(step) or r.doubt))
     elif r.writes and not r.changed and not (r.stdout or "").strip():
         lines.append(f"The command `{command}` ran, printed nothing and changed nothing in the project: what it "
-                     "would create or change is already there.")
+                     f"would create or change is already there. {_DONE}")
     else:
         out = (r.stdout or "").strip()
         lines.append(f"The command `{command}` ran and printed nothing." if not out else

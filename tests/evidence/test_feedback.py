@@ -73,3 +73,18 @@ def test_the_evidence_shows_the_command_as_written_not_as_confined(tmp_path):
     assert ".ragix" in s.result.command and "/usr/bin/find" in s.result.command  # the run form, for the trace
     shown = evidence_block([s])
     assert shown.startswith("$ find . -name '*.md' | wc -l   [ok]") and ".ragix" not in shown and "/usr/bin" not in shown
+
+
+def test_a_write_whose_result_exists_tells_the_retry_to_do_what_is_left(tmp_path):
+    # AgentBench OS test-52 and -113 at 529b167: the set-up had made the directory, and every draw was a mkdir
+    (tmp_path / "logs").mkdir()
+    idle = step("mkdir -p logs", ToolResult("shell", 0, writes=True, changed=False), StepStatus.SUCCESS)
+    exists = step("mkdir logs", ToolResult("shell", 1, writes=True, stderr="mkdir: cannot create directory 'logs': "
+                                                                           "File exists\n"), StepStatus.FAILED)
+    other = step("mkdir logs/a/b", ToolResult("shell", 1, writes=True, stderr="mkdir: cannot create directory "
+                                                                              "'logs/a/b': No such file or directory\n"),
+                 StepStatus.FAILED)
+    read = step("cat notes", ToolResult("shell", 1, stderr="cat: notes: File exists\n"), StepStatus.FAILED)
+    said = [execution_feedback(s, tmp_path) for s in (idle, exists, other, read)]
+    assert ["already done: write the command for the part that is left" in text for text in said] == [
+        True, True, False, False]
