@@ -3,8 +3,8 @@
 Each reads the command (and the files, and the goal only for its unit): a doubt when its shape answers another
 question than the likely one (path_as_text.py), a mistake when its shape cannot compute what it was written for
 (pipe_mistakes.py), or counts or measures in another unit than the goal's (size_unit.py, count_unit.py), or
-counts the empty lines the goal leaves out (blank_lines.py). A
-search for a path's text (the doubt) is the more precise reason when it and a count-unit mistake both apply.
+counts the empty lines the goal leaves out (blank_lines.py). A search for a path's text (the doubt) is the more
+precise reason when it and a count-unit mistake both apply.
 """
 
 from __future__ import annotations

@@ -220,9 +220,9 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         execs = None if piped else find_exec_as_xargs(command)  # `find … -exec X {} +`: `find … | xargs X`
         fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else \
             Fix(*execs, "aside", "find_exec") if execs else None
-    elif grep_as_perl(command) is not None:
+    elif (perl := grep_as_perl(command)) is not None:
         # Perl syntax read as extended or basic: the output, or the error, is another search's, whatever it printed
-        fix = Fix(*grep_as_perl(command), "aside")
+        fix = Fix(*perl, "aside")
     elif not result.ok:
         hint, aimed = diagnose(command, result.stderr or "", root)
         # A filter after a pipe given a missing file no existing name is close to: the model's slip
