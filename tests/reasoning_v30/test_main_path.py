@@ -106,6 +106,18 @@ def test_a_retry_is_shown_the_error_and_the_nearest_directory(project):
     assert attempt["decided_by"] == "retry" and attempt["confirmed"] and res.state.stop_reason == "success"
 
 
+def test_the_cross_check_request_asks_for_the_code_block_alone_and_hides_the_output(project):
+    # Asked only "another way", sampled replies explained at length and then wrote the same pipe
+    # (benchmarks/cross_check_reply.py: 61.5 completion tokens a draw before, 33.1 after, same confirmations).
+    res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
+                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines.")
+    cross_check = llm.calls[1]["messages"][0]["content"]
+    request = cross_check[cross_check.index("Already run:"):]
+    assert "code block only" in request and "no explanation" in request
+    assert "12" not in request  # the greedy output is not shown: it could be copied into an `echo`
+    assert res.state.meta["attempt"]["confirmed"]
+
+
 def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
     # The samples repeat the greedy pipe: the same command again is not a second vote.
     res, llm = run("How many lines does docs/install.md have?", project, *[fenced("wc -l docs/install.md")] * 3,
