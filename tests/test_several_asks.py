@@ -14,6 +14,9 @@ from ragix_core.core.asks import asks_quantity, several_asks
     "Count the YAML files; then list the largest one.",
     "Is there a Makefile? Which targets does it define?",
     "Find the biggest log, then show its last line.",
+    # a count of something else, or a count asked first, is a second ask
+    "Which tests fail, and how many of them are slow?",
+    "How many tests are there, and how many fail?",
 ])
 def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
     assert several_asks(goal)
@@ -29,6 +32,9 @@ def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
     # a question mark inside a call is not a question
     "Parser(width=?) by default?",
     "How many lines does main.py have?",
+    # a bare count after the name asked for is that name's measure: one ranked table answers both
+    "Which directory directly contains the most files, and how many? Files below it don't count.",
+    "Which file is largest, and how many lines?",
     "Hello!",
 ])
 def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):
