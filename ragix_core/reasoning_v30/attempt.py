@@ -2,7 +2,8 @@
 
 The order is what the published evidence for small models supports:
 1. one greedy command (NL2SH, arXiv 2502.06858: a free answer's first code block);
-2. when it failed, was refused or found nothing, ``samples`` more drawn at a temperature and voted on
+2. when it failed, was refused or found nothing, ``samples`` more drawn at a temperature, each told what
+   its run showed (the retry's feedback, step 3), and voted on
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
    win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
@@ -336,7 +337,11 @@ class CommandAttempt:
             out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
             return out
         if self.samples and not _changes(greedy):
-            self._vote(greedy, "greedy", False, description, out, ran)
+            # Each sample is told what the greedy command's run showed, as a retry is: drawn blind, samples
+            # repeat its mistake (AgentBench OS test-42 at 52a8250: a count of files for a count of lines,
+            # drawn again among the samples and voted).
+            told = self._told(greedy, out) if greedy is not None else ""
+            self._vote(greedy, "greedy", False, description, out, ran, told=told)
             if out.winner is not None:
                 return out  # one sample's read after the greedy command failed: ``unconfirmed`` unless agreed
         for r in range(self.retries):
@@ -344,8 +349,7 @@ class CommandAttempt:
             if last is None:
                 break
             out.retries += 1
-            feedback = "\n\n" + prompts.section("command_followup", "retry", feedback=self.feedback(last),
-                                                 tried=_listed(out.steps))
+            feedback = self._told(last, out)
             # Greedy on the first retry (the feedback changes the prompt); sampled after, since a
             # greedy model shown the same facts tends to write the same command again.
             before = len(out.steps)
@@ -374,10 +378,15 @@ class CommandAttempt:
             out.checked = True
             self._vote(first, label, True, description, out, ran)  # confirm or dispute it
 
+    def _told(self, step: PlanStep, out: AttemptOutcome) -> str:
+        """What a draw after ``step`` is told: what a person would read of its run, and the commands tried."""
+        return "\n\n" + prompts.section("command_followup", "retry", feedback=self.feedback(step),
+                                         tried=_listed(out.steps))
+
     def _vote(self, first: Optional[PlanStep], label: str, cross_check: bool, description: str,
-              out: AttemptOutcome, ran: Dict[str, PlanStep]) -> None:
+              out: AttemptOutcome, ran: Dict[str, PlanStep], told: str = "") -> None:
         """Draw samples beside ``first`` and keep the output most distinct commands printed: ``first``
-        on a tie (it was drawn first), never a failed or empty one. With ``cross_check`` each draw is
+        on a tie (it was drawn first), never a failed or empty one; each draw is told ``told``. With ``cross_check`` each draw is
         asked for a command written another way than those already run, and ``first`` stays the
         winner whatever they print: they can confirm it or dispute it, not replace it, so the vote
         ends once ``cross_checks`` of them printed something."""
@@ -395,7 +404,7 @@ class CommandAttempt:
             if cross_check and len(checks) >= self.cross_checks:
                 raise StopSampling  # enough other commands printed something to confirm or dispute
             feedback = "\n\n" + prompts.section("command_followup", "cross_check",
-                                                 tried=_listed(out.steps)) if cross_check else ""
+                                                 tried=_listed(out.steps)) if cross_check else told
             step = self._draw(feedback, True, description, out, ran)
             if not _ran_well(step) or _doubted(step) or id(step) in voted or _states_itself(step):
                 return None  # failed, a command already voted (the same pipe again), or an echo

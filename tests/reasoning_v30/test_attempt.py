@@ -216,6 +216,20 @@ def test_a_failed_greedy_command_draws_samples_and_the_first_two_agreeing_output
     assert out.confidence() == pytest.approx(0.9)  # capped: two of two usable agreed
 
 
+def test_samples_after_a_failed_or_mistaken_greedy_command_are_told_what_its_run_showed():
+    # Drawn blind, samples repeat the greedy command's mistake (AgentBench OS test-42 at 52a8250).
+    bad = "find . -name '*.py' | wc -l | sort -nr | head -n 1"  # a mistaken shape: ran, yet no answer
+    cmds = [bad, "find . -name '*.py' | xargs wc -l", "wc -l *.py"]
+    script = Script(cmds, {bad: ToolResult("shell", 0, stdout="42\n"), cmds[1]: LISTING, cmds[2]: LISTING})
+    attempt(script, cross_checks=0)
+    for feedback, _, sampled in script.asked[1:]:
+        assert sampled and "feedback on " + bad in feedback and f"`{bad}`" in feedback
+    failed = Script(["wc -l nope.md", "wc -l docs/a.md"],
+                    {"wc -l nope.md": MISSING, "wc -l docs/a.md": ToolResult("shell", 0, stdout="4 docs/a.md\n")})
+    attempt(failed, samples=1, confirm_lines=0)
+    assert "feedback on wc -l nope.md" in failed.asked[1][0]
+
+
 def test_failed_and_empty_outputs_never_win_the_vote():
     cmds = ["grep -rn store .", "grep -rn 'store' .", "grep -rln store src", "grep -rn 'import store' src"]
     script = Script(cmds, {cmds[0]: NOTHING, cmds[1]: NOTHING, cmds[2]: MISSING,
