@@ -386,10 +386,10 @@ class CommandAttempt:
     def _vote(self, first: Optional[PlanStep], label: str, cross_check: bool, description: str,
               out: AttemptOutcome, ran: Dict[str, PlanStep], told: str = "") -> None:
         """Draw samples beside ``first`` and keep the output most distinct commands printed: ``first``
-        on a tie (it was drawn first), never a failed or empty one; each draw is told ``told``. With ``cross_check`` each draw is
-        asked for a command written another way than those already run, and ``first`` stays the
-        winner whatever they print: they can confirm it or dispute it, not replace it, so the vote
-        ends once ``cross_checks`` of them printed something."""
+        on a tie (it was drawn first), never a failed or empty one; each draw is told ``told``. With
+        ``cross_check`` each draw is asked for a command written another way than those already run,
+        and ``first`` stays the winner whatever they print: they can confirm it or dispute it, not
+        replace it, so the vote ends once ``cross_checks`` of them printed something."""
         voted = set()
         checks = []  # cross-check draws that printed something
 
