@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -57,18 +58,23 @@ def judge(output: str, scenario) -> bool:
     return not missing and not bad
 
 
+def tool_goals_and_roles(only: List[str], model: Optional[str]) -> Tuple[list, Roles]:
+    """The shipped sets' tool goals (with expected patterns and a fixture; ``only``: id globs) and the model roles."""
+    files = [str(ROOT / "tests" / "reasoning_v30" / "scenarios" / f"{name}.yaml") for name in SETS]
+    scenarios = [s for s in load_sources(files) if s.expected_patterns and s.cwd is not None
+                 and (not only or any(fnmatch.fnmatchcase(s.id, p) for p in only))]
+    cfg = LLMConfig()
+    if model:
+        cfg.default.model = model
+    return scenarios, Roles(cfg)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=None, help="model name or GGUF path (default: the embedded default)")
     ap.add_argument("--only", action="append", default=[], help="scenario id glob (repeatable)")
     args = ap.parse_args()
-    files = [str(ROOT / "tests" / "reasoning_v30" / "scenarios" / f"{name}.yaml") for name in SETS]
-    scenarios = [s for s in load_sources(files) if s.expected_patterns and s.cwd is not None
-                 and (not args.only or any(fnmatch.fnmatchcase(s.id, p) for p in args.only))]
-    cfg = LLMConfig()
-    if args.model:
-        cfg.default.model = args.model
-    roles = Roles(cfg)
+    scenarios, roles = tool_goals_and_roles(args.only, args.model)
     worker = roles.get("worker")
     rows = {f: {"goals": 0, "command": 0, "ran_ok": 0, "output_right": 0, "seconds": 0.0, "tokens": 0}
             for f in FORMATS}

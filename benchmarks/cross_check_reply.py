@@ -16,7 +16,6 @@ printed the greedy output (a confirmation) or another output (a dispute).
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import os
 import shutil
@@ -27,20 +26,19 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ragix_core import prompts  # noqa: E402
 from ragix_core.config.reasoning import VotingSection  # noqa: E402
 from ragix_core.core.stop import StopRun  # noqa: E402
-from ragix_core.eval.suite import load_sources  # noqa: E402
-from ragix_core.llm.config import LLMConfig  # noqa: E402
-from ragix_core.llm.roles import Roles  # noqa: E402
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions  # noqa: E402
 from ragix_core.reasoning_v30.attempt import CONFIRM_LINES, GREEDY, SAMPLED  # noqa: E402
 from ragix_core.tools import ToolBox  # noqa: E402
 
+from command_format import tool_goals_and_roles  # noqa: E402  (benchmarks/, beside this file)
+
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = ROOT / "benchmarks" / "cross_check_before"
-SETS = ["file_search", "code_analysis", "learning_warmup", "learning_transfer"]
 REQUESTS = ("before", "after")
 
 
@@ -61,13 +59,7 @@ def main() -> int:
     ap.add_argument("--model", default=None, help="model name or GGUF path (default: the embedded default)")
     ap.add_argument("--seed", type=int, default=1, help="draw i is sampled with seed + i (default 1)")
     args = ap.parse_args()
-    files = [str(ROOT / "tests" / "reasoning_v30" / "scenarios" / f"{name}.yaml") for name in SETS]
-    scenarios = [s for s in load_sources(files) if s.expected_patterns and s.cwd is not None
-                 and (not args.only or any(fnmatch.fnmatchcase(s.id, p) for p in args.only))]
-    cfg = LLMConfig()
-    if args.model:
-        cfg.default.model = args.model
-    roles = Roles(cfg)
+    scenarios, roles = tool_goals_and_roles(args.only, args.model)
     worker = roles.get("worker")
     rows = {r: {"draws": 0, "tokens": [], "seconds": 0.0, "no_command": 0, "repeats": 0, "confirms": 0,
                 "disputes": 0} for r in REQUESTS}
