@@ -4,8 +4,9 @@ ragix's find refuses ``-exec`` (it runs a program: findcheck.py). Small models w
 sort -nr`` habitually: measured with the plan written as a code block (issue 12, three sets at
 temperature 0.3), 6 of 6 plans for one regression question, each refused and reflected on. When ``{}`` is the
 last argument before the ``+`` or ``;`` that ends the only action, the command is exactly
-``find … -print0 | xargs -0 CMD …`` (``-n 1`` for ``;``, one run a file), and ragix's xargs checks
-the program and every file like any other. This module only rewrites the text: the result goes
+``find … -print0 | xargs -0 CMD …`` (``-n 1`` for ``;``, one run a file); when ``{}`` stands elsewhere before
+a ``;`` (``-exec cp {} DEST \\;``, ``-exec touch {}/abc.txt \\;``), it is ``xargs -0 -I {} CMD …``, which puts each name
+where find would. ragix's xargs checks the program and every file like any other. This module only rewrites the text: the result goes
 through the same lexer and validation as any command, and the caller says what it ran.
 """
 
@@ -59,9 +60,21 @@ def _globbed(head: str) -> bool:
                for i, w in enumerate(raw))
 
 
+def _other_action(pre: list) -> bool:
+    """An action besides the -exec, or an ``-o`` whose one side the -exec would bind to. An ``-o`` between
+    parentheses is part of one test (`\\( -name '*.c' -o -name '*.h' \\)`): -print0 after it means what -exec did."""
+    depth = 0
+    for w in pre:
+        depth += (w == "(") - (w == ")")
+        if w in _OTHER_ACTIONS and not (depth > 0 and w in ("-o", "-or")):
+            return True
+    return False
+
+
 def find_exec_as_xargs(command: str) -> Optional[Tuple[str, str]]:
-    """``(find PRE -print0 | xargs -0 CMD ARGS [| REST], note)`` for ``find PRE -exec CMD ARGS {} +|; [| REST]``;
-    None for any other shape (``{}`` elsewhere than last, another action, ``-o``, words after the end)."""
+    """``(find PRE -print0 | xargs -0 CMD ARGS [| REST], note)`` for ``find PRE -exec CMD ARGS {} +|; [| REST]``,
+    ``xargs -0 -I {} CMD …`` when ``{}`` stands elsewhere before a ``;``; None for any other shape (``{}`` not
+    last before ``+``, another action, an ``-o`` outside parentheses, words after the end)."""
     command = (command or "").strip()
     cut = first_pipe(command)
     head, rest = (command, "") if cut is None else (command[:cut], command[cut:].strip())
@@ -78,12 +91,18 @@ def find_exec_as_xargs(command: str) -> Optional[Tuple[str, str]]:
     at = words.index("-exec")
     pre, program = words[:at], words[at + 1:]
     ends = [i for i, w in enumerate(program) if w in ("+", ";")]
-    if not ends or ends[0] != len(program) - 1 or len(program) < 3 or program[-2] != "{}":
+    if not ends or ends[0] != len(program) - 1 or len(program) < 3:
         return None
-    end, run = program[-1], program[:-2]
-    if "{}" in run or any(w in _OTHER_ACTIONS for w in pre) or _expands(head) or _globbed(head):
+    end = program[-1]
+    if _other_action(pre) or _expands(head) or _globbed(head):
         return None
-    xargs = ["xargs", "-0"] + (["-n", "1"] if end == ";" else []) + run
+    if program[-2] == "{}" and "{}" not in program[:-2]:
+        xargs = ["xargs", "-0"] + (["-n", "1"] if end == ";" else []) + program[:-2]
+    elif end == ";" and any("{}" in w for w in program[1:-1]) and "{}" not in program[0]:
+        # find puts the name wherever `{}` stands, inside a word too (`touch {}/abc.txt`), one run a file: xargs -I
+        xargs = ["xargs", "-0", "-I", "{}"] + program[:-1]
+    else:
+        return None
     rewritten = " ".join(shlex.quote(w) for w in pre + ["-print0"]) + " | " + \
         " ".join(shlex.quote(w) for w in xargs) + (f" {rest}" if rest else "")
     note = f"ragix's find runs no program (-exec); ran it as the pipe into xargs: `{rewritten}`"

@@ -50,8 +50,9 @@ class PipelineResult:
     piped_lines: Optional[int] = None
 
 
-def split_items(data: bytes, null: bool) -> List[str]:
-    """Split xargs input like GNU xargs: NUL-separated, or blanks with quotes."""
+def split_items(data: bytes, null: bool, lines: bool = False) -> List[str]:
+    """Split xargs input like GNU xargs: NUL-separated, whole lines (``-I``, leading blanks dropped), or
+    blanks with quotes."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -60,6 +61,9 @@ def split_items(data: bytes, null: bool) -> List[str]:
         items = text.split("\0")
         if items and items[-1] == "":
             items.pop()
+    elif lines:
+        items = [line.lstrip(" \t") for line in text.split("\n")]
+        items = [item for item in items if item]
     else:
         try:
             items = shlex.split(text, comments=False, posix=True)
@@ -157,7 +161,7 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
         items = list(plan.items)  # a recursive grep over named safe files (checked by the stage)
     else:
         try:
-            items = split_items(data, plan.null)
+            items = split_items(data, plan.null, lines=plan.replace is not None)
         except Refusal:
             raise
         except Exception as exc:  # any surprise while reading items: refuse, never run

@@ -67,6 +67,8 @@ class XargsPlan:
     null: bool = False
     max_args: int = 1000
     no_run_if_empty: bool = False
+    # ``-I R``: each item (a line, or a NUL-ended name with -0) replaces R in the fixed arguments, one run an item.
+    replace: Optional[str] = None
     # Items known before the run (a recursive grep turned into grep on the tree's safe files)
     # instead of items read from stdin; their batches combine exit codes the way grep does.
     items: Optional[List[str]] = None
@@ -253,8 +255,16 @@ class Validator:
                 plan.max_args = self._max_args(a.split("=", 1)[1])
             elif re.fullmatch(r"-n\d+", a):
                 plan.max_args = self._max_args(a[2:])
+            elif a == "-I" or (a.startswith("-I") and len(a) > 2):
+                if a == "-I":
+                    if i + 1 >= len(args):
+                        raise Refusal("xargs: -I needs the text to replace (e.g. -I {})")
+                    i += 1
+                plan.replace = a[2:] or args[i]
+                check_text(plan.replace, "xargs -I text")
             else:
-                raise Refusal(f"xargs: option {a} is not allowed (allowed: -0 --null -r --no-run-if-empty -n N --max-args=N)")
+                raise Refusal(f"xargs: option {a} is not allowed (allowed: -0 --null -r --no-run-if-empty -n N "
+                              "--max-args=N -I TEXT)")
             i += 1
         if i >= len(args):
             raise Refusal("xargs: name the tool to run (e.g. xargs wc -l)")
@@ -275,6 +285,8 @@ class Validator:
             # a program that writes by an option (`sed -i`) is a write too: its batches need the write mount
             writes = self.check_argv(tool, fixed)
         plan.tool, plan.fixed = tool, list(fixed)
+        if plan.replace is not None:
+            plan.max_args, plan.no_run_if_empty = 1, True  # GNU: one item a run, and no run on empty input
         return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words), writes=writes)
 
     @staticmethod
@@ -319,6 +331,12 @@ class Validator:
         name, and the answer put them under another file. Not when the command chose names
         itself (-h, -H and their long forms)."""
         fixed = list(plan.fixed)
+        if plan.replace is not None:
+            # GNU xargs -I: the item goes where the text stood, in any word (`{}/abc.txt`), one run an item; the
+            # whole argv is then checked as the direct command naming that item would be.
+            args = [w.replace(plan.replace, items[0]) if items else w for w in fixed]
+            self.check_argv(plan.tool, args)
+            return [plan.tool if plan.tool in MODEL_COMMANDS else resolve_tool(plan.tool)] + args
         if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not _chooses_names(fixed):
             fixed = ["-H"] + fixed
         if os.path.basename(plan.tool) == "awk":

@@ -4,10 +4,12 @@ rewrite run confined prints what a shell prints for the original."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from ragix_core.tools import ToolBox
 from ragix_core.tools.find_exec import find_exec_as_xargs
 from tests.tools.refused_rewrites import refused_then_fixed, without_wc_totals
 
@@ -25,6 +27,13 @@ from tests.tools.refused_rewrites import refused_then_fixed, without_wc_totals
     ("find . -type f -exec grep -o 'Linux' {} \\", "find . -type f -print0 | xargs -0 -n 1 grep -o Linux"),
     ("find . -type f -exec grep -l 'def execute' {} \\ | head -1",
      "find . -type f -print0 | xargs -0 -n 1 grep -l 'def execute' | head -1"),
+    # measured on AgentBench OS and NL2Bash (4018844): two extensions between parentheses, refused 7 times
+    ("find . -type f \\( -name '*.c' -o -name '*.h' \\) -exec wc -l {} +",
+     "find . -type f '(' -name '*.c' -o -name '*.h' ')' -print0 | xargs -0 wc -l"),
+    # `{}` elsewhere than last before `;`: find puts the name there, as xargs -I does (NL2Bash fs_1-117, fs_1-138)
+    ("find . -name '*FooBar*' -exec cp {} ./tmp \\;", "find . -name '*FooBar*' -print0 | xargs -0 -I '{}' cp '{}' ./tmp"),
+    ("find . -type d -name dir1 -exec touch {}/abc.txt \\;",
+     "find . -type d -name dir1 -print0 | xargs -0 -I '{}' touch '{}/abc.txt'"),
 ])
 def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected):
     rewritten, note = find_exec_as_xargs(command)
@@ -33,9 +42,12 @@ def test_an_exec_of_the_found_files_becomes_a_pipe_into_xargs(command, expected)
 
 
 @pytest.mark.parametrize("command", [
-    "find . -exec grep {} x +",                    # {} not last: xargs would put the names elsewhere
+    "find . -exec grep {} x +",                    # {} not last before +: find itself refuses it
     "find . -exec grep -H {} {} +",                # {} twice
+    "find . -exec {}/run x \\;",                    # the program is a found name
     "find . -name a -o -name b -exec wc -l {} +",  # -exec binds to one side of -o
+    "find . \\( -name a \\) -o -name b -exec wc -l {} +",  # the -o outside the parentheses
+    "find . \\( -name a -print \\) -exec wc -l {} +",  # another action, even between parentheses
     "find . -print -exec wc -l {} +",              # another action prints too
     "find . -exec wc -l {} + -print",              # words after the end of -exec
     "find . -exec wc -l {} \\; -exec cat {} \\;",  # two programs
@@ -70,7 +82,29 @@ def project(tmp_path: Path) -> Path:
     "find . -name '*.md' -type f -exec wc -l {} + | sort -n | head -n 2",
     "find . -name '*.md' -exec head -n 1 {} \\; | sort",
     "find . -name '*.md' -exec wc -l {} + | sort -n",
+    "find . \\( -name '*.md' -o -name '*.txt' \\) -exec wc -l {} + | sort -n",
+    "find . -name '*.md' -exec wc -w {} \\; | sort -n",
+    "find . -name '*.md' -exec basename {} .md \\; | sort",
 ])
 def test_the_rewrite_run_confined_prints_what_bash_prints_for_the_original(project, command):
     shell, again = refused_then_fixed(project, command)
     assert without_wc_totals(again.result.stdout) == without_wc_totals(shell) != []
+
+
+def test_a_write_with_the_name_inside_a_word_lands_where_bash_puts_it(tmp_path):
+    # NL2Bash fs_1-138 (4018844): "Create an empty file abc.txt in each directory named dir1", written as
+    # `find … -exec touch {}/abc.txt \\;`, was refused on every draw; bash creates one file in each such directory.
+    trees = []
+    for run in ("bash", "ragix"):
+        root = tmp_path / run
+        for d in ("dir1", "a/dir1", "a/other"):
+            (root / d).mkdir(parents=True)
+        command = "find . -type d -name dir1 -exec touch {}/abc.txt \\;"
+        if run == "bash":
+            subprocess.run(["bash", "-c", command], cwd=root, check=True)
+        else:
+            rewritten, _ = find_exec_as_xargs(command)
+            res = ToolBox(root, profile="dev", assume_yes=True).run_command(rewritten)
+            assert res.returncode == 0 and res.writes, res.error or res.stderr
+        trees.append(sorted(str(p.relative_to(root)) for p in root.rglob("*")))
+    assert trees[0] == trees[1] and "a/dir1/abc.txt" in trees[1] and "a/other/abc.txt" not in trees[1]
