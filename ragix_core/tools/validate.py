@@ -32,6 +32,9 @@ SYSTEM_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
 F = TypeVar("F", bound=Callable[..., Any])
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 _AWK_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an operand awk runs as `var=value`
+# zcat and gunzip are gzip under other names (on Debian, scripts that run it): they run as gzip, under its policy.
+# Measured at 4018844 (NL2Bash fs_1-131, lines of the .gz files after decompression): 6 draws refused for gunzip.
+GZIP_NAMES = {"zcat": ["-d", "-c"], "gunzip": ["-d"]}
 
 
 def _refuse_on_error(fn: F) -> F:
@@ -172,6 +175,11 @@ class Validator:
         for w in words:
             check_text(w, "argument")
         name, args = words[0], words[1:]
+        if name in GZIP_NAMES and "gzip" in self.tools:
+            try:
+                return self.stage(["gzip"] + GZIP_NAMES[name] + args, first)
+            except Refusal as exc:  # said of the name the model wrote
+                raise Refusal(f"{name} (gzip {' '.join(GZIP_NAMES[name])}): {exc.reason}") from None
         if name == "xargs":
             if first:
                 raise Refusal("xargs needs input from a previous pipeline stage")
@@ -269,6 +277,8 @@ class Validator:
         if i >= len(args):
             raise Refusal("xargs: name the tool to run (e.g. xargs wc -l)")
         tool, fixed = args[i], args[i + 1 :]
+        if tool in GZIP_NAMES and "gzip" in self.tools:
+            tool, fixed = "gzip", GZIP_NAMES[tool] + fixed
         if tool == "xargs":
             raise Refusal("xargs: nested xargs is not allowed")
         self._check_tool_name(tool)
