@@ -38,7 +38,8 @@ A seventh shape: a count of a listing that lists the directory itself among the 
 lists `.` and `..`; `find .` lists `.`, whose name matches a hidden-name pattern like `-name '.*'`. Counted, each
 adds one or two to a count of hidden files or directories. Measured on AgentBench OS at 529b167: test-68 ("how
 many hidden directories directly inside") ran `find . -type d -name '.*' | sort | uniq | wc -l` in both seeds and
-answered 4 for 2, once as `success`.
+answered 4 for 2, once as `success`. A long `ls` of one directory (`-l`, `-n`, `-s`, …) prints a `total` line
+before the entries, counted the same way: NL2Bash fs_5-0 at 4018844 ran `ls -l | wc -l` for a count of entries.
 """
 
 from __future__ import annotations
@@ -217,20 +218,35 @@ def _compresses_to_the_output(stages: List[List[str]]) -> Optional[str]:
             "and keep the original, `gzip -k FILE` writes FILE.gz; `gzip -c FILE > FILE.gz` does the same.")
 
 
+_LONG_FLAGS = set("lngos")  # ls formats that print a `total` line (blocks used) before one directory's entries
+_TOTAL = "total 8"
+
+
+def _one_directory(operands: List[str]) -> bool:
+    """The operands of an `ls` name at most one directory, as far as the words tell: none, or one with no file
+    suffix and no glob (`ls -l a.txt` prints no total line; a glob lists each directory under a header)."""
+    return not operands or (len(operands) == 1 and not set(operands[0]) & set("*?[")
+                            and (operands[0].endswith("/") or not os.path.splitext(operands[0])[1]))
+
+
 def _lists_its_own_directory(stage: List[str]) -> Optional[Tuple[str, List[str]]]:
-    """(what, the lines) the stage prints for the directory itself besides the entries: `.` and `..` for `ls -a`
-    (not -A, not -d); `.` for a `find` from `.` whose `-name`/`-iname` pattern matches "." (`'.*'`), not
-    negated, with no `-mindepth`, no `-type` but d and no action of its own (-printf, -ls, -exec)."""
+    """(what, the lines) the stage prints besides the entries: `.` and `..` for `ls -a` (not -A, not -d), and the
+    `total` line of a long `ls` of one directory (-l, -n, -g, -o, -s; not -d); `.` for a `find` from `.` whose
+    `-name`/`-iname` pattern matches "." (`'.*'`), not negated, with no `-mindepth`, no `-type` but d and no action
+    of its own (-printf, -ls, -exec)."""
     program, words = stage_program(stage), [str(w) for w in stage[1:]]
     if program == "ls":
         flags = short_flags(words)
-        every = "a" in flags or "--all" in words
-        fewer = set(flags) & set("Ad") or {"--almost-all", "--directory"} & set(words)
-        if not every or fewer:
+        listed_itself = "d" in flags or "--directory" in words
+        every = ("a" in flags or "--all" in words) and not (set(flags) & set("A") or "--almost-all" in words)
+        long = bool(set(flags) & _LONG_FLAGS)
+        total = long and not listed_itself and _one_directory([w for w in words if not w.startswith("-")])
+        dots = every and not listed_itself
+        if not (total or dots):
             return None
-        long = "l" in flags or "n" in flags
-        lines = [f"drwxr-xr-x 2 user user 4096 Jan 1 00:00 {d}" if long else d for d in (".", "..")]
-        return "`ls -a` lists `.` and `..` (the directory and its parent)", lines
+        lines = [_TOTAL] if total else []
+        lines += [f"drwxr-xr-x 2 user user 4096 Jan 1 00:00 {d}" if long else d for d in (".", "..")] if dots else []
+        return "", lines  # what it printed is said of the lines a count kept (_counts_its_own_directory)
     if program != "find" or not words or words[0].rstrip("/") != "." or "-mindepth" in words:
         return None
     if any(w in words for w in ("-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-print0")):
@@ -276,10 +292,18 @@ def _counts_its_own_directory(stages: List[List[str]]) -> Optional[str]:
             if not lines:
                 return None
             if _counts_its_input(later) or counts_matches:
-                fix = "`ls -A` lists the hidden entries without them" if stage_program(stage) == "ls" else \
-                    "`-mindepth 1` leaves the starting directory out"
-                dots = " and ".join(f"`{d.split()[-1]}`" for d in lines)
-                return f"{what}, so the count includes {dots}, not only the entries in the directory. {fix}."
+                dots = [d for d in lines if d != _TOTAL]
+                what = what or " and ".join(
+                    (["`ls -a` lists `.` and `..` (the directory and its parent)"] if dots else [])
+                    + (["a long `ls` prints a `total` line (the blocks its entries use) before them"]
+                       if _TOTAL in lines else []))
+                fixes = ["`-mindepth 1` leaves the starting directory out"] if stage_program(stage) != "ls" else \
+                    (["`ls -A` lists the hidden entries without them"] if dots else []) + \
+                    (["`ls -1` lists the names alone, and after `ls -l` `grep -c '^-'` counts the files' rows, "
+                      "`grep -c '^d'` the directories'"] if _TOTAL in lines else [])
+                counted = " and ".join(["the `total` line"] * (_TOTAL in lines) + [f"`{d.split()[-1]}`" for d in dots])
+                return (f"{what}, so the count includes {counted}, not only the entries in the directory. "
+                        f"{'; '.join(fixes)}.")
             if program not in _RANKING + GREP_PROGRAMS:
                 return None
     return None

@@ -165,11 +165,16 @@ def test_a_gzip_that_writes_a_file_decompresses_or_lists_is_not(command):
     ("ls -a | grep '^\\.' | wc -l", "`.` and `..`"),
     ("ls -la | grep -c '^d'", "`.` and `..`"),
     ("ls -a dir | wc -l", "`.` and `..`"),
+    # NL2Bash fs_5-0 at 4018844: `ls -l | wc -l` for a count of entries, one more than there are
+    ("ls -l | wc -l", "the `total` line"),
+    ("ls -l dir/ | grep -v '^d' | wc -l", "the `total` line"),
+    ("ls -la | wc -l", "the `total` line and `.` and `..`"),
 ])
 def test_a_count_of_a_listing_that_lists_the_directory_itself_is_a_mistake(command, dots):
     said = pipe_mistake(command)
     assert said is not None and f"the count includes {dots}" in said
-    assert ("-mindepth 1" in said) == command.startswith("find") and ("ls -A" in said) == command.startswith("ls")
+    assert ("-mindepth 1" in said) == command.startswith("find")
+    assert ("ls -A" in said) == ("`.`" in dots and command.startswith("ls")) and ("ls -1" in said) == ("total" in dots)
 
 
 @pytest.mark.parametrize("command", [
@@ -179,7 +184,9 @@ def test_a_count_of_a_listing_that_lists_the_directory_itself_is_a_mistake(comma
     "find ./sub -name '.*' | wc -l", "find . -name '*.txt' | wc -l",  # the start's name does not match
     "find . -type d -name '.*'",  # listed, not counted: the writer sees the `.` line
     "find . -name '.*' -printf '%f\\n' | wc -l",  # an action of its own: not told apart here
-    "ls -A | grep '^\\.' | wc -l", "ls -ad .* | wc -l", "ls -l | wc -l",
+    "ls -A | grep '^\\.' | wc -l", "ls -ad .* | wc -l", "ls -1 | wc -l", "ls | wc -l",
+    "ls -l | grep -c '^-'", "ls -l | grep -v total | wc -l",  # the total line filtered out
+    "ls -l a.txt | wc -l", "ls -ld dir | wc -l", "ls -l *.txt | wc -l",  # no total line, or not told apart
     "ls -a | grep -v '^\\.' | wc -l",  # the dot lines are filtered out
     "ls -la | grep -c '^-'", "ls -la | grep '\\.txt$' | wc -l",  # nor do these patterns keep them
     "ls -a | awk 'NR>2' | wc -l",  # a stage that may drop them: not told apart here
@@ -200,3 +207,5 @@ def test_the_dot_entries_a_mistake_names_are_what_the_executor_counts(tmp_path):
     listed = box.run_command("ls -a | grep '^\\.' | wc -l")
     right = box.run_command("find . -mindepth 1 -maxdepth 1 -type d -name '.*' | wc -l")
     assert (found.stdout.strip(), listed.stdout.strip(), right.stdout.strip()) == ("3", "4", "2")
+    long, names = box.run_command("ls -l | wc -l"), box.run_command("ls -1 | wc -l")
+    assert (long.stdout.strip(), names.stdout.strip()) == ("2", "1")  # `total 4` and `visible`
