@@ -4,10 +4,10 @@ ragix's find refuses ``-exec`` (it runs a program: findcheck.py). Small models w
 sort -nr`` habitually: measured with the plan written as a code block (issue 12, three sets at
 temperature 0.3), 6 of 6 plans for one regression question, each refused and reflected on. When ``{}`` is the
 last argument before the ``+`` or ``;`` that ends the only action, the command is exactly
-``find … -print0 | xargs -0 CMD …`` (``-n 1`` for ``;``, one run a file); when ``{}`` stands elsewhere before
-a ``;`` (``-exec cp {} DEST \\;``, ``-exec touch {}/abc.txt \\;``), it is ``xargs -0 -I {} CMD …``, which puts each name
-where find would. ragix's xargs checks the program and every file like any other. This module only rewrites the text: the result goes
-through the same lexer and validation as any command, and the caller says what it ran.
+``find … -print0 | xargs -0 CMD …`` (``-n 1`` for ``;``, one run a file); when ``{}`` stands elsewhere before a
+``;`` (``-exec cp {} DEST \\;``, ``-exec touch {}/abc.txt \\;``), it is ``xargs -0 -I {} CMD …``, which puts each
+name where find would. ragix's xargs checks the program and every file like any other. This module only rewrites
+the text: the result goes through the same lexer and validation as any command, and the caller says what it ran.
 """
 
 from __future__ import annotations

@@ -269,6 +269,8 @@ class Validator:
                         raise Refusal("xargs: -I needs the text to replace (e.g. -I {})")
                     i += 1
                 plan.replace = a[2:] or args[i]
+                if not plan.replace:  # "" would stand between every two characters of every word
+                    raise Refusal("xargs: -I needs a non-empty text to replace")
                 check_text(plan.replace, "xargs -I text")
             else:
                 raise Refusal(f"xargs: option {a} is not allowed (allowed: -0 --null -r --no-run-if-empty -n N "

@@ -70,6 +70,7 @@ def test_a_writer_with_the_name_inside_a_word_writes_where_the_profile_allows(pr
     ("cat list | xargs -I X grep X x.txt", "-f is not allowed"),            # an item read as an option is checked
     ("ls | xargs -I X sh -c X", "'sh' is not allowed"),
     ("echo x.txt | xargs -I", "-I needs the text to replace"),
+    ("echo x.txt | xargs -I '' cat x.txt", "-I needs a non-empty text"),
 ])
 def test_the_argv_after_replacing_is_checked_like_a_direct_command(project, command, why):
     (project / "list").write_text("-f../secret\n")
