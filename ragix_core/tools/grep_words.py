@@ -28,16 +28,16 @@ class GrepWords:
     flags: str = ""  # the short option letters, each cluster read up to the option that takes a value
     long_names: List[str] = field(default_factory=list)  # long options, without "=value"
     options: List[str] = field(default_factory=list)  # the option words as written, each with its value
-    pattern: list = field(default_factory=list)  # the words giving the pattern ("--" kept); [] when -e gave it
+    pattern: list = field(default_factory=list)  # the words giving the pattern ("--" kept); [] when -e/-f gave it
     operands: list = field(default_factory=list)  # the file operands, as the lexer gave them (a GlobWord stays one)
-    pattern_given: bool = False  # by a pattern word or by -e/--regexp
+    pattern_given: bool = False  # by a pattern word or by -e/--regexp or -f/--file
     complete: bool = True  # False when an option's value is missing at the end
 
 
 def read_grep(words: Sequence[str]) -> GrepWords:
     """``words``: grep's arguments (without ``grep``), lexer words or strings."""
     g = GrepWords()
-    given = False  # -e/--regexp gave the pattern: every plain word is a file
+    given = False  # -e/--regexp or -f/--file gave the pattern: every plain word is a file
     i = 0
     while i < len(words):
         word = words[i]
@@ -53,7 +53,7 @@ def read_grep(words: Sequence[str]) -> GrepWords:
             name = text.split("=", 1)[0]
             g.options.append(text)
             g.long_names.append(name)
-            given = given or name == "--regexp"
+            given = given or name in ("--regexp", "--file")
             if name in _VALUED_LONG and "=" not in text:
                 i = _value(words, i, g)
             continue
@@ -62,7 +62,7 @@ def read_grep(words: Sequence[str]) -> GrepWords:
             for j, flag in enumerate(text[1:]):
                 g.flags += flag
                 if flag in _VALUED:
-                    given = given or flag == "e"
+                    given = given or flag in "ef"
                     if j == len(text) - 2:  # the value is the next word
                         i = _value(words, i, g)
                     break

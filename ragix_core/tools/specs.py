@@ -16,6 +16,14 @@ from ragix_core.tools.specs_base import pattern_value as _pattern
 from ragix_core.tools.model_commands import MODEL_SPECS
 from ragix_core.tools.specs_more import MORE_SPECS
 
+
+def _grep_pattern_files(args, report, guard) -> None:
+    """`grep -f FILE` reads its patterns from FILE: a file of the project, checked as any file grep reads
+    (`grep -Fxvf A B`, the lines of B not in A, is how a shell compares two lists)."""
+    for value in report.values.get("f", []) + report.values.get("file", []):
+        if value != "-":
+            guard.read(value, must_exist=True)
+
 __all__ = ["ToolSpec", "SPECS", "Value"]
 
 _FILES0 = {"files0-from": "--files0-from reads file names from a file and echoes them in errors (exfiltration)"}
@@ -51,7 +59,7 @@ _SPECS = [
     ToolSpec(
         "grep",
         short="iyvclLnhHoqswxEFGPrbaITzZU",
-        short_value={"e": ANY, "m": NUM, "A": NUM, "B": NUM, "C": NUM},
+        short_value={"e": ANY, "f": ANY, "m": NUM, "A": NUM, "B": NUM, "C": NUM},
         long=frozenset(
             "ignore-case no-ignore-case invert-match count files-with-matches files-without-match line-number "
             "no-filename with-filename only-matching quiet silent no-messages word-regexp line-regexp "
@@ -60,6 +68,7 @@ _SPECS = [
         ),
         long_value={
             "regexp": ANY,
+            "file": ANY,  # the file is checked as a read (_grep_pattern_files)
             "max-count": NUM,
             "after-context": NUM,
             "before-context": NUM,
@@ -74,10 +83,9 @@ _SPECS = [
         },
         positionals="pattern_paths",
         recursive=frozenset({"r", "recursive"}),
-        pattern_options=frozenset({"e", "regexp"}),
+        pattern_options=frozenset({"e", "regexp", "f", "file"}),
+        extra_check=_grep_pattern_files,
         denied={
-            "f": "-f reads patterns from a file and can leak it",
-            "file": "--file reads patterns from a file and can leak it",
             "R": "-R follows symlinks out of the project",
             "dereference-recursive": "follows symlinks out of the project",
             "d": "-d changes how directories and devices are read",

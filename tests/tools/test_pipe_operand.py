@@ -29,7 +29,7 @@ def test_a_missing_file_after_a_pipe_is_dropped_so_the_filter_reads_the_pipe(com
     ("cut -d: -f2 docs/m.md", "docs/m.md"),  # no pipe: nothing else to read
     ("cat a.txt | wc -l", "a.txt"),  # the first stage's file: the search itself is wrong
     ("cat a.txt | wc -l a.txt", "a.txt"),  # in two stages
-    ("grep -rn x . | grep -f pats.txt", "pats.txt"),  # an option's value (and an option grep's spec refuses)
+    ("grep -rn x . | grep -f pats.txt", "pats.txt"),  # an option's value: the patterns file, not an operand
     ("grep -rn x . | sort -o out.txt", "out.txt"),
     ("grep x . | xargs wc -l b.md", "b.md"),  # xargs runs a new command with its own operands
     ("grep x . | cut -f2 other.md", "b.md"),  # not the path stderr reported
