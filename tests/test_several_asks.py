@@ -17,6 +17,8 @@ from ragix_core.core.asks import asks_quantity, several_asks
     # a count of something else, or a count asked first, is a second ask
     "Which tests fail, and how many of them are slow?",
     "How many tests are there, and how many fail?",
+    "Which module is biggest, and how many tests does it run?",
+    "Which file is largest, and how many lines does the README have?",
 ])
 def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
     assert several_asks(goal)
@@ -35,6 +37,11 @@ def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):
     # a bare count after the name asked for is that name's measure: one ranked table answers both
     "Which directory directly contains the most files, and how many? Files below it don't count.",
     "Which file is largest, and how many lines?",
+    # ... or a count of "it"/"they", which can only be what was named
+    "which directory has the most files and how many does it have?",
+    "Which module is biggest, and how many lines does it have?",
+    "What file is the longest, and how many lines are in it?",
+    "Which folders hold tests, and how many files they contain?",
     "Hello!",
 ])
 def test_one_ask_told_in_steps_or_clauses_is_not_several(goal):

@@ -23,10 +23,14 @@ _SECOND_ASK = re.compile(r"(;\s*|,?\s+and\s+(also\s+)?|,?\s+then\s+|;\s*then\s+)
 # "Which X ..., and how many?" asks the measure of the X it names: the ranked table that names X shows its count,
 # so one command answers both (ADaPT: decompose only after a failure). Measured on the paraphrase set at 52a8250:
 # "Which directory directly contains the most files, and how many?" planned at once, 4,030 tokens and 254 s, and
-# ended wrong. Only a bare count closes the sentence ("and how many?", "and how many lines?"); a count of
-# something else asks a second thing ("and how many of them fail?").
+# ended wrong. Only a bare count closes the sentence ("and how many?", "and how many lines?"), or a count of
+# "it"/"they", which can only be the X named ("and how many does it have?", "and how many lines are in it?"); a
+# count of something else asks a second thing ("and how many of them fail?", "and how many does the README have?").
 _NAMES_ONE = re.compile(r"which|what", re.IGNORECASE)
-_ITS_COUNT = re.compile(r",?\s+and\s+how (?:many|much)(?:\s+[\w-]+)?\s*[?.!]?\s*$", re.IGNORECASE)
+_ITS_COUNT = re.compile(r",?\s+and\s+how (?:many|much)(?:\s+[\w-]+)?"
+                        r"(?:\s+(?:does|do|did)\s+(?:it|they)\s+(?:have|contain|hold)"
+                        r"|\s+(?:it|they)\s+(?:has|have|contains?|holds?)"
+                        r"|\s+(?:is|are)\s+(?:in\s+(?:it|them)|there))?\s*[?.!]?\s*$", re.IGNORECASE)
 # A goal whose answer is a quantity, however it is asked: "how many", "the number of", "count", "total", "add up",
 # "altogether", "in all", "combined", "how long", "what size", "average" (paraphrases of one question must all
 # reach it: "Add up the minutes", "How long do they take altogether?", "What do they come to, combined?").
