@@ -18,6 +18,7 @@ from ragix_core.core.asks import asks_quantity, several_asks
     "Which tests fail, and how many of them are slow?",
     "How many tests are there, and how many fail?",
     "Which module is biggest, and how many tests does it run?",
+    "Which directory has the most files, and how many files are there?",  # "there" may be everywhere
     "Which file is largest, and how many lines does the README have?",
 ])
 def test_two_asks_in_one_sentence_or_two_questions_are_several(goal):

@@ -30,7 +30,7 @@ _NAMES_ONE = re.compile(r"which|what", re.IGNORECASE)
 _ITS_COUNT = re.compile(r",?\s+and\s+how (?:many|much)(?:\s+[\w-]+)?"
                         r"(?:\s+(?:does|do|did)\s+(?:it|they)\s+(?:have|contain|hold)"
                         r"|\s+(?:it|they)\s+(?:has|have|contains?|holds?)"
-                        r"|\s+(?:is|are)\s+(?:in\s+(?:it|them)|there))?\s*[?.!]?\s*$", re.IGNORECASE)
+                        r"|\s+(?:is|are)\s+in\s+(?:it|them))?\s*[?.!]?\s*$", re.IGNORECASE)
 # A goal whose answer is a quantity, however it is asked: "how many", "the number of", "count", "total", "add up",
 # "altogether", "in all", "combined", "how long", "what size", "average" (paraphrases of one question must all
 # reach it: "Add up the minutes", "How long do they take altogether?", "What do they come to, combined?").

@@ -219,7 +219,7 @@ def _compresses_to_the_output(stages: List[List[str]]) -> Optional[str]:
 
 
 _LONG_FLAGS = set("lngos")  # ls formats that print a `total` line (blocks used) before one directory's entries
-_TOTAL = "total 8"
+_TOTAL = "total N"  # its number unknown: a grep that matches only digits is not taken to keep it
 
 
 def _one_directory(operands: List[str]) -> bool:
@@ -240,7 +240,8 @@ def _lists_its_own_directory(stage: List[str]) -> Optional[Tuple[str, List[str]]
         listed_itself = "d" in flags or "--directory" in words
         every = ("a" in flags or "--all" in words) and not (set(flags) & set("A") or "--almost-all" in words)
         long = bool(set(flags) & _LONG_FLAGS)
-        total = long and not listed_itself and _one_directory([w for w in words if not w.startswith("-")])
+        recursive = "R" in flags or "--recursive" in words  # a total per directory, under headers
+        total = long and not (listed_itself or recursive) and _one_directory([w for w in words if not w.startswith("-")])
         dots = every and not listed_itself
         if not (total or dots):
             return None
@@ -299,8 +300,8 @@ def _counts_its_own_directory(stages: List[List[str]]) -> Optional[str]:
                        if _TOTAL in lines else []))
                 fixes = ["`-mindepth 1` leaves the starting directory out"] if stage_program(stage) != "ls" else \
                     (["`ls -A` lists the hidden entries without them"] if dots else []) + \
-                    (["`ls -1` lists the names alone, and after `ls -l` `grep -c '^-'` counts the files' rows, "
-                      "`grep -c '^d'` the directories'"] if _TOTAL in lines else [])
+                    (["`ls -1` lists the names alone (`ls -1A` with the hidden ones), and after `ls -l` "
+                      "`grep -c '^-'` counts the files' rows, `grep -c '^d'` the directories'"] if _TOTAL in lines else [])
                 counted = " and ".join(["the `total` line"] * (_TOTAL in lines) + [f"`{d.split()[-1]}`" for d in dots])
                 return (f"{what}, so the count includes {counted}, not only the entries in the directory. "
                         f"{'; '.join(fixes)}.")

@@ -78,6 +78,9 @@ _OPTION_WITH_VALUE = {"-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclud
 
 
 def _grep_patterns(argv: Sequence[str]) -> List[str]:
+    if any(a in ("-f", "--file") or a.startswith("--file=") or (a[:1] == "-" and a[1:2] != "-" and "f" in a)
+           for a in argv):
+        return []  # the patterns are a file's lines: none is written on the command line
     patterns, rest, i = [], [], 0
     while i < len(argv):
         arg = argv[i]

@@ -177,7 +177,9 @@ def _run_xargs(stage: Stage, plan: XargsPlan, data: bytes, validator: Validator,
     returncode, truncated = 0, False
     codes: List[int] = []
     totals = _WcTotals(plan.tool, list(plan.fixed), len(batches))
-    for argv, batch in zip(argvs, batches):
+    for i, batch in enumerate(batches):
+        # checked again right before it runs: an earlier run may have made a link its names now go through
+        argv = argvs[i] if i == 0 else validator.xargs_argv(plan, batch)
         start = time.perf_counter()
         raw = launch(stage, argv, None, max(cap - len(out), 1))
         on_process(plan.tool, argv, raw, time.perf_counter() - start)

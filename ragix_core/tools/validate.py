@@ -24,6 +24,7 @@ from ragix_core.tools.policy import MODEL_COMMANDS
 from ragix_core.tools.recursion import grep_file_args, hide_state
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import NUM, SPECS
+from ragix_core.tools.specs_more import GZIP_NAMES, GZIP_READS
 from ragix_core.tools.tarcheck import check_tar
 
 __all__ = ["Stage", "XargsPlan", "Validator", "resolve_tool", "SYSTEM_BIN_DIRS"]
@@ -32,9 +33,6 @@ SYSTEM_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
 F = TypeVar("F", bound=Callable[..., Any])
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 _AWK_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # an operand awk runs as `var=value`
-# zcat and gunzip are gzip under other names (on Debian, scripts that run it): they run as gzip, under its policy.
-# Measured at 4018844 (NL2Bash fs_1-131, lines of the .gz files after decompression): 6 draws refused for gunzip.
-GZIP_NAMES = {"zcat": ["-d", "-c"], "gunzip": ["-d"]}
 
 
 def _refuse_on_error(fn: F) -> F:
@@ -72,6 +70,9 @@ class XargsPlan:
     no_run_if_empty: bool = False
     # ``-I R``: each item (a line, or a NUL-ended name with -0) replaces R in the fixed arguments, one run an item.
     replace: Optional[str] = None
+    # Whether the stage was taken as a write (approval, the write mount): a run that would write when this is
+    # False is refused (an item can make a reader write: `-I n sed -n …` with the item `i`).
+    writes: bool = False
     # Items known before the run (a recursive grep turned into grep on the tree's safe files)
     # instead of items read from stdin; their batches combine exit codes the way grep does.
     items: Optional[List[str]] = None
@@ -106,6 +107,24 @@ class Stage:
     notes: List[str] = field(default_factory=list)  # "[ragix] skipped ..." lines for stderr
     # `> file` / `>> file` on the last stage: (the target as written, append); ragix writes it
     redirect: Optional["tuple[str, bool]"] = None
+
+
+def _short_and_long(words: List[str]) -> set:
+    """The option letters and long names in ``words`` (values not told apart: an over-reading is safe where used)."""
+    seen: set = set()
+    for w in words:
+        if w == "--":
+            break
+        if w.startswith("--"):
+            seen.add(w[2:].partition("=")[0])
+        elif w.startswith("-") and len(w) > 1:
+            seen.update(w[1:])
+    return seen
+
+
+def _option_writes(spec: Any, words: List[str]) -> bool:
+    """Whether ``words`` hold an option that makes the tool write (sed -i), read from the words alone."""
+    return bool(_short_and_long(words) & set(spec.writes_when))
 
 
 class Validator:
@@ -279,27 +298,35 @@ class Validator:
         if i >= len(args):
             raise Refusal("xargs: name the tool to run (e.g. xargs wc -l)")
         tool, fixed = args[i], args[i + 1 :]
-        if tool in GZIP_NAMES and "gzip" in self.tools:
-            tool, fixed = "gzip", GZIP_NAMES[tool] + fixed
         if tool == "xargs":
             raise Refusal("xargs: nested xargs is not allowed")
-        self._check_tool_name(tool)
-        spec = SPECS.get(tool)
+        # zcat/gunzip stay as written in the plan: each run goes through ``stage``, which reads them as gzip
+        real, real_fixed = ("gzip", GZIP_NAMES[tool] + fixed) if tool in GZIP_NAMES and "gzip" in self.tools \
+            else (tool, fixed)
+        self._check_tool_name(real)
+        spec = SPECS.get(real)
         if spec is not None and spec.writes and not self.writes_allowed:
             raise Refusal(f"xargs: {tool} writes files; this profile is read-only")
-        if tool not in MODEL_COMMANDS:
-            resolve_tool(tool)
-        # Each batch's whole argv (items included) is checked before any batch runs (``xargs_argv``), as a direct
-        # command naming those files would be: a writer's items as write paths. A reader's fixed part is checked
-        # here too; a writer's cannot be alone (`chmod 755` names no file yet).
-        writes = bool(spec is not None and spec.writes)
-        if not writes:
-            # a program that writes by an option (`sed -i`) is a write too: its batches need the write mount
-            writes = self.check_argv(tool, fixed)
-        plan.tool, plan.fixed = tool, list(fixed)
+        if real not in MODEL_COMMANDS:
+            resolve_tool(real)
+        # Each run's whole argv (items included) is checked before any runs, and again right before it runs
+        # (``xargs_argv``), as the direct command naming those items would be. Here: whether the stage may write.
         if plan.replace is not None:
+            quoted = next((w for w in fixed if w.startswith("-") and plan.replace in w), None)
+            if quoted is not None:  # an item would choose the options: `-I n sed -n …` with the item `i`
+                raise Refusal(f"xargs -I: {plan.replace!r} stands inside the option {quoted!r}; an item may only "
+                              "stand in an operand")
             plan.max_args, plan.no_run_if_empty = 1, True  # GNU: one item a run, and no run on empty input
-        return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words), writes=writes)
+            writes = bool(spec is not None and (spec.writes or _option_writes(spec, real_fixed)))
+        else:
+            # a reader's options are checked here too (a writer's cannot be alone: `chmod 755` names no file yet);
+            # a program that writes by an option (`sed -i`) is a write: its runs need the write mount
+            writes = bool(spec is not None and spec.writes) or self.check_argv(real, real_fixed)
+        if real == "gzip" and not _short_and_long(real_fixed) & GZIP_READS:
+            writes = True  # gzip FILE and gzip -d FILE replace FILE: its names come with the items
+        plan.tool, plan.fixed = tool, list(fixed)
+        plan.writes = writes and self.writes_allowed  # where the profile only reads, each run's check refuses a write
+        return Stage(tool="xargs", argv=["xargs"] + list(args), xargs=plan, words=list(words), writes=plan.writes)
 
     @staticmethod
     def _max_args(value: str) -> int:
@@ -316,7 +343,7 @@ class Validator:
         A name from a pipe (find's output) that is a hard link, a FIFO or a link out of
         the root is left out and reported, like a glob match; when nothing is left, the
         command is refused rather than run with no operand (it would read stdin)."""
-        spec = SPECS.get(plan.tool)
+        spec = SPECS.get("gzip" if plan.tool in GZIP_NAMES else plan.tool)
         if self.any_command or spec is None or spec.positionals not in ("paths", "pattern_paths"):
             return items, []
         kept, skipped = [], {}
@@ -344,11 +371,10 @@ class Validator:
         itself (-h, -H and their long forms)."""
         fixed = list(plan.fixed)
         if plan.replace is not None:
-            # GNU xargs -I: the item goes where the text stood, in any word (`{}/abc.txt`), one run an item; the
-            # whole argv is then checked as the direct command naming that item would be.
-            args = [w.replace(plan.replace, items[0]) if items else w for w in fixed]
-            self.check_argv(plan.tool, args)
-            return [plan.tool if plan.tool in MODEL_COMMANDS else resolve_tool(plan.tool)] + args
+            # GNU xargs -I: the item goes where the text stood, in any word (`{}/abc.txt`), one run an item
+            if items and items[0].startswith("-") and any(w.startswith(plan.replace) for w in fixed):
+                raise Refusal(f"xargs -I: the item {items[0]!r} would be read as an option")
+            return self._run_argv(plan, [w.replace(plan.replace, items[0]) if items else w for w in fixed])
         if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not _chooses_names(fixed):
             fixed = ["-H"] + fixed
         if os.path.basename(plan.tool) == "awk":
@@ -359,6 +385,14 @@ class Validator:
             tail = [f"./{i}" if i.startswith("-") or _AWK_ASSIGNMENT.match(i) else i for i in items]
         else:
             tail = items if "--" in fixed else ["--"] + items
-        args = fixed + tail
-        self.check_argv(plan.tool, args)
-        return [plan.tool if plan.tool in MODEL_COMMANDS else resolve_tool(plan.tool)] + args
+        return self._run_argv(plan, fixed + tail)
+
+    def _run_argv(self, plan: XargsPlan, args: List[str]) -> List[str]:
+        """One run's argv, checked and completed as the direct command would be (``stage``: sed's --sandbox,
+        ragix's state hidden from a recursive search, tar's safe options, zcat read as gzip)."""
+        run = self.stage([plan.tool] + args)
+        if run.xargs is not None:  # a recursive grep over a tree with unsafe files: searched file by file directly
+            raise Refusal(f"xargs: {plan.tool} over a tree with files ragix skips; name the files instead")
+        if run.writes and not plan.writes:
+            raise Refusal(f"xargs: `{' '.join(run.words)}` would write files, which the command as written does not")
+        return run.argv

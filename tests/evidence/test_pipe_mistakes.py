@@ -187,6 +187,7 @@ def test_a_count_of_a_listing_that_lists_the_directory_itself_is_a_mistake(comma
     "ls -A | grep '^\\.' | wc -l", "ls -ad .* | wc -l", "ls -1 | wc -l", "ls | wc -l",
     "ls -l | grep -c '^-'", "ls -l | grep -v total | wc -l",  # the total line filtered out
     "ls -l a.txt | wc -l", "ls -ld dir | wc -l", "ls -l *.txt | wc -l",  # no total line, or not told apart
+    "ls -lR | wc -l", "ls -l | grep -c 8",  # a total per directory; the total's number is not known
     "ls -a | grep -v '^\\.' | wc -l",  # the dot lines are filtered out
     "ls -la | grep -c '^-'", "ls -la | grep '\\.txt$' | wc -l",  # nor do these patterns keep them
     "ls -a | awk 'NR>2' | wc -l",  # a stage that may drop them: not told apart here

@@ -21,6 +21,7 @@ def repo(tmp_path):
 
 def test_searched_words_are_the_grep_patterns_words_most_specific_first():
     assert searched_words(["/usr/bin/grep --exclude-dir=.ragix -r 'quantity: 0' ."]) == ["quantity"]
+    assert searched_words(["grep -Fxvf wanted.txt found.txt", "grep --file=w.txt x"]) == []  # patterns in a file
     assert searched_words(["grep -rl 'from storage' . | wc -l"]) == ["storage"]  # 'from' says nothing
     assert searched_words(["grep -rn -e 'import billing' -e billing_api -A 2 src"]) == ["billing_api", "billing"]
     assert searched_words(["find . -name '*.md'", "wc -l a.py"]) == []  # no search pattern: nothing to loosen
