@@ -31,9 +31,21 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUM = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
 # after these, '/' divides; anywhere else it starts a regex literal
 _OPERAND_END = {"word", "num", "str", "regex", ")", "]", "$", "++", "--"}
+# ... but after a keyword it starts one (`print /"/` prints a regex match): read as division, the `"` would open
+# a string that hid what follows from this check (found by review, 2026-12-01).
+_KEYWORDS = {"BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break", "continue", "next",
+             "nextfile", "exit", "return", "delete", "getline", "print", "printf", "in", "switch", "case", "default"}
 
 
-def _tokens(program: str) -> List[Tuple[str, str]]:
+def _divides(out: List[Tuple[str, str]], after_close: bool) -> bool:
+    """Whether a '/' after the tokens ``out`` divides; with ``after_close`` False, one after ')' or ']' is read
+    as a regex too (the second reading of the program, see check_awk)."""
+    if not out or out[-1][0] not in _OPERAND_END or (out[-1][0] == "word" and out[-1][1] in _KEYWORDS):
+        return False
+    return after_close or out[-1][0] not in (")", "]")
+
+
+def _tokens(program: str, after_close: bool = True) -> List[Tuple[str, str]]:
     out: List[Tuple[str, str]] = []
     i, n = 0, len(program)
     while i < n:
@@ -48,7 +60,7 @@ def _tokens(program: str) -> List[Tuple[str, str]]:
         elif c == '"':
             i = _skip_quoted(program, i, '"', "string")
             out.append(("str", ""))
-        elif c == "/" and (not out or out[-1][0] not in _OPERAND_END):
+        elif c == "/" and not _divides(out, after_close):
             i = _skip_quoted(program, i, "/", "regular expression")
             out.append(("regex", ""))
         elif _WORD.match(program, i):
@@ -90,8 +102,18 @@ def _skip_quoted(text: str, i: int, quote: str, what: str) -> int:
 
 
 def check_awk(program: str) -> None:
-    """Refusal when the awk ``program`` could run a command, use a pipe, or open a file."""
-    tokens = _tokens(program)
+    """Refusal when the awk ``program`` could run a command, use a pipe, or open a file. A '/' after ')' or ']'
+    divides in awk's grammar; the program is also read with it starting a regex, and a forbidden use in either
+    reading refuses it, so no disagreement with an awk about that one case can hide a string's contents."""
+    _check_tokens(_tokens(program))
+    try:
+        other = _tokens(program, after_close=False)
+    except Refusal:
+        return  # no regex can start there (unterminated): the one reading stands
+    _check_tokens(other)
+
+
+def _check_tokens(tokens: List[Tuple[str, str]]) -> None:
     in_print: Optional[int] = None  # paren depth when the current print statement started
     depth = 0
     for kind, text in tokens:

@@ -8,6 +8,7 @@ and w commands), awk's program goes through awkcheck.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, List
 
@@ -103,13 +104,21 @@ def _gzip(args: List[str], report: Any, guard: Any) -> None:
         guard.write(out)
 
 
+def _diff_files(args: List[str], report: Any, guard: Any) -> None:
+    """diff of two directories reads each file of both without a check of its own: a link in either that points
+    out of the project (cp -r or mv can carry one there) would be read through (found by review, 2026-12-01)."""
+    for p in _operands(args):
+        if p != "-" and os.path.isdir(guard.read(p)):
+            raise Refusal(f"diff: {p!r} is a directory; compare two files (find or ls lists what each holds)")
+
+
 MORE_SPECS = [
     ToolSpec("diff", short="qsuciwbBEZtTaNpy", short_value={"U": NUM, "C": NUM, "W": NUM},
              long=frozenset("brief report-identical-files unified ignore-case ignore-all-space ignore-space-change "
                             "ignore-blank-lines side-by-side new-file text expand-tabs initial-tab show-c-function "
                             "minimal ignore-tab-expansion ignore-trailing-space strip-trailing-cr".split()),
              long_value={"color": _choice("never"), "label": ANY, "width": NUM},
-             max_positionals=2,
+             max_positionals=2, extra_check=_diff_files,
              denied={"r": "recursive diff follows symlinks out of the project; compare named files",
                      "recursive": "recursive diff follows symlinks out of the project",
                      "x": "use named files", "X": "-X reads a file named by the model",
@@ -153,13 +162,14 @@ MORE_SPECS = [
              denied={"c": "--check opens the files a list names (unchecked paths)", "check": "opens the files a list names"}),
     ToolSpec("sha256sum", short="btz", long=frozenset({"binary", "text", "tag", "zero"}),
              denied={"c": "--check opens the files a list names (unchecked paths)", "check": "opens the files a list names"}),
-    ToolSpec("file", short="bhiknNprz0E", long=frozenset("brief mime mime-type mime-encoding no-dereference keep-going "
-                                                         "no-pad raw uncompress print0 extension apple".split()),
+    ToolSpec("file", short="bhiknNpr0E", long=frozenset("brief mime mime-type mime-encoding no-dereference keep-going "
+                                                        "no-pad raw print0 extension apple".split()),
              denied={"L": "-L follows symlinks out of the project", "dereference": "follows symlinks",
                      "f": "-f reads file names from a file", "files-from": "reads file names from a file",
                      "m": "-m loads a magic file named by the model", "magic-file": "loads a magic file",
                      "C": "-C writes a compiled magic file", "compile": "writes a file",
-                     "s": "-s reads block devices", "special-files": "reads devices"}),
+                     "s": "-s reads block devices", "special-files": "reads devices",
+                     "z": "-z runs decompressors (lz4, zstd)", "uncompress": "runs decompressors"}),
     ToolSpec("sed", short="nEsurzi", short_value={"e": ANY, "l": NUM},
              long=frozenset({"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix",
                              "debug", "in-place"}),
@@ -175,12 +185,14 @@ MORE_SPECS = [
                      "E": "-E reads the program from a file", "W": "-W options (mawk) change what awk may run",
                      "l": "loads an extension", "load": "loads an extension", "i": "includes a file",
                      "include": "includes a file"}),
-    ToolSpec("gzip", short="cdfklnNqtv123456789",
-             long=frozenset("stdout to-stdout decompress uncompress force keep list no-name name quiet test verbose "
+    ToolSpec("gzip", short="cdfklnqtv123456789",
+             long=frozenset("stdout to-stdout decompress uncompress force keep list no-name quiet test verbose "
                             "fast best".split()),
              extra_check=_gzip,
              denied={"r": "recursive: name the files", "recursive": "name the files", "S": "name the suffix .gz",
-                     "suffix": "name the suffix .gz"}),
+                     "suffix": "name the suffix .gz",
+                     "N": "-N restores the name stored in the archive, which no check sees",
+                     "name": "restores the name stored in the archive, which no check sees"}),
     ToolSpec("tar", positionals="tar"),  # its command line is checked by tarcheck
     # --- writers (dev / sovereign only)
     ToolSpec("tee", short="ai", long=frozenset({"append", "ignore-interrupts"}), positionals="write", writes=True),

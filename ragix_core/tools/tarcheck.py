@@ -47,6 +47,16 @@ _DENIED = {
 }
 
 
+def _one_directory(directory: Optional[str], operands: List[str]) -> None:
+    """tar applies each -C in order, from where the last one left it, to the names after it: the names are checked
+    against one directory only, so a second -C, or one after a name, is refused (found by review, 2026-12-01:
+    `tar -cf - -C / -C . etc/hostname` read outside the project)."""
+    if directory is not None:
+        raise Refusal("tar: give -C once (a second -C moves on from the first)")
+    if operands:
+        raise Refusal("tar: give -C before the names (it applies only to the names after it)")
+
+
 def check_tar(args: List[str], guard: PathGuard, writes_allowed: bool, report: Any) -> List[str]:
     """Validate; return the argv to run (with ragix's own options). Sets report.writes."""
     mode: Optional[str] = None
@@ -72,6 +82,8 @@ def check_tar(args: List[str], guard: PathGuard, writes_allowed: bool, report: A
                         raise Refusal(f"tar: --{name} needs a value")
                     i += 1
                     value = args[i]
+                if name == "directory":
+                    _one_directory(directory, operands)
                 archive, directory = (value, directory) if name == "file" else (archive, value)
             elif name == "exclude" and eq:
                 pass
@@ -97,6 +109,8 @@ def check_tar(args: List[str], guard: PathGuard, writes_allowed: bool, report: A
                             raise Refusal(f"tar: -{ch} needs a value")
                         i += 1
                         value = args[i]
+                    if ch == "C":
+                        _one_directory(directory, operands)
                     archive, directory = (value, directory) if ch == "f" else (archive, value)
                     break
                 else:

@@ -122,6 +122,13 @@ def _short_and_long(words: List[str]) -> set:
     return seen
 
 
+def _in_long_value(spec: Any, word: str, text: str) -> bool:
+    """``text`` stands only in the value of a long option that takes one (`--regexp={}`): getopt reads the rest of
+    the word as that value, so an item there cannot add an option."""
+    name, eq, value = word[2:].partition("=") if word.startswith("--") else ("", "", "")
+    return bool(eq) and spec is not None and name in spec.long_value and text not in name
+
+
 def _option_writes(spec: Any, words: List[str]) -> bool:
     """Whether ``words`` hold an option that makes the tool write (sed -i), read from the words alone."""
     return bool(_short_and_long(words) & set(spec.writes_when))
@@ -312,7 +319,8 @@ class Validator:
         # Each run's whole argv (items included) is checked before any runs, and again right before it runs
         # (``xargs_argv``), as the direct command naming those items would be. Here: whether the stage may write.
         if plan.replace is not None:
-            quoted = next((w for w in fixed if w.startswith("-") and plan.replace in w), None)
+            quoted = next((w for w in fixed if w.startswith("-") and plan.replace in w
+                           and not _in_long_value(spec, w, plan.replace)), None)
             if quoted is not None:  # an item would choose the options: `-I n sed -n …` with the item `i`
                 raise Refusal(f"xargs -I: {plan.replace!r} stands inside the option {quoted!r}; an item may only "
                               "stand in an operand")

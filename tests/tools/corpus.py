@@ -56,6 +56,8 @@ ATTACKS: List[Attack] = [
     Attack("reentry", "python3 -c 'print(open(\"@S\").read())'"),
     Attack("reentry", "perl -e 'print `cat @S`'"),
     Attack("reentry", "awk 'BEGIN{system(\"cat @S\")}'"),
+    # `/` after print starts a regex: read as division, the `"` hid the system() call (review, 2026-12-01)
+    Attack("reentry", "awk 'BEGIN { print /\"/ ; system(\"cat @S\") ; print /\"/ }'"),
     Attack("reentry", "find . -name README.md | xargs sh -c 'cat @S'"),
     Attack("reentry", "ls | xargs env"),
     Attack("reentry", "ls | xargs -I X sh -c X"),

@@ -74,6 +74,11 @@ def test_an_item_never_chooses_the_options(project, command, why):
     assert (project / "x.txt").read_text() == "hi\nsecretword\n"
 
 
+def test_an_item_may_be_a_long_options_value(project):
+    res = box(project).run_command("echo secretword | xargs -I {} grep --regexp={} x.txt")
+    assert res.returncode == 0 and res.stdout == "secretword\n"
+
+
 def test_gunzip_under_xargs_is_a_write_that_asks_approval(project):
     with gzip.open(project / "z.gz", "wt") as f:
         f.write("1\n")
