@@ -125,7 +125,7 @@ def _short_and_long(words: List[str]) -> set:
 def _in_long_value(spec: Any, word: str, text: str) -> bool:
     """``text`` stands only in the value of a long option that takes one (`--regexp={}`): getopt reads the rest of
     the word as that value, so an item there cannot add an option."""
-    name, eq, value = word[2:].partition("=") if word.startswith("--") else ("", "", "")
+    name, eq, _ = word[2:].partition("=") if word.startswith("--") else ("", "", "")
     return bool(eq) and spec is not None and name in spec.long_value and text not in name
 
 
