@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
 from ragix_core.core.text import bounded
+from ragix_core.tools.grep_words import read_grep
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
 from ragix_core.tools.refusal import Refusal
@@ -78,8 +79,8 @@ _OPTION_WITH_VALUE = {"-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclud
 
 
 def _grep_patterns(argv: Sequence[str]) -> List[str]:
-    if any(a in ("-f", "--file") or a.startswith("--file=") or (a[:1] == "-" and a[1:2] != "-" and "f" in a)
-           for a in argv):
+    g = read_grep(argv)
+    if "f" in g.flags or "--file" in g.long_names:
         return []  # the patterns are a file's lines: none is written on the command line
     patterns, rest, i = [], [], 0
     while i < len(argv):

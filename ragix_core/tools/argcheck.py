@@ -32,6 +32,7 @@ class ArgReport:
     scans: List[Tuple[str, TreeScan]] = field(default_factory=list)
     writes: bool = False
     args: "List[str] | None" = None  # the argv to run instead, when the checker adds options (tar)
+    positionals: List[str] = field(default_factory=list)  # the operand words as getopt reads them (after "--" too)
 
 
 def _allowed_list(spec: ToolSpec) -> str:
@@ -107,6 +108,7 @@ def check_args(spec: ToolSpec, args: List[str], guard: PathGuard) -> ArgReport:
                 raise _short_refusal(spec, ch)
         i += 1
     report.writes = spec.writes or bool(seen & spec.writes_when)
+    report.positionals = [a for _, a in positionals]
     if spec.extra_check is not None:
         spec.extra_check(args, report, guard)
     _check_positionals(spec, positionals, report, guard)

@@ -71,21 +71,11 @@ GZIP_READS = {"c", "stdout", "to-stdout", "l", "list", "t", "test"}  # gzip writ
 GZIP_NAMES = {"zcat": ["-d", "-c"], "gunzip": ["-d"]}
 
 
-def _operands(args: List[str]) -> List[str]:
-    out, ended = [], False
-    for a in args:
-        if ended or a == "-" or not a.startswith("-"):
-            out.append(a)
-        elif a == "--":
-            ended = True
-    return out
-
-
 def _gzip(args: List[str], report: Any, guard: Any) -> None:
     """gzip FILE replaces FILE by FILE.gz (gzip -d the reverse): both names are written,
     unless the output goes to stdout (-c) or nothing is written (-l, -t). Each file must exist: given a name
     that does not, gzip -d tries NAME.gz, NAME.z, … itself, names no check here saw."""
-    operands = _operands(args)
+    operands = report.positionals
     for p in operands:
         if p != "-":
             guard.read(p, must_exist=True)
@@ -107,7 +97,7 @@ def _gzip(args: List[str], report: Any, guard: Any) -> None:
 def _diff_files(args: List[str], report: Any, guard: Any) -> None:
     """diff of two directories reads each file of both without a check of its own: a link in either that points
     out of the project (cp -r or mv can carry one there) would be read through (found by review, 2026-12-01)."""
-    for p in _operands(args):
+    for p in report.positionals:
         if p != "-" and os.path.isdir(guard.read(p)):
             raise Refusal(f"diff: {p!r} is a directory; compare two files (find or ls lists what each holds)")
 
