@@ -31,7 +31,7 @@ from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.runner import RawResult
 from ragix_core.tools.sandbox import Sandbox, interpreter_dirs
 from ragix_core.tools.structured import structured_argv
-from ragix_core.tools.tree_state import tree_state
+from ragix_core.tools.tree_state import links_out, tree_state
 from ragix_core.tools.validate import Stage, Validator
 from ragix_core.tools.writes import check_write_file, write_file
 
@@ -288,7 +288,25 @@ class ToolBox:
         if writes:  # a write that left the tree as it was (mkdir -p of a directory that exists) changed nothing
             after = tree_state(str(self.root))
             out.changed = before is None or after is None or before != after
+            self._remove_links_out(out, links_out(str(self.root), before, after))
         return out
+
+    def _remove_links_out(self, out: ToolResult, links: List[str]) -> None:
+        """Remove the links pointing out of the project that the write made (tree_state.links_out) and
+        fail the step, naming them: a link out in the project is how a later tool could be led outside."""
+        removed = []
+        for rel in links:
+            try:
+                os.unlink(os.path.join(self.root, rel))
+                removed.append(rel)
+            except OSError:
+                pass  # gone already: nothing left to remove
+        if links:
+            out.returncode = out.returncode or 1
+            note = (f"the command made {len(links)} link{'s' if len(links) != 1 else ''} pointing outside the "
+                    f"project ({', '.join(links[:5])}); ragix removed {'them' if len(removed) != 1 else 'it'}"
+                    + ("" if len(removed) == len(links) else f" ({len(links) - len(removed)} could not be removed)"))
+            out.error = f"{out.error}; {note}" if out.error else note
 
     def _redirect(self, redirect, data: bytes, truncated: bool, error: Optional[str], rc: int):
         """Write the pipeline's stdout to the `>` target as bash would (even after a failing

@@ -10,16 +10,22 @@ that changed nothing found nothing, and is voted and retried like an empty searc
 The state is each entry's path, mode, size and modification time (``lstat``, links not followed),
 ragix's own state directory left out. A tree larger than ``MAX_ENTRIES`` is not walked: the write
 is then taken as a change, as before.
+
+The same two states show the links a write made (``links_out``). A relative link keeps its text when
+``cp -r`` copies it to another depth, so `cp -r dir/t t` of `dir/t -> ../x.txt` leaves `t` pointing
+out of the project: every reader resolves paths and refuses it, but a link out has no business in the
+project, and the tool box removes it (toolbox.py).
 """
 
 from __future__ import annotations
 
 import os
-from typing import FrozenSet, Optional, Tuple
+import stat
+from typing import FrozenSet, List, Optional, Tuple
 
 from .policy import RAGIX_STATE_DIR
 
-__all__ = ["tree_state", "MAX_ENTRIES"]
+__all__ = ["tree_state", "links_out", "MAX_ENTRIES"]
 
 MAX_ENTRIES = 50_000
 
@@ -48,3 +54,22 @@ def tree_state(root: str, max_entries: int = MAX_ENTRIES) -> Optional[FrozenSet[
     except OSError:
         return None
     return frozenset(entries)
+
+
+def links_out(root: str, before: Optional[FrozenSet[Entry]], after: Optional[FrozenSet[Entry]]) -> List[str]:
+    """The links among the entries ``after`` has and ``before`` had not (new or changed) that resolve
+    outside ``root`` or into ragix's state directory, as paths relative to ``root``; [] when either
+    state is missing (a tree too large to walk)."""
+    if before is None or after is None:
+        return []
+    real_root = os.path.realpath(root)
+    state = os.path.join(real_root, RAGIX_STATE_DIR)
+    out = []
+    for path, mode, _size, _mtime in sorted(after - before):
+        if not stat.S_ISLNK(mode):
+            continue
+        target = os.path.realpath(os.path.join(root, path))
+        inside = os.path.commonpath([real_root, target]) == real_root
+        if not inside or target == state or target.startswith(state + os.sep):
+            out.append(path)
+    return out

@@ -75,3 +75,28 @@ def test_diff_compares_files_not_directories(project):
 
 def test_file_runs_no_decompressor(project):
     assert box(project).run_command("file -z x.txt").returncode == 126
+
+
+def test_a_write_that_leaves_a_link_pointing_out_fails_and_the_link_is_removed(project):
+    b = box(project, "dev")
+    assert b.run_command("ln -s ../x.txt dir/t").returncode == 0  # dir/t resolves to x.txt, inside
+    res = b.run_command("cp -r dir/t t")  # the copy keeps the text ../x.txt one level up: outside
+    assert res.returncode != 0 and "t" in res.error and "outside the project" in res.error
+    assert not os.path.lexists(project / "t") and os.path.islink(project / "dir" / "t")
+    kept = b.run_command("cp -r dir d2")  # d2/t -> ../x.txt still resolves inside: kept, no error
+    assert kept.returncode == 0 and not kept.error and os.path.islink(project / "d2" / "t")
+
+
+def test_links_out_names_new_links_outside_or_into_the_state_dir(tmp_path):
+    from ragix_core.tools.tree_state import links_out, tree_state
+
+    root = tmp_path / "p"
+    (root / ".ragix").mkdir(parents=True)
+    os.symlink("../secret", root / "old")  # there before the write: not the write's doing
+    before = tree_state(str(root))
+    os.symlink("../secret", root / "out")
+    os.symlink(".ragix/x", root / "state")
+    os.symlink("old", root / "chain")  # resolves through old, outside
+    os.symlink("sub/../in.txt", root / "in")
+    assert links_out(str(root), before, tree_state(str(root))) == ["chain", "out", "state"]
+    assert links_out(str(root), None, tree_state(str(root))) == []
