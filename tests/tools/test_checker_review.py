@@ -81,7 +81,7 @@ def test_a_write_that_leaves_a_link_pointing_out_fails_and_the_link_is_removed(p
     b = box(project, "dev")
     assert b.run_command("ln -s ../x.txt dir/t").returncode == 0  # dir/t resolves to x.txt, inside
     res = b.run_command("cp -r dir/t t")  # the copy keeps the text ../x.txt one level up: outside
-    assert res.returncode != 0 and "t" in res.error and "outside the project" in res.error
+    assert res.returncode != 0 and "outside the project (t)" in res.error
     assert not os.path.lexists(project / "t") and os.path.islink(project / "dir" / "t")
     kept = b.run_command("cp -r dir d2")  # d2/t -> ../x.txt still resolves inside: kept, no error
     assert kept.returncode == 0 and not kept.error and os.path.islink(project / "d2" / "t")
