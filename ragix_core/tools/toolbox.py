@@ -300,7 +300,7 @@ class ToolBox:
                 os.unlink(os.path.join(self.root, rel))
                 removed.append(rel)
             except OSError:
-                pass  # gone already: nothing left to remove
+                pass  # gone already, or not ours to remove: the note counts it as not removed
         if links:
             out.returncode = out.returncode or 1
             note = (f"the command made {len(links)} link{'s' if len(links) != 1 else ''} pointing outside the "

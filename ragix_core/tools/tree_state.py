@@ -23,7 +23,9 @@ import os
 import stat
 from typing import FrozenSet, List, Optional, Tuple
 
+from .paths import PathGuard
 from .policy import RAGIX_STATE_DIR
+from .refusal import Refusal
 
 __all__ = ["tree_state", "links_out", "MAX_ENTRIES"]
 
@@ -57,19 +59,19 @@ def tree_state(root: str, max_entries: int = MAX_ENTRIES) -> Optional[FrozenSet[
 
 
 def links_out(root: str, before: Optional[FrozenSet[Entry]], after: Optional[FrozenSet[Entry]]) -> List[str]:
-    """The links among the entries ``after`` has and ``before`` had not (new or changed) that resolve
-    outside ``root`` or into ragix's state directory, as paths relative to ``root``; [] when either
-    state is missing (a tree too large to walk)."""
+    """The links among the entries ``after`` has and ``before`` had not (new or changed) that the path
+    guard refuses (they resolve outside ``root`` or into ragix's state directory), as paths relative to
+    ``root``; [] when either state is missing (a tree too large to walk)."""
     if before is None or after is None:
         return []
-    real_root = os.path.realpath(root)
-    state = os.path.join(real_root, RAGIX_STATE_DIR)
+    links = [path for path, mode, _size, _mtime in sorted(after - before) if stat.S_ISLNK(mode)]
+    if not links:
+        return []
+    guard = PathGuard(root)
     out = []
-    for path, mode, _size, _mtime in sorted(after - before):
-        if not stat.S_ISLNK(mode):
-            continue
-        target = os.path.realpath(os.path.join(root, path))
-        inside = os.path.commonpath([real_root, target]) == real_root
-        if not inside or target == state or target.startswith(state + os.sep):
+    for path in links:
+        try:
+            guard.resolve(path)
+        except Refusal:
             out.append(path)
     return out
