@@ -78,7 +78,9 @@ def project(tmp_path: Path, server: ScriptedServer) -> Path:
 
 
 def _env(project: Path) -> Dict[str, str]:
-    return dict(os.environ, RAGIX_HOME=str(project.parent / "home"), PYTHONPATH=str(ROOT), COLUMNS="200")
+    # PYTHONFAULTHANDLER: a run that hangs after Ctrl-C is sent SIGABRT, which then prints every thread's stack.
+    return dict(os.environ, RAGIX_HOME=str(project.parent / "home"), PYTHONPATH=str(ROOT), COLUMNS="200",
+                PYTHONFAULTHANDLER="1")
 
 
 def _start(project: Path, *args: str) -> subprocess.Popen:
@@ -93,7 +95,12 @@ def _interrupt(proc: subprocess.Popen, model: Model) -> "tuple[str, str]":
         out, err = proc.communicate()
         pytest.fail(f"the run never asked the held model; stderr:\n{err[-3000:]}")
     proc.send_signal(signal.SIGINT)
-    return proc.communicate(timeout=90)
+    try:
+        return proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)  # the faulthandler's stacks say where the run was stuck
+        out, err = proc.communicate()
+        pytest.fail(f"the run did not end within 90 s of Ctrl-C; its stacks and stderr:\n{err[-6000:]}")
 
 
 def _records(path: Path) -> List[Dict[str, Any]]:
