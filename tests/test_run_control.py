@@ -84,8 +84,10 @@ def _env(project: Path) -> Dict[str, str]:
 
 
 def _start(project: Path, *args: str) -> subprocess.Popen:
+    # Its own process group, so that a run which hangs can be ended with everything it started.
     return subprocess.Popen([sys.executable, "-m", "ragix_core.cli", "run", "--cwd", str(project), *args],
-                            env=_env(project), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=_env(project), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
 
 
 def _interrupt(proc: subprocess.Popen, model: Model) -> "tuple[str, str]":
@@ -98,9 +100,26 @@ def _interrupt(proc: subprocess.Popen, model: Model) -> "tuple[str, str]":
     try:
         return proc.communicate(timeout=90)
     except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGABRT)  # the faulthandler's stacks say where the run was stuck
-        out, err = proc.communicate()
-        pytest.fail(f"the run did not end within 90 s of Ctrl-C; its stacks and stderr:\n{err[-6000:]}")
+        pytest.fail(_hung(proc))
+
+
+def _hung(proc: subprocess.Popen) -> str:
+    """What a run that did not end after Ctrl-C was doing (CI saw one once, never reproduced): still
+    running (its threads' stacks, from the faulthandler on SIGABRT) or ended with its pipes held open
+    by a process it started (the processes of its group). Every wait here is bounded."""
+    exited = proc.poll()
+    group = subprocess.run(["ps", "-o", "pid,ppid,stat,etime,args", "-g", str(proc.pid)],
+                           capture_output=True, text=True).stdout
+    if exited is None:
+        proc.send_signal(signal.SIGABRT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+    state = "was still running" if exited is None else f"had exited ({exited}) but its output stayed open"
+    return (f"the run did not end within 90 s of Ctrl-C: it {state}.\nits process group:\n{group}\n"
+            f"stdout:\n{out[-2000:]}\nstderr (with the stacks when it was running):\n{err[-6000:]}")
 
 
 def _records(path: Path) -> List[Dict[str, Any]]:
