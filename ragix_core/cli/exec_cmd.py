@@ -3,7 +3,8 @@
     ragix exec --profile reflect --root . "find . -name '*.md' | xargs wc -l"
     ragix exec --json -- ls -la          (several words: an argv, no pipes)
 
-Exit codes follow the CLI: 0 the command succeeded, 1 it ran and failed,
+Exit codes follow the CLI: 0 the command succeeded (a search that found nothing and a diff that
+found the files differ answered too: "no_match" and "answer_exit" in the JSON), 1 it ran and failed,
 2 usage or configuration error, 3 refused by the confinement layer (a JSON
 object with "refused": true and the reason is printed either way).
 Also registers the tools layer's check for `ragix doctor`.
@@ -28,7 +29,9 @@ def _usage_error(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("exec", help="Run one command (pipes allowed) confined to a project, as the engines run tools.")
+@app.command("exec", help="Run one command (pipes allowed) confined to a project, as the engines run tools. Exit 0 when it "
+                         "answered (a grep that found nothing and a diff of files that differ answered), 1 when it "
+                         "failed, 2 on a usage error, 3 when the confinement refused it.")
 def exec_command(
     command: List[str] = typer.Argument(..., help="One command string (pipes allowed), or an argv after --."),
     profile: str = typer.Option("reflect", "--profile", help="safe | reflect | dev | sovereign"),

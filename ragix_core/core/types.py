@@ -106,7 +106,8 @@ class ToolResult:
     (absolute programs, the options that hide ragix's state), the command as written
     (globs expanded, nothing added: what the output answers), and whether a search
     found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
-    ``ragix_core.tools.policy.is_no_match``). ``writes``: the command had a stage that writes to
+    ``ragix_core.tools.policy.is_no_match``); ``answer_exit``: the command's exit 1 is its answer (diff: the
+    inputs differ; ``policy.is_answer_exit``), so the call is ``ok`` too. ``writes``: the command had a stage that writes to
     the project (or a redirection); ``changed``: it did change the project (the tree differs after it,
     ragix_core.tools.tree_state), so its success is the change, not what it printed.
     ``mistake``: the command ran, but its shape cannot compute what it was written for, said as a
@@ -125,6 +126,7 @@ class ToolResult:
     refused: bool = False
     command: Optional[str] = None
     no_match: bool = False
+    answer_exit: bool = False
     written: Optional[str] = None
     writes: bool = False
     changed: bool = False
@@ -134,7 +136,7 @@ class ToolResult:
 
     @property
     def ok(self) -> bool:
-        return (self.returncode == 0 or self.no_match) and not self.error and not self.refused
+        return (self.returncode == 0 or self.no_match or self.answer_exit) and not self.error and not self.refused
 
     def to_dict(self) -> Dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

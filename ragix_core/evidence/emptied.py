@@ -41,7 +41,7 @@ def _lines(result: Any) -> Optional[List[str]]:
     lines = [line for line in (result.stdout or "").splitlines() if line.strip()]
     if getattr(result, "no_match", False) and not lines:
         return lines  # grep's exit 1, or 123 under xargs: a clean "found nothing"
-    return lines if result.returncode == 0 else None
+    return lines if result.returncode == 0 or getattr(result, "answer_exit", False) else None  # diff: they differ
 
 
 def emptied_stage(command: str, run: Callable[[str], Any]) -> Optional[str]:

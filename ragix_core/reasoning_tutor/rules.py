@@ -29,9 +29,17 @@ from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.refusal import Refusal
 
 __all__ = ["Rule", "RuleSet", "RuleError", "Derivation", "Output", "load_rules", "default_rules",
-           "normalize_command", "STATUSES"]
+           "normalize_command", "output_status", "STATUSES"]
 
 STATUSES = ("ok", "no_match", "failed", "any")
+
+
+def output_status(result: Any) -> str:
+    """What a rule's ``status`` reads of a tool result: ``no_match`` (a search found nothing), ``ok``
+    (exit 0, or an exit 1 that is the command's answer: diff's "the files differ"), else ``failed``."""
+    if result.no_match:
+        return "no_match"
+    return "ok" if result.returncode == 0 or result.answer_exit else "failed"
 _WORD = r"""(?:'[^']*'|"[^"]*"|[^\s'"|]+)"""
 _MACRO = re.compile(r"<([A-Za-z_]\w*)>")
 _FLAGS = r"(?P<_flags>(?: -[A-Za-z]+| '?--[a-z][a-z-]*(?:=[^\s|']+)?'?)*)"  # short clusters and long options

@@ -33,7 +33,7 @@ from ragix_core.reasoning_tutor.graph import Node, ProofGraph
 from ragix_core.reasoning_tutor.moves import (Ask, Assert, Challenge, ClaimIn, Link, Propose, Reformulate, Respond,
                                               move_text)
 from ragix_core.reasoning_tutor.respond import admissible, match_obligations, ungrounded
-from ragix_core.reasoning_tutor.rules import Output, RuleSet, default_rules, normalize_command
+from ragix_core.reasoning_tutor.rules import Output, RuleSet, default_rules, normalize_command, output_status
 from ragix_core.reasoning_tutor.scoring import POINTS, Points, Tally
 
 __all__ = ["Tutor", "TutorSettings", "Verdict", "ACCEPTED", "REJECTED", "HELD", "WON"]
@@ -370,7 +370,7 @@ class Tutor:
         return None
 
     def _observe(self, action_node: Node, action: Action, result: ToolResult) -> Tuple[Node, List[str]]:
-        status = "ok" if result.returncode == 0 and not result.no_match else "no_match" if result.no_match else "failed"
+        status = output_status(result)
         command = normalize_command(result.written or action.display)
         data = {"action": action_node.id, "command": command, "ran": result.command, "returncode": result.returncode,
                 "status": status,

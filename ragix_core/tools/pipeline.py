@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional
 
 from ragix_core.tools.lexer import check_text
-from ragix_core.tools.policy import is_no_match, is_wc_total_line
+from ragix_core.tools.policy import is_answer_exit, is_no_match, is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.runner import RawResult
 from ragix_core.tools.validate import Stage, Validator, XargsPlan
@@ -48,6 +48,7 @@ class PipelineResult:
     # Lines the last stage read from the stage before it (None for one command): a sum that read lines and
     # printed 0 computed a 0, where a count that read none found nothing (evidence/steps.printed_nothing).
     piped_lines: Optional[int] = None
+    answer_exit: bool = False  # the last stage exited 1 as its answer: diff's "differ" (see policy.is_answer_exit)
 
 
 def split_items(data: bytes, null: bool, lines: bool = False) -> List[str]:
@@ -105,16 +106,19 @@ def run_pipeline(stages: List[Stage], validator: Validator, launch: Launcher, on
         last = index == len(stages) - 1
         if raw.returncode == 0:
             continue
-        # A search that found nothing is data before another stage ("0 matches" counted by wc)
-        # and an answer as the last one; either way not a failure of the pipeline.
+        # A search that found nothing, or a diff that found the inputs differ, is data before another
+        # stage ("0 matches" counted by wc) and an answer as the last one; either way not a failure.
         searched = stage.xargs.tool if stage.xargs is not None else stage.tool
         no_match = is_no_match(searched, raw.returncode, raw.stderr)
+        answer_exit = not no_match and is_answer_exit(searched, raw.returncode, raw.stderr)
         if last:
-            result.returncode, result.error, result.no_match = raw.returncode, raw.error, no_match
-        elif not no_match:
             result.returncode, result.error = raw.returncode, raw.error
+            result.no_match, result.answer_exit = no_match, answer_exit
+        elif not (no_match or answer_exit):
+            result.returncode, result.error = raw.returncode, raw.error
+    failed = result.returncode != 0
     return PipelineResult(result.returncode, data or b"", bytes(stderr), truncated, result.error, result.commands,
-                          result.no_match and result.returncode != 0, result.piped_lines)
+                          result.no_match and failed, result.piped_lines, result.answer_exit and failed)
 
 
 class _WcTotals:

@@ -27,6 +27,8 @@ __all__ = [
     "PROTECTED_COMPONENTS",
     "protected_reason",
     "is_no_match",
+    "ANSWER_EXIT_TOOLS",
+    "is_answer_exit",
     "is_wc_total_line",
     "WC_TOTAL_LINE",
 ]
@@ -90,6 +92,19 @@ def is_no_match(tool: str, returncode: int, stderr: "bytes | str | None") -> boo
     quiet = not (stderr or "").strip()
     name = os.path.basename(tool or "")
     return returncode in (1, 123) and ((name in SEARCH_TOOLS and quiet) or name in MODEL_COMMANDS)
+
+
+# Tools whose exit status 1 is an answer, as their manuals say, not a failure: diff (the inputs differ, and
+# what it printed is how) and expr (the value is 0 or empty, and it printed it). Read as failures, a diff
+# that found differences was retried until the budget was spent (NL2Bash fs_1-114 at 4f2bcfa).
+ANSWER_EXIT_TOOLS = ("diff", "expr")
+
+
+def is_answer_exit(tool: str, returncode: int, stderr: "bytes | str | None") -> bool:
+    """``tool`` is one of ANSWER_EXIT_TOOLS, exited 1 (123 under xargs) and said nothing on stderr
+    (exit 2 and any complaint stay failures: a missing file, a syntax error)."""
+    quiet = not (stderr or "").strip()
+    return returncode in (1, 123) and quiet and os.path.basename(tool or "") in ANSWER_EXIT_TOOLS
 
 
 # wc given several files ends with a summary line "<counts> total"; it is not a file.

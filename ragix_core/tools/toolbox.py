@@ -281,7 +281,7 @@ class ToolBox:
             command += f" {'>>' if redirect[1] else '>'} {shlex.quote(redirect[0])}"
             stdout, error, rc = self._redirect(redirect, res.stdout, res.truncated, error, rc)
         out = self._result(tool, rc, stdout, res.stderr, res.truncated, error, command)
-        out.no_match = res.no_match
+        out.no_match, out.answer_exit = res.no_match, res.answer_exit
         out.piped_lines = None if redirect else res.piped_lines
         out.written = shown
         out.writes = bool(writes)

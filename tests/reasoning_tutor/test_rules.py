@@ -5,18 +5,24 @@ from pathlib import Path
 import pytest
 
 from ragix_core.reasoning_tutor.claims import parse_claim
-from ragix_core.reasoning_tutor.rules import Output, RuleError, default_rules, load_rules, normalize_command, parse_rules
+from ragix_core.reasoning_tutor.rules import (Output, RuleError, default_rules, load_rules, normalize_command, output_status,
+                                             parse_rules)
 from ragix_core.tools import ToolBox
 
 
 def derive(project: Path, command: str):
     """Run ``command`` in the real confined tool box; return the facts the shipped rules derive."""
     result = ToolBox(project, profile="reflect").run_command(command)
-    status = "ok" if result.returncode == 0 and not result.no_match else "no_match" if result.no_match else "failed"
-    facts, dropped = default_rules().from_output(Output(normalize_command(result.written), status, result.stdout,
-                                                        result.stderr, result.truncated))
+    facts, dropped = default_rules().from_output(Output(normalize_command(result.written), output_status(result),
+                                                        result.stdout, result.stderr, result.truncated))
     assert dropped == 0
     return {d.claim for d in facts}
+
+
+@pytest.mark.parametrize("command,status", [("diff src/app.py README.md", "ok"), ("grep -rn NO_SUCH_WORD src", "no_match"),
+                                            ("diff src/app.py missing.txt", "failed"), ("wc -l src/app.py", "ok")])
+def test_a_diff_that_finds_differences_is_ok_like_a_search_that_found_something(project, command, status):
+    assert output_status(ToolBox(project).run_command(command)) == status
 
 
 def facts(*texts):

@@ -90,6 +90,16 @@ def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(
     assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["find docs -name '*.md' | wc -l"]
 
 
+def test_a_diff_that_finds_differences_is_an_answer_not_a_failure(project):
+    # diff exits 1 when the files differ: that is what the goal asked, not an error to retry on.
+    res, llm = run("How do docs/install.md and docs/usage.md differ?", project,
+                   fenced("diff docs/install.md docs/usage.md"), "install.md has eleven step lines; usage.md has one run line.")
+    attempt = res.state.meta["attempt"]
+    assert (attempt["decided_by"], attempt["ran"], attempt["retries"]) == ("greedy", 1, 0)
+    assert [c["temperature"] for c in llm.calls] == [0.0, 0.0]  # the command, then the writer: nothing redrawn
+    assert "< step" in llm.calls[1]["messages"][0]["content"] and res.state.stop_reason == "success"
+
+
 def test_a_retry_is_shown_the_error_and_the_nearest_directory(project):
     replies = [fenced("cat docs/setup.txt")] * 2 + [fenced("wc -l docs/install.md"),
                                                     fenced("cat docs/install.md | wc -l"), "It has 12 lines."]

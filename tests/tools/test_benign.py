@@ -80,22 +80,30 @@ def test_benign(case, sandbox, world):
 # is seen as a failure even when a later stage prints a plausible "0"; a search that
 # matched nothing before a counting stage is data, not a failure.
 # A search that matched nothing last is an answer: exit 1 kept, ``no_match`` set, and ``ok``.
+# So is diff's exit 1 (the inputs differ) and expr's (the value is 0): ``answer_exit``; their exit 2 is a failure.
+# (command, exit code, stdout, ok, why an exit 1 is ok)
 PIPE_STATUS = [
-    ("find docs/missing.md | wc -l", 1, "0", False),
-    ("cat nope.txt | sort | head -n 1", 1, "", False),
-    ("grep -r NO_SUCH_WORD src | wc -l", 0, "0", True),
-    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD | wc -l", 0, "0", True),
-    ("grep NO_SUCH_WORD README.md", 1, "", True),
-    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD", 123, "", True),
-    ("grep -r TODO missing_dir | wc -l", 2, "0", False),
-    ("grep NO_SUCH_WORD missing.txt", 2, "", False),
+    ("find docs/missing.md | wc -l", 1, "0", False, ""),
+    ("cat nope.txt | sort | head -n 1", 1, "", False, ""),
+    ("grep -r NO_SUCH_WORD src | wc -l", 0, "0", True, ""),
+    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD | wc -l", 0, "0", True, ""),
+    ("grep NO_SUCH_WORD README.md", 1, "", True, "no_match"),
+    ("find . -name '*.py' | xargs grep -l NO_SUCH_WORD", 123, "", True, "no_match"),
+    ("grep -r TODO missing_dir | wc -l", 2, "0", False, ""),
+    ("grep NO_SUCH_WORD missing.txt", 2, "", False, ""),
+    ("diff -q src/a.py src/b.py", 1, "Files src/a.py and src/b.py differ", True, "answer_exit"),
+    ("diff src/a.py src/a.py", 0, "", True, ""),
+    ("diff src/a.py src/b.py | head -n 1", 0, "1,2c1,4", True, ""),
+    ("diff src/a.py missing.txt", 2, "", False, ""),
+    ("expr 2 - 2", 1, "0", True, "answer_exit"),
+    ("expr 2 +", 2, "", False, ""),
 ]
 
 
-@pytest.mark.parametrize("command,rc,out,ok", PIPE_STATUS, ids=[c for c, _, _, _ in PIPE_STATUS])
-def test_pipeline_status_is_the_rightmost_failure(command, rc, out, ok, world):
+@pytest.mark.parametrize("command,rc,out,ok,why", PIPE_STATUS, ids=[row[0] for row in PIPE_STATUS])
+def test_pipeline_status_is_the_rightmost_failure(command, rc, out, ok, why, world):
     result = make_box(world, "none", limits=Limits(timeout=30)).run_command(command)
     assert not result.refused, result.error
     assert result.returncode == rc, result
     assert result.stdout.strip() == out
-    assert result.ok is ok and result.no_match is (ok and rc != 0)
+    assert result.ok is ok and (result.no_match, result.answer_exit) == (why == "no_match", why == "answer_exit")

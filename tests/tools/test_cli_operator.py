@@ -42,6 +42,13 @@ def test_cli_refusal_is_json_and_exit_3(world):
     assert data["refused"] is True and "chaining" in data["reason"]
 
 
+def test_cli_an_answer_in_exit_1_is_exit_0_and_named_in_the_json(world):
+    res = _exec(world, "--json", "diff src/a.py src/b.py")
+    data = json.loads(res.stdout)
+    assert res.exit_code == 0 and data["returncode"] == 1 and data["answer_exit"] is True and data["stdout"]
+    assert _exec(world, "diff src/a.py no-such-file").exit_code == 1
+
+
 def test_cli_failed_command_exit_1(world):
     assert _exec(world, "ls no-such-file").exit_code == 1
 
