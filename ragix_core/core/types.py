@@ -107,8 +107,8 @@ class ToolResult:
     (globs expanded, nothing added: what the output answers), and whether a search
     found nothing (exit 1 without an error: an answer, so the call is ``ok``; see
     ``ragix_core.tools.policy.is_no_match``); ``answer_exit``: the command's exit 1 is its answer (diff: the
-    inputs differ; ``policy.is_answer_exit``), so the call is ``ok`` too. ``writes``: the command had a stage that writes to
-    the project (or a redirection); ``changed``: it did change the project (the tree differs after it,
+    inputs differ; ``policy.is_answer_exit``), so the call is ``ok`` too. ``writes``: the command had a stage
+    that writes to the project (or a redirection); ``changed``: it did change the project (the tree differs after it,
     ragix_core.tools.tree_state), so its success is the change, not what it printed.
     ``mistake``: the command ran, but its shape cannot compute what it was written for, said as a
     sentence for the model (ragix_core.evidence.pipe_mistakes); ``doubt``: its shape is right for

@@ -40,6 +40,8 @@ def output_status(result: Any) -> str:
     if result.no_match:
         return "no_match"
     return "ok" if result.returncode == 0 or result.answer_exit else "failed"
+
+
 _WORD = r"""(?:'[^']*'|"[^"]*"|[^\s'"|]+)"""
 _MACRO = re.compile(r"<([A-Za-z_]\w*)>")
 _FLAGS = r"(?P<_flags>(?: -[A-Za-z]+| '?--[a-z][a-z-]*(?:=[^\s|']+)?'?)*)"  # short clusters and long options
