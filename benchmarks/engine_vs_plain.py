@@ -1,7 +1,7 @@
 """The table docs/RESULTS.md opens with: an engine against the plain call, from `ragix eval --json` reports.
 
     python benchmarks/engine_vs_plain.py REPORT.json [REPORT.json ...] [--engine graph_v30] [--plain s0]
-                                         [--within OTHER.json] [--together NAME]
+                                         [--within OTHER.json] [--together NAME | --repeats NAME]
 
 Each report must hold both strategies' runs of the same scenarios (one `ragix eval -s ENGINE -s s0` command).
 Per report, one Markdown row: pass (Wilson 95 % interval) for each, the difference, tokens and median wall time
@@ -12,6 +12,9 @@ prefix cache, plus completion): sampled commands resend the same prompt, which t
 (a run still going) are marked; --within keeps the scenarios another report ran too, to compare two commits on the
 same scenarios. --together NAME reads the reports as parts of one run (a run stopped and the rest run with
 --only, at the same commit: refused when the runs name different commits or a scenario twice) and prints one row.
+--repeats NAME reads the reports as repeats of one set under different seeds (`--seed 1`, `--seed 2`, ...: what
+`--repeat` runs, one command each): one row over every run (the interval counts runs, not tasks: repeats of a task
+are not independent), then how many tasks each strategy passed in every repeat, in some, and in none.
 Prints the rows and, with --json, the same figures as JSON.
 """
 
@@ -83,6 +86,29 @@ def together(reports: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {"meta": {"partial": any(rep.get("meta", {}).get("partial") for rep in reports)}, "scenarios": scenarios}
 
 
+def repeats(reports: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """One report from repeats of one set: each report's runs numbered by its place. Two reports of the same
+    seed are a ValueError (the same run twice, not a repeat); the commits are named, since repeats run one
+    after another may span a change."""
+    seeds = [rep.get("meta", {}).get("seed") for rep in reports]
+    twice = sorted({str(s) for s in seeds if seeds.count(s) > 1})
+    if twice:
+        raise ValueError(f"two reports ran seed {', '.join(twice)}: repeats need different seeds")
+    scenarios = [dict(r, run=i + 1) for i, rep in enumerate(reports) for r in rep["scenarios"]]
+    commits = sorted({r["commit"] for r in scenarios if r.get("commit")})
+    return {"meta": {"partial": any(rep.get("meta", {}).get("partial") for rep in reports), "commits": commits,
+                     "repeats": len(reports)}, "scenarios": scenarios}
+
+
+def stability(report: Dict[str, Any], strategy: str, ids: set) -> Dict[int, int]:
+    """How many of ``ids`` ``strategy`` passed in k of the report's repeats, for each k (every id run in each)."""
+    passes: Dict[str, int] = Counter()
+    for r in report["scenarios"]:
+        if r["strategy"] == strategy and r["id"] in ids:
+            passes[r["id"]] += bool(r["passed"])
+    return dict(sorted(Counter(passes[i] for i in ids).items()))
+
+
 def _rate(f: Dict[str, Any]) -> str:
     ci = f["ci"]
     return f"{f['passed']}/{f['runs']} = {f['rate']:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "–"
@@ -106,6 +132,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     ap.add_argument("--together", metavar="NAME",
                     help="read the reports as parts of one run at one commit and print one row named NAME")
+    ap.add_argument("--repeats", metavar="NAME",
+                    help="read the reports as repeats of one set under different seeds; one row named NAME")
     ap.add_argument("--within", type=Path, metavar="REPORT",
                     help="only the scenarios both strategies ran in REPORT too (compare two commits on the same ones)")
     args = ap.parse_args()
@@ -126,12 +154,16 @@ def main() -> int:
         except (OSError, ValueError) as exc:
             print(f"{path}: cannot read the report ({exc})", file=sys.stderr)
             return 2
-    if args.together:
-        try:
-            named = [(args.together, together([report for _, report in named]))]
-        except (KeyError, ValueError) as exc:
-            print(f"--together: {exc}", file=sys.stderr)
-            return 2
+    if args.together and args.repeats:
+        print("--together and --repeats: one or the other", file=sys.stderr)
+        return 2
+    for option, join in (("together", together), ("repeats", repeats)):
+        if getattr(args, option):
+            try:
+                named = [(getattr(args, option), join([report for _, report in named]))]
+            except (KeyError, ValueError) as exc:
+                print(f"--{option}: {exc}", file=sys.stderr)
+                return 2
     for name, report in named:
         c = compare(report, args.engine, args.plain, within)
         if not c[args.engine]["runs"]:
@@ -139,6 +171,14 @@ def main() -> int:
             continue
         found[name] = c
         print(row(name, c, args.engine, args.plain))
+        if args.repeats:
+            ids = both_ran(report, args.engine, args.plain)
+            k = report["meta"]["repeats"]
+            c["stability"] = {s: stability(report, s, ids) for s in (args.engine, args.plain)}
+            for s, counts in c["stability"].items():
+                print(f"\n{s}: of {len(ids)} tasks, passed in all {k} repeats {counts.get(k, 0)}, in some "
+                      f"{sum(n for j, n in counts.items() if 0 < j < k)}, in none {counts.get(0, 0)}")
+            print(f"commits: {', '.join(report['meta']['commits'])}")
     if args.json:
         print(json.dumps(found, indent=1))
     return 0

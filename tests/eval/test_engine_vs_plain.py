@@ -51,3 +51,18 @@ def test_parts_of_one_run_make_one_row_and_parts_of_two_commits_are_refused():
         table.together([first, other])
     with pytest.raises(ValueError, match="a \\(graph_v30\\) is in two parts"):
         table.together([first, first])
+
+
+def test_repeats_under_different_seeds_pool_their_runs_and_say_how_stable_each_task_was():
+    def seed(n, a_engine, b_engine):
+        return {"meta": {"seed": n}, "scenarios": [
+            dict(run("a", "graph_v30", a_engine), commit=f"c{n}"), dict(run("a", "s0", False), commit=f"c{n}"),
+            dict(run("b", "graph_v30", b_engine), commit=f"c{n}"), dict(run("b", "s0", True), commit=f"c{n}")]}
+    pooled = table.repeats([seed(1, True, False), seed(2, True, True), seed(3, True, False)])
+    c = table.compare(pooled, "graph_v30", "s0")
+    assert (c["graph_v30"]["runs"], c["graph_v30"]["passed"], c["s0"]["passed"]) == (6, 4, 3)
+    assert pooled["meta"]["commits"] == ["c1", "c2", "c3"]
+    assert table.stability(pooled, "graph_v30", {"a", "b"}) == {1: 1, 3: 1}  # b in one repeat, a in all three
+    assert table.stability(pooled, "s0", {"a", "b"}) == {0: 1, 3: 1}
+    with pytest.raises(ValueError, match="two reports ran seed 2"):
+        table.repeats([seed(2, True, True), seed(2, True, False)])
