@@ -93,8 +93,8 @@ def _start(project: Path, *args: str) -> subprocess.Popen:
 def _interrupt(proc: subprocess.Popen, model: Model) -> "tuple[str, str]":
     """Wait until the process is waiting for the model, then press Ctrl-C (SIGINT)."""
     if not model.waiting.wait(90):
-        proc.kill()
-        out, err = proc.communicate()
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
         pytest.fail(f"the run never asked the held model; stderr:\n{err[-3000:]}")
     proc.send_signal(signal.SIGINT)
     try:
