@@ -29,9 +29,9 @@ def _usage_error(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("exec", help="Run one command (pipes allowed) confined to a project, as the engines run tools. Exit 0 when it "
-                         "answered (a grep that found nothing and a diff of files that differ answered), 1 when it "
-                         "failed, 2 on a usage error, 3 when the confinement refused it.")
+@app.command("exec", help="Run one command (pipes allowed) confined to a project, as the engines run tools. "
+                         "Exit 0 when it answered (a grep that found nothing and a diff of files that differ "
+                         "answered), 1 when it failed, 2 on a usage error, 3 when the confinement refused it.")
 def exec_command(
     command: List[str] = typer.Argument(..., help="One command string (pipes allowed), or an argv after --."),
     profile: str = typer.Option("reflect", "--profile", help="safe | reflect | dev | sovereign"),

@@ -89,9 +89,8 @@ def is_no_match(tool: str, returncode: int, stderr: "bytes | str | None") -> boo
     """A search tool that exited 1 (123 under xargs) and said nothing on stderr found no line:
     that is an answer ("no match"), not a failure. ragix's own commands exit 1 only for that (their
     stderr may carry notes on what they skipped)."""
-    quiet = not (stderr or "").strip()
     name = os.path.basename(tool or "")
-    return returncode in (1, 123) and ((name in SEARCH_TOOLS and quiet) or name in MODEL_COMMANDS)
+    return returncode in (1, 123) and ((name in SEARCH_TOOLS and _quiet(stderr)) or name in MODEL_COMMANDS)
 
 
 # Tools whose exit status 1 is an answer, as their manuals say, not a failure: diff (the inputs differ, and
@@ -103,8 +102,11 @@ ANSWER_EXIT_TOOLS = ("diff", "expr")
 def is_answer_exit(tool: str, returncode: int, stderr: "bytes | str | None") -> bool:
     """``tool`` is one of ANSWER_EXIT_TOOLS, exited 1 (123 under xargs) and said nothing on stderr
     (exit 2 and any complaint stay failures: a missing file, a syntax error)."""
-    quiet = not (stderr or "").strip()
-    return returncode in (1, 123) and quiet and os.path.basename(tool or "") in ANSWER_EXIT_TOOLS
+    return returncode in (1, 123) and _quiet(stderr) and os.path.basename(tool or "") in ANSWER_EXIT_TOOLS
+
+
+def _quiet(stderr: "bytes | str | None") -> bool:
+    return not (stderr or "").strip()
 
 
 # wc given several files ends with a summary line "<counts> total"; it is not a file.

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from ragix_core.reasoning_tutor.claims import parse_claim
-from ragix_core.reasoning_tutor.rules import (Output, RuleError, default_rules, load_rules, normalize_command, output_status,
-                                             parse_rules)
+from ragix_core.reasoning_tutor.rules import (Output, RuleError, default_rules, load_rules, normalize_command,
+                                             output_status, parse_rules)
 from ragix_core.tools import ToolBox
 
 
@@ -19,7 +19,8 @@ def derive(project: Path, command: str):
     return {d.claim for d in facts}
 
 
-@pytest.mark.parametrize("command,status", [("diff src/app.py README.md", "ok"), ("grep -rn NO_SUCH_WORD src", "no_match"),
+@pytest.mark.parametrize("command,status", [("diff src/app.py README.md", "ok"),
+                                            ("grep -rn NO_SUCH_WORD src", "no_match"),
                                             ("diff src/app.py missing.txt", "failed"), ("wc -l src/app.py", "ok")])
 def test_a_diff_that_finds_differences_is_ok_like_a_search_that_found_something(project, command, status):
     assert output_status(ToolBox(project).run_command(command)) == status

@@ -93,7 +93,8 @@ def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(
 def test_a_diff_that_finds_differences_is_an_answer_not_a_failure(project):
     # diff exits 1 when the files differ: that is what the goal asked, not an error to retry on.
     res, llm = run("How do docs/install.md and docs/usage.md differ?", project,
-                   fenced("diff docs/install.md docs/usage.md"), "install.md has eleven step lines; usage.md has one run line.")
+                   fenced("diff docs/install.md docs/usage.md"),
+                   "install.md has eleven step lines; usage.md has one run line.")
     attempt = res.state.meta["attempt"]
     assert (attempt["decided_by"], attempt["ran"], attempt["retries"]) == ("greedy", 1, 0)
     assert [c["temperature"] for c in llm.calls] == [0.0, 0.0]  # the command, then the writer: nothing redrawn
