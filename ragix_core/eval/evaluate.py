@@ -10,7 +10,8 @@ pass: SIMPLE vs MODERATE vs COMPLEX are judgement calls.
 The answer judged is the writer's own: the "Also listed in the output of ..."
 lines that grounding appends (files a tool printed, whatever the answer said)
 are left out. A run that would pass only with them is not a pass; it is
-counted apart as ``passed_via_grounding``.
+counted apart as ``passed_via_grounding``. A run that found no answer (its final answer is the
+Partial Results report: ``state.meta[REPORT_NOT_ANSWER]``) is judged as having answered nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ragix_core.evidence.answers import REPORT_NOT_ANSWER
 from ragix_core.evidence.grounding import without_listing
 from ragix_core.eval.matching import executed_calls, find_patterns, match_commands
 from ragix_core.eval.scenario import Scenario, checker_takes_outputs
@@ -153,10 +155,15 @@ def evaluate_run(scenario: Scenario, result: Any, workdir: Optional[Path] = None
 
     outputs = [str(s.result.stdout) for s in executed_steps if getattr(getattr(s, "result", None), "stdout", None)]
 
-    own = without_listing(answer)  # the writer's answer, without grounding's appended listing
+    # A run that found no answer ends with ragix's report of what it tried: its step numbers, counts and
+    # quoted outputs are not an answer (measured: a report's "Step 1" passed an NL2Bash task whose gold
+    # prints 1, its "0 recovery attempt(s)" an AgentBench task whose answer is 0). It is judged as
+    # having said nothing; what its commands printed still counts where a checker reads outputs.
+    said = "" if (getattr(state, "meta", None) or {}).get(REPORT_NOT_ANSWER) else answer
+    own = without_listing(said)  # the writer's answer, without grounding's appended listing
     failure, found, missing_patterns, detail = _judge_answer(scenario, own, workdir, outputs)
     coverage = len(found) / len(scenario.expected_patterns) if scenario.expected_patterns else None
-    only_in_listing = bool(failure) and own != answer and not _judge_answer(scenario, answer, workdir, outputs)[0]
+    only_in_listing = bool(failure) and own != said and not _judge_answer(scenario, said, workdir, outputs)[0]
     if only_in_listing:
         failure = [f"{f} (in the answer only through grounding's appended file listing)" for f in failure]
     answer_failures = len(failure)

@@ -15,7 +15,10 @@ from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus
 from ragix_core.evidence.steps import shown_command, step_output, writes_not_run
 
-__all__ = ["compose_from_steps", "partial_results", "recommendation"]
+__all__ = ["compose_from_steps", "partial_results", "recommendation", "REPORT_NOT_ANSWER"]
+
+# The state.meta key set when a run's final answer is the Partial Results report: the run found no answer.
+REPORT_NOT_ANSWER = "final_answer_is_report"
 
 
 MAX_LISTED = 8  # commands a partial answer lists (the main path runs at most 1 + samples + retries)

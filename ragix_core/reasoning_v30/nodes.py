@@ -20,7 +20,7 @@ from .emit import EmitFn, emit_event, utc_now
 from .execute import ExecuteNode, emit_step, execute_step
 from .graph import BaseNode
 from .node_calls import call, positional_arity, resolve, takes_state
-from ragix_core.evidence.answers import compose_from_steps, partial_results
+from ragix_core.evidence.answers import REPORT_NOT_ANSWER, compose_from_steps, partial_results
 from ragix_core.core.types import (
     Plan,
     PlanStep,
@@ -364,6 +364,9 @@ class RespondNode(BaseNode):
         if state.stop_reason in PARTIAL_REASONS or (state.stop_reason not in (None, "success") and not state.final_answer):
             unanswered = True
             state.final_answer = partial_results(state)
+            # The report is ragix's account of what was tried, not an answer: a scorer must not read
+            # its step numbers and counts as one (eval/evaluate.py).
+            state.meta[REPORT_NOT_ANSWER] = True
         elif not state.final_answer:
             state.final_answer = self._compose(state)
         state.stop_reason = state.stop_reason or "success"

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from ragix_core.eval.evaluate import evaluate_run
+from ragix_core.evidence.answers import REPORT_NOT_ANSWER
 from ragix_core.eval.metrics import aggregate
 from ragix_core.core.types import ToolResult
 from ragix_core.eval.scenario import Scenario, checker_takes_outputs
@@ -97,6 +98,28 @@ def test_checker_with_outputs_gets_what_the_steps_printed():
     r = evaluate_run(scen, make_result("done", ["ls"]))  # a step without a result printed nothing
     assert not r.passed and seen[-1] == [] and "checker: a.py not printed" in r.failure
     assert not checker_takes_outputs(lambda a, w: (True, "")) and not checker_takes_outputs(len)
+
+
+def test_a_report_of_what_was_tried_is_not_an_answer_but_its_commands_outputs_still_count():
+    # A run that found no answer ends with the Partial Results report; its "Step 1" once passed a task
+    # whose gold output is 1. The report is judged as saying nothing: only what the steps printed counts.
+    report = "## Partial Results\n\nI attempted ... (no_evidence) after 0 recovery attempt(s).\n- Step 1 failed"
+    scen = Scenario(id="n", input="q", expected_patterns=["Step 1"])
+    answered = make_result(report, ["ls"], stop_reason="no_evidence")
+    assert evaluate_run(scen, answered).passed  # the same text as an answer passes
+    unanswered = make_result(report, ["ls"], stop_reason="no_evidence")
+    unanswered.state.meta[REPORT_NOT_ANSWER] = True
+    r = evaluate_run(scen, unanswered)
+    assert not r.passed and r.final_answer == report  # the report is kept for the reader, not judged
+
+    def printed_one(answer, workdir, outputs=()):
+        return "1" in answer.split() or "1\n" in outputs, "1 neither printed nor said"
+
+    scen = Scenario(id="o", input="q", checker=printed_one)
+    unanswered.state.executed_steps[0].result = ToolResult(tool="shell", returncode=0, stdout="1\n")
+    assert evaluate_run(scen, unanswered).passed
+    unanswered.state.executed_steps[0].result = ToolResult(tool="shell", returncode=0, stdout="0\n")
+    assert not evaluate_run(scen, unanswered).passed
 
 
 def test_aggregates_follow_spec_definitions():

@@ -9,6 +9,7 @@ from typing import List
 import pytest
 
 from ragix_core.core.events import EventBus, EventKind
+from ragix_core.evidence.answers import REPORT_NOT_ANSWER
 from ragix_core.reasoning_v30.graph import CheckpointError, GraphError, ReasoningGraph, StopRun, load_checkpoint
 from ragix_core.reasoning_v30.nodes import (
     ClassifyNode,
@@ -187,7 +188,7 @@ def test_a_failed_second_look_after_a_doubt_lets_the_doubted_absence_stand():
     graph, _ = build(TaskComplexity.MODERATE, plans, _empty_or_failing(), doubt=_doubt_once)
     final = graph.run(state())
     assert final.stop_reason == "success", final.final_answer
-    assert "Partial Results" not in final.final_answer
+    assert "Partial Results" not in final.final_answer and REPORT_NOT_ANSWER not in final.meta
     assert final.meta["doubted_evidence_stands"] == 2  # the failed step of the second look
     assert graph.trace[-2:] == ["EXECUTE", "RESPOND"]
 
@@ -234,6 +235,7 @@ def test_max_reflections_writes_partial_results_with_recommendation():
     text = final.final_answer
     for heading in ("## Partial Results", "### What Was Tried", "### Recommendation", "### Partial Output"):
         assert heading in text
+    assert final.meta[REPORT_NOT_ANSWER]  # a scorer reads the report as no answer (eval/evaluate.py)
     assert "may not exist" in text  # recommendation derived from the error
     assert "wrong path at 1" in text
 
