@@ -35,25 +35,50 @@ _DONE = ("That part of the goal is already done: write the command for the part 
 LISTING_NAMES = 30
 
 
+# Programs whose first operand is a pattern or a program text, not a path, unless an option gave it
+# (`grep -e P`, `awk -f F`, `sed -e S`). Measured at 4f2bcfa: `grep -rl bench_something.py benchmarks/`
+# that found nothing was shown the top directory's listing, read from its pattern, not `benchmarks/`.
+_PATTERN_FIRST = {"grep": ("-e", "-f", "--regexp", "--file"), "egrep": ("-e", "-f"), "fgrep": ("-e", "-f"),
+                  "rg": ("-e", "-f", "--regexp", "--file"), "awk": ("-f", "--file"), "sed": ("-e", "-f", "--expression",
+                                                                                         "--file")}
+
+
 def _operands(command: str, root: Path) -> List[str]:
-    """The words of a command line that name paths: not a stage's program, not an option, and
-    either path-shaped (a "/" or a ".") or the name of something in ``root``."""
+    """The words of a command line that name paths: not a stage's program, not an option, not a search's
+    pattern or an awk or sed program, and either path-shaped (a "/" or a ".") or the name of something in
+    ``root``."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    out, program = [], True
+    out: List[str] = []
+    stages: List[List[str]] = [[]]
     for w in words:
         if w == "|":
-            program = True
+            stages.append([])
+        else:
+            stages[-1].append(w)
+    for stage in stages:
+        if not stage:
             continue
-        if program:
-            program = False
-            continue
-        if w in (".", "./") or w.startswith("-"):
-            continue
-        if "/" in w or "." in w or os.path.lexists(os.path.join(root, w)):
-            out.append(w)
+        given = _PATTERN_FIRST.get(os.path.basename(stage[0]), ())
+        pattern_pending = bool(given) and not any(w == o or (w.startswith(o) and not w.startswith("--"))
+                                                  or w.startswith(o + "=") for w in stage[1:] for o in given)
+        value_next = False
+        for w in stage[1:]:
+            if value_next:  # the pattern or program an option gave
+                value_next = False
+                continue
+            if w in given:
+                value_next = True
+                continue
+            if w in (".", "./") or w.startswith("-"):
+                continue
+            if pattern_pending:
+                pattern_pending = False
+                continue
+            if "/" in w or "." in w or os.path.lexists(os.path.join(root, w)):
+                out.append(w)
     return out
 
 

@@ -88,3 +88,18 @@ def test_a_write_whose_result_exists_tells_the_retry_to_do_what_is_left(tmp_path
     said = [execution_feedback(s, tmp_path) for s in (idle, exists, other, read)]
     assert ["already done: write the command for the part that is left" in text for text in said] == [
         True, True, False, False]
+
+
+def test_a_search_that_found_nothing_is_shown_the_directory_it_searched_not_one_read_from_its_pattern(tmp_path):
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "bench_group.py").write_text("x\n")
+    (tmp_path / "README.md").write_text("x\n")
+    empty = ToolResult("grep", 1, no_match=True)
+    for command in ("grep -rl 'bench_something.py' benchmarks/", "grep -rl bench_something.py benchmarks | wc -l",
+                    "awk '/x.y/ {print}' benchmarks/bench_group.py", "sed -n '/a.b/p' benchmarks/bench_group.py"):
+        text = execution_feedback(step(command, empty, StepStatus.SUCCESS), tmp_path)
+        assert text.endswith("The nearest existing directory holds: ./benchmarks: bench_group.py"), command
+    # a pattern given by an option is skipped with it, and every operand is then a path
+    for command in ("grep -r -e bench_something.py benchmarks", "grep -rl --regexp=x.y benchmarks"):
+        text = execution_feedback(step(command, empty, StepStatus.SUCCESS), tmp_path)
+        assert text.endswith("holds: ./benchmarks: bench_group.py"), command
