@@ -38,9 +38,10 @@ LISTING_NAMES = 30
 # Programs whose first operand is a pattern or a program text, not a path, unless an option gave it
 # (`grep -e P`, `awk -f F`, `sed -e S`). Measured at 4f2bcfa: `grep -rl bench_something.py benchmarks/`
 # that found nothing was shown the top directory's listing, read from its pattern, not `benchmarks/`.
-_PATTERN_FIRST = {"grep": ("-e", "-f", "--regexp", "--file"), "egrep": ("-e", "-f"), "fgrep": ("-e", "-f"),
-                  "rg": ("-e", "-f", "--regexp", "--file"), "awk": ("-f", "--file"), "sed": ("-e", "-f", "--expression",
-                                                                                         "--file")}
+_PATTERN_FIRST = {
+    "grep": ("-e", "-f", "--regexp", "--file"), "egrep": ("-e", "-f"), "fgrep": ("-e", "-f"),
+    "rg": ("-e", "-f", "--regexp", "--file"), "awk": ("-f", "--file"), "sed": ("-e", "-f", "--expression", "--file"),
+}
 
 
 def _operands(command: str, root: Path) -> List[str]:
