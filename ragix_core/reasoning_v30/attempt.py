@@ -43,24 +43,22 @@ with `mkdir`; where `mkdir -p logs` changed nothing, the run answered a count no
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from ragix_core import prompts
 from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.pipe_mistakes import step_mistake
-from ragix_core.evidence.steps import NO_MATCHES, Fix, found_nothing, refused_write
-from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample, normalize_output, short_output_key
-from ragix_core.tools.lexer import stage_texts
+from ragix_core.evidence.steps import Fix, found_nothing, refused_write
+from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample
 
 from .computed import computed_number, output_lines, plural, printed_number
+from .step_kinds import (CONFIRM_LINES, changes, doubted, first_stage_of, is_short, listed, output_key, ran_well,
+                         same_command, sound, states_itself, unchanged_write, usable)
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
-CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
 # Cross-check draws, at most (voting.cross_check_draws): a third one changed the stop reason of 6 of the 15 runs
 # that drew it on AgentBench OS and NL2Bash at d39291a, never the answer, for one more model call each.
@@ -78,87 +76,14 @@ JUDGED_RIVALS = 2  # rival outputs a disputed winner is judged against, at most 
 RunStep = Callable[..., Optional[Fix]]  # run_step(step, final=False): runs it; returns a fix to run instead
 
 
-def output_key(step: PlanStep) -> str:
-    """What the vote compares: the output up to layout (sampling.normalize_output). A short output
-    that states numbers is compared by its numbers alone, so `wc -l main.c` ("42 main.c") and
-    `wc -l < main.c` ("42") agree; other short outputs by their lines in any order."""
-    r = step.result
-    if r is None:
-        return ""
-    if r.no_match and not (r.stdout or "").strip():
-        return NO_MATCHES
-    text = normalize_output(r.stdout or "")
-    return text if len(text.splitlines()) > CONFIRM_LINES else short_output_key(text)
-
-
-def _short(step: PlanStep, lines: int) -> bool:
-    return output_lines(step) <= lines
-
-
-def _same(command: str) -> str:
-    return re.sub(r"\s+", " ", command.strip())
-
-
-# Programs that print what they are given: `expr 47` and `seq 47 47` state a number as `echo 47` does.
-_STATES_ITSELF = {"echo", "printf", "expr", "seq"}
-
-
-def _search(step: PlanStep) -> str:
-    """The first stage of the step's command as written, spacing normalised: what the command reads."""
-    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
-    return _same(stage_texts(command)[0])
-
-
-def _states_itself(step: PlanStep) -> bool:
-    """The command prints words it was given (``echo 47``) rather than anything it read."""
-    command = step.tool_call.args.get("command", "") if step.tool_call else ""
-    words = str(command).split()
-    return bool(words) and words[0].rsplit("/", 1)[-1] in _STATES_ITSELF
-
-
-def _listed(steps: List[PlanStep]) -> str:
-    """The distinct commands that ran, for a follow-up request: "`a`; `b`"."""
-    commands = [s.tool_call.args.get("command") for s in steps if s.tool_call]
-    return "; ".join(f"`{c}`" for c in dict.fromkeys(commands))
-
-
-def _ran_well(step: Optional[PlanStep]) -> bool:
-    """It ran, and its shape can compute something (evidence/pipe_mistakes.py)."""
-    return step is not None and step.status == StepStatus.SUCCESS and step_mistake(step) is None
-
-
-def _doubted(step: Optional[PlanStep]) -> bool:
-    """Its shape answers another question than the likely one (evidence/path_as_text.py)."""
-    return step is not None and step.result is not None and bool(step.result.doubt)
-
-
-def _usable(step: Optional[PlanStep]) -> bool:
-    return _ran_well(step) and not found_nothing(step)
-
-
-def _sound(step: Optional[PlanStep]) -> bool:
-    """It may win, and be voted on: usable and not doubted. A doubted step wins only when nothing sound did."""
-    return _usable(step) and not _doubted(step)
-
-
-def _unchanged_write(step: Optional[PlanStep]) -> bool:
-    """A write that ran and left the project as it was."""
-    return (step is not None and step.status == StepStatus.SUCCESS and step.result is not None
-            and step.result.writes and not step.result.changed)
-
-
-def _changes(step: Optional[PlanStep]) -> bool:
-    """The command writes to the project: a vote would run several writes, so none is sampled."""
-    return step is not None and step.result is not None and step.result.changed
-
-
 @dataclass
 class AttemptOutcome:
     steps: List[PlanStep] = field(default_factory=list)  # every command that ran, in order
     winner: Optional[PlanStep] = None
     # "greedy" (confirmed or not) | "vote" (the greedy one failed) | "retry" | "judged" (a disputed rival the
     # judge picked in both orders) | "doubted" (no sound command found anything; a doubted one did) |
-    # "unchanged" (nothing found anything; a write ran and changed nothing) | "" (nothing found)
+    # "unchanged" (nothing found anything; a write ran and changed nothing) | "after_write" (the read drawn after
+    # a write that printed nothing, for a goal that asks a quantity: CommandAttempt.after_write) | "" (nothing found)
     decided_by: str = ""
     vote: Optional[SampleRun[PlanStep]] = None
     retries: int = 0
@@ -175,7 +100,7 @@ class AttemptOutcome:
     @property
     def found_nothing(self) -> bool:
         """Commands ran, and every one that worked found nothing."""
-        return self.winner is None and any(_ran_well(s) for s in self.steps)
+        return self.winner is None and any(ran_well(s) for s in self.steps)
 
     @property
     def agreed(self) -> int:
@@ -200,8 +125,8 @@ class AttemptOutcome:
         if self.vote is not None:
             for c in self.vote.clusters:
                 if self.winner in c.members:
-                    mine = _search(self.winner)
-                    return 1 + len({_search(m) for m in c.members if m is not self.winner} - {mine})
+                    mine = first_stage_of(self.winner)
+                    return 1 + len({first_stage_of(m) for m in c.members if m is not self.winner} - {mine})
         return 1
 
     @property
@@ -230,13 +155,13 @@ class AttemptOutcome:
         one pipe's output, which a wrong pipe prints as plausibly as a right one), or any read found only
         after the greedy command failed, by the one sample or retry that worked (measured on AgentBench OS
         and NL2Bash at 89b7b60 and ff58d1f: each of the 4 such long outputs that ended ``success`` was wrong)."""
-        after_failure = self.decided_by in ("vote", "retry") and not _changes(self.winner)
+        after_failure = self.decided_by in ("vote", "retry", "after_write") and not changes(self.winner)
         return (self.checked or after_failure) and not self.confirmed and not self.disputed
 
     def confidence(self) -> float:
         """A stated confidence, from how the winner was chosen: the share of usable drawn commands that
         printed the winner's output when two or more did (at most 0.9); one unconfirmed command 0.6, a
-        retry after failures 0.5; a disputed one 1 / the commands that found something."""
+        retry after failures or a read after a write 0.5; a disputed one 1 / the commands that found something."""
         if self.winner is None:
             return 0.0
         usable = len(self.vote.samples) if self.vote else 1
@@ -244,7 +169,7 @@ class AttemptOutcome:
             return round(min(0.9, self.agreed_another_way / max(usable, 1)), 3)
         if self.disputed:
             return round(1 / max(usable, 2), 3)
-        return 0.5 if self.decided_by == "retry" else 0.6
+        return 0.5 if self.decided_by in ("retry", "after_write") else 0.6
 
     def summary(self) -> str:
         """One line for the answer's caveat when the winner is weak: "3 commands printed different outputs"."""
@@ -261,7 +186,7 @@ class AttemptOutcome:
             return (f"{len(self.vote.samples)} commands printed {self.outputs_found} different outputs; "
                     f"this answer rests on {basis}")
         if self.unconfirmed and self.agreed >= 2:
-            return (f"the commands that printed the same output all read it with `{_search(self.winner)}`; "
+            return (f"the commands that printed the same output all read it with `{first_stage_of(self.winner)}`; "
                     "none found it another way")
         if self.unconfirmed:
             return "no second command printed the same output; this answer rests on one command"
@@ -329,14 +254,14 @@ class CommandAttempt:
         out = AttemptOutcome()
         ran: Dict[str, PlanStep] = {}
         greedy = self._draw("", False, description, out, ran)
-        if _sound(greedy):
+        if sound(greedy):
             out.winner, out.decided_by = greedy, "greedy"
             self._confirm(greedy, "greedy", description, out, ran)
             return out
         if greedy is not None and refused_write(greedy):
             out.write_refused = greedy  # the goal asks for a write: a vote or a retry cannot make it
             return out
-        if self.samples and not _changes(greedy):
+        if self.samples and not changes(greedy):
             # Each sample is told what the greedy command's run showed, as a retry is: drawn blind, samples
             # repeat its mistake (AgentBench OS test-42 at 52a8250: a count of files for a count of lines,
             # drawn again among the samples and voted).
@@ -356,16 +281,16 @@ class CommandAttempt:
             step = self._draw(feedback, r > 0, description, out, ran)
             if step is not None and len(out.steps) == before:  # a command already run: nothing new was tried
                 step = self._redraw(step, feedback, description, out, ran)
-            if _sound(step):
+            if sound(step):
                 out.winner, out.decided_by = step, "retry"
                 self._confirm(step, "retry", description, out, ran)
                 return out
         if not out.steps and out.no_command:
             raise StopRun("command_generation_failed", out.no_command[-1])
-        doubted = [s for s in out.steps if _usable(s) and _doubted(s)]
-        unchanged = [s for s in out.steps if _unchanged_write(s)]
-        if doubted:  # its output is still the best evidence there is, answered as one unconfirmed command
-            out.winner, out.decided_by, out.checked = doubted[0], "doubted", True
+        read_doubted = [s for s in out.steps if usable(s) and doubted(s)]
+        unchanged = [s for s in out.steps if unchanged_write(s)]
+        if read_doubted:  # its output is still the best evidence there is, answered as one unconfirmed command
+            out.winner, out.decided_by, out.checked = read_doubted[0], "doubted", True
         elif unchanged:  # the goal may only have asked for what already is
             out.winner, out.decided_by = unchanged[0], "unchanged"
         return out
@@ -373,15 +298,15 @@ class CommandAttempt:
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,
                  ran: Dict[str, PlanStep]) -> None:
         """Put a short output (a count, a name) to a vote of commands written another way."""
-        if (self.samples and self.cross_checks and self.confirm_lines and not _changes(first)
-                and _short(first, self.confirm_lines)):
+        if (self.samples and self.cross_checks and self.confirm_lines and not changes(first)
+                and is_short(first, self.confirm_lines)):
             out.checked = True
             self._vote(first, label, True, description, out, ran)  # confirm or dispute it
 
     def _told(self, step: PlanStep, out: AttemptOutcome) -> str:
         """What a draw after ``step`` is told: what a person would read of its run, and the commands tried."""
         return "\n\n" + prompts.section("command_followup", "retry", feedback=self.feedback(step),
-                                         tried=_listed(out.steps))
+                                         tried=listed(out.steps))
 
     def _vote(self, first: Optional[PlanStep], label: str, cross_check: bool, description: str,
               out: AttemptOutcome, ran: Dict[str, PlanStep], told: str = "") -> None:
@@ -395,18 +320,18 @@ class CommandAttempt:
 
         def draw(i: int) -> Optional[PlanStep]:
             if i == 0:  # the first command is the vote's first sample: no second call
-                if not _ran_well(first) or _doubted(first):
+                if not ran_well(first) or doubted(first):
                     return None
                 voted.add(id(first))
                 return first
-            if any(_changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
+            if any(changes(s) and s.status == StepStatus.SUCCESS for s in out.steps):
                 raise StopSampling  # a sampled command changed the project: that change is the result
             if cross_check and len(checks) >= self.cross_checks:
                 raise StopSampling  # enough other commands printed something to confirm or dispute
             feedback = "\n\n" + prompts.section("command_followup", "cross_check",
-                                                 tried=_listed(out.steps)) if cross_check else told
+                                                 tried=listed(out.steps)) if cross_check else told
             step = self._draw(feedback, True, description, out, ran)
-            if not _ran_well(step) or _doubted(step) or id(step) in voted or _states_itself(step):
+            if not ran_well(step) or doubted(step) or id(step) in voted or states_itself(step):
                 return None  # failed, a command already voted (the same pipe again), or an echo
             voted.add(id(step))
             if not found_nothing(step):
@@ -422,6 +347,23 @@ class CommandAttempt:
             out.winner = best.representative
             out.decided_by = label if best.representative is first else "vote"
 
+    def after_write(self, description: str, out: AttemptOutcome, draws: int = 2) -> Optional[PlanStep]:
+        """A command for what the goal asks to find, count or compute, after ``out.winner`` changed the
+        project and printed nothing: the write was one part of a goal that asks a quantity (measured on
+        AgentBench OS at dd1a5f0: `touch log_files/log{1..10}` and `mkdir -p problem_directory/dir1 …` won,
+        and the answers' counts rested on no output). The first of at most ``draws`` that read something
+        (greedy, then sampled), or None: never a write, an ``echo``, or a command already run."""
+        feedback = "\n\n" + prompts.section("command_followup", "after_write",
+                                             command=out.winner.tool_call.args.get("command"), tried=listed(out.steps))
+        ran = {same_command(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
+        for draw in range(draws):
+            before = len(out.steps)
+            step = self._draw(feedback, GREEDY if draw == 0 else SAMPLED, description, out, ran)
+            if (len(out.steps) > before and sound(step) and not states_itself(step) and not changes(step)
+                    and not (step.result is not None and step.result.writes)):
+                return step
+        return None
+
     def compute(self, description: str, out: AttemptOutcome, draws: int = 2) -> Optional[PlanStep]:
         """A command that prints the number the answer needs from what ``out.winner`` printed
         (reasoning_v30/computed.py): the first of at most ``draws`` that ran well and printed one
@@ -433,11 +375,11 @@ class CommandAttempt:
         feedback = "\n\n" + prompts.section("command_followup", "compute",
                                              command=winner.tool_call.args.get("command"),
                                              lines=plural(output_lines(winner), "line"))
-        ran = {_same(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
+        ran = {same_command(str(s.tool_call.args.get("command"))): s for s in out.steps if s.tool_call}
         for draw in range(draws):
             before = len(out.steps)
             step = self._draw(feedback, GREEDY if draw == 0 else SAMPLED, description, out, ran)
-            if (len(out.steps) == before or not _usable(step) or _states_itself(step) or _changes(step)
+            if (len(out.steps) == before or not usable(step) or states_itself(step) or changes(step)
                     or (step.result is not None and step.result.writes)):
                 continue
             if computed_number(step) is not None:
@@ -462,7 +404,7 @@ class CommandAttempt:
     def _last_unusable(self, out: AttemptOutcome) -> Optional[PlanStep]:
         """The command to show the retry: the last one that failed, found nothing or is doubted."""
         for step in reversed(out.steps):
-            if not _sound(step):
+            if not sound(step):
                 return step
         return None
 
@@ -477,11 +419,11 @@ class CommandAttempt:
                 raise
             out.no_command.append(stop.message)
             return None
-        seen = ran.get(_same(command))
+        seen = ran.get(same_command(command))
         if seen is not None:  # the same command again: a vote for its output, not a second run
             return seen
         step = self._run(command, description, len(out.steps) + 1, out)
-        ran[_same(command)] = step
+        ran[same_command(command)] = step
         return step
 
     def _run(self, command: str, description: str, num: int, out: AttemptOutcome) -> PlanStep:

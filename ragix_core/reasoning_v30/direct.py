@@ -54,12 +54,16 @@ def _one_line(output: str) -> str:
     return bounded(" / ".join(line.strip() for line in output.splitlines() if line.strip()), 120)
 
 
+def _silent_write(step: PlanStep) -> bool:
+    """The command changed the project and printed nothing."""
+    r = step.result
+    return r is not None and r.changed and not (r.stdout or "").strip()
+
+
 def _quantity_from_a_silent_write(goal: str, answer: str, winner: PlanStep) -> bool:
     """``goal`` asks for a quantity, ``answer`` states a number, and ``winner`` changed the project and
     printed nothing: the number was read from no output."""
-    r = winner.result
-    return (r is not None and r.changed and not (r.stdout or "").strip() and asks_quantity(goal)
-            and re.search(r"\d", answer or "") is not None)
+    return _silent_write(winner) and asks_quantity(goal) and re.search(r"\d", answer or "") is not None
 
 
 class DirectAnswers:
@@ -111,6 +115,14 @@ class DirectAnswers:
             why = "the command writes and this run may only read" if outcome.write_refused is not None else \
                 "every command found nothing" if outcome.found_nothing else "no command worked"
             return {"escalate": why, "complexity": self.plan_complexity(goal), "steps": outcome.steps, "meta": meta}
+        if winner is not None and _silent_write(winner) and asks_quantity(goal):
+            # The write was one part of the goal; the quantity it asks is read by one more command.
+            rest = attempt.after_write(goal, outcome)
+            if rest is not None:
+                outcome.winner, outcome.decided_by = rest, "after_write"
+                meta["attempt"] = outcome.to_meta()  # the draws it added counted
+                return self._answer_from(goal, attempt, outcome, meta, done=[winner])
+            meta["attempt"] = outcome.to_meta()
         if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried. Commands that only found
             # nothing end `no_evidence` too: an empty search agrees with itself whether its pattern or path was
@@ -132,17 +144,18 @@ class DirectAnswers:
         return None
 
     def _answer_from(self, goal: str, attempt: CommandAttempt, outcome: AttemptOutcome,
-                     meta: Dict[str, Any]) -> Dict[str, Any]:
+                     meta: Dict[str, Any], done: Optional[List[PlanStep]] = None) -> Dict[str, Any]:
+        """The answer from ``outcome.winner``; ``done``: the writes that ran before it, part of the evidence."""
         number = printed_number(outcome.winner)
         # "output": no writer, the output is one number (ragix's notes are still added); "writer": the model wrote it
         meta["attempt"]["answer_from"] = "writer" if number is None else "output"
-        evidence = [outcome.winner]
+        evidence = list(done or []) + [outcome.winner]
         written = self.write_answer(goal, evidence) if number is None else number
         computed = self._compute(goal, written, attempt, outcome) if number is None else None
         if computed is not None:
             meta["attempt"].update(outcome.to_meta(), computed=computed.to_meta())  # the draws it added counted
             if computed.number is not None:
-                evidence = [outcome.winner, computed.step]
+                evidence = evidence + [computed.step]
                 written = computed.answer(written)
         answer = self._grounded(goal, written, evidence)
         # The answer's evidence is the winning command (and the one that computed its number); every command

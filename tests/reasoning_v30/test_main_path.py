@@ -301,12 +301,30 @@ def test_an_answer_resting_on_a_write_that_changed_nothing_ends_no_change(projec
 
 
 def test_a_count_answered_after_a_write_that_printed_nothing_is_unsupported_not_a_success(project):
-    # AgentBench OS test-115 at a6351b3: `touch` on every file, then "0" files, ended `success`.
+    # AgentBench OS test-115 at a6351b3: `touch` on every file, then "0" files, ended `success`. The draws
+    # asked for the count after the write (below) only wrote again or stated a number: nothing was read.
     res, llm = run("How many files are in the docs directory?", project, fenced("touch docs/install.md docs/usage.md"),
-                   "There are 0 files in the docs directory.", profile="dev", assume_yes=True)
-    assert res.state.meta["attempt"]["decided_by"] == "greedy" and len(llm.calls) == 2
+                   fenced("touch docs/new.md"), fenced("echo 2"), "There are 0 files in the docs directory.",
+                   profile="dev", assume_yes=True)
+    assert res.state.meta["attempt"]["decided_by"] == "greedy" and len(llm.calls) == 4
     assert res.state.stop_reason == "unsupported_answer" and res.state.confidence <= 0.3
     assert "rests on no output" in res.state.meta["caveat"] and "touch" in res.state.meta["caveat"]
+
+
+def test_a_write_that_printed_nothing_is_followed_by_a_command_for_the_quantity_the_goal_asks(project):
+    # AgentBench OS test-113 at dd1a5f0: `touch log_files/log{1..10}` won, and the answer's count rested on
+    # no output. The write is one part of the goal: the next draw is asked for what is left, and answers.
+    res, llm = run("How many files are in the docs directory?", project,
+                   fenced("touch docs/notes.md"), fenced("find docs -type f | wc -l"), profile="dev", assume_yes=True)
+    asked = llm.calls[1]["messages"][0]["content"]
+    assert len(llm.calls) == 2 and "`touch docs/notes.md` ran: it changed the project" in asked
+    assert "That part of the goal is done" in asked and llm.calls[1]["temperature"] == 0.0  # the first is greedy
+    attempt = res.state.meta["attempt"]
+    assert attempt["decided_by"] == "after_write" and attempt["answer_from"] == "output"
+    assert res.state.final_answer.startswith("3") and res.state.stop_reason == "unconfirmed"
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["touch docs/notes.md",
+                                                                              "find docs -type f | wc -l"]
+    assert (project / "docs" / "notes.md").is_file()
 
 
 def test_a_write_the_goal_asks_for_is_a_success_when_its_answer_states_no_quantity(project):

@@ -1,0 +1,94 @@
+"""What kind of result a command of the main path gave: what the vote compares, and whether the step
+may win, be voted on, or is a write (attempt.py reads these; compute and the follow-ups too)."""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from ragix_core.core.types import PlanStep, StepStatus
+from ragix_core.evidence.pipe_mistakes import step_mistake
+from ragix_core.evidence.steps import NO_MATCHES, found_nothing
+from ragix_core.sampling import normalize_output, short_output_key
+from ragix_core.tools.lexer import stage_texts
+
+from .computed import output_lines
+
+__all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
+           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "STATES_ITSELF"]
+
+CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
+
+
+def output_key(step: PlanStep) -> str:
+    """What the vote compares: the output up to layout (sampling.normalize_output). A short output
+    that states numbers is compared by its numbers alone, so `wc -l main.c` ("42 main.c") and
+    `wc -l < main.c` ("42") agree; other short outputs by their lines in any order."""
+    r = step.result
+    if r is None:
+        return ""
+    if r.no_match and not (r.stdout or "").strip():
+        return NO_MATCHES
+    text = normalize_output(r.stdout or "")
+    return text if len(text.splitlines()) > CONFIRM_LINES else short_output_key(text)
+
+
+def is_short(step: PlanStep, lines: int) -> bool:
+    return output_lines(step) <= lines
+
+
+def same_command(command: str) -> str:
+    return re.sub(r"\s+", " ", command.strip())
+
+
+# Programs that print what they are given: `expr 47` and `seq 47 47` state a number as `echo 47` does.
+STATES_ITSELF = {"echo", "printf", "expr", "seq"}
+
+
+def first_stage_of(step: PlanStep) -> str:
+    """The first stage of the step's command as written, spacing normalised: what the command reads."""
+    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
+    return same_command(stage_texts(command)[0])
+
+
+def states_itself(step: PlanStep) -> bool:
+    """The command prints words it was given (``echo 47``) rather than anything it read."""
+    command = step.tool_call.args.get("command", "") if step.tool_call else ""
+    words = str(command).split()
+    return bool(words) and words[0].rsplit("/", 1)[-1] in STATES_ITSELF
+
+
+def listed(steps: List[PlanStep]) -> str:
+    """The distinct commands that ran, for a follow-up request: "`a`; `b`"."""
+    commands = [s.tool_call.args.get("command") for s in steps if s.tool_call]
+    return "; ".join(f"`{c}`" for c in dict.fromkeys(commands))
+
+
+def ran_well(step: Optional[PlanStep]) -> bool:
+    """It ran, and its shape can compute something (evidence/pipe_mistakes.py)."""
+    return step is not None and step.status == StepStatus.SUCCESS and step_mistake(step) is None
+
+
+def doubted(step: Optional[PlanStep]) -> bool:
+    """Its shape answers another question than the likely one (evidence/path_as_text.py)."""
+    return step is not None and step.result is not None and bool(step.result.doubt)
+
+
+def usable(step: Optional[PlanStep]) -> bool:
+    return ran_well(step) and not found_nothing(step)
+
+
+def sound(step: Optional[PlanStep]) -> bool:
+    """It may win, and be voted on: usable and not doubted. A doubted step wins only when nothing sound did."""
+    return usable(step) and not doubted(step)
+
+
+def unchanged_write(step: Optional[PlanStep]) -> bool:
+    """A write that ran and left the project as it was."""
+    return (step is not None and step.status == StepStatus.SUCCESS and step.result is not None
+            and step.result.writes and not step.result.changed)
+
+
+def changes(step: Optional[PlanStep]) -> bool:
+    """The command writes to the project: a vote would run several writes, so none is sampled."""
+    return step is not None and step.result is not None and step.result.changed
