@@ -10,7 +10,9 @@ answer only, so it fails; an NL2Bash read task is judged on the outputs the repo
 output, cut at 200 characters, and the successful steps' outputs), which is what the harness passes the
 checker now, give or take the cut; an NL2Bash write task is judged on the tree, so it stands.
 
-    python benchmarks/results/issue34/rescore_no_answer.py REPORT.json [REPORT.json ...]
+    python benchmarks/results/issue34/rescore_no_answer.py REPORT.json [REPORT.json ...] [--out DIR]
+
+With --out, each report is also written to DIR under its own name, rescored (for engine_vs_plain.py).
 """
 import json
 import re
@@ -33,7 +35,7 @@ def quoted_outputs(report: str) -> list:
     return [o for o in outs if o and o not in ("(no output)", "(no matches)")]
 
 
-def main(paths) -> None:
+def main(paths, out=None) -> None:
     checkers = None
     for path in paths:
         report = json.load(open(path))
@@ -51,10 +53,16 @@ def main(paths) -> None:
                     passed = False
                 if not passed:
                     print(f"{Path(path).name}: {s['strategy']} {s['id']} was a pass on its report's text; now fails")
+                    s["passed"] = False
+                    s["failure"] = list(s.get("failure") or []) + ["rescored: a report of what was tried is no answer"]
             after[s["strategy"]] += passed
         runs = Counter(s["strategy"] for s in report["scenarios"])
         print(f"{Path(path).name}: " + "; ".join(f"{k} {before[k]} -> {after[k]} of {runs[k]}" for k in sorted(runs)))
+        if out:
+            json.dump(report, open(Path(out) / Path(path).name, "w"), indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    out_dir = args[args.index("--out") + 1] if "--out" in args else None
+    main([a for a in args if a not in ("--out", out_dir)], out_dir)
