@@ -18,6 +18,7 @@ from typing import Any, Callable, List, Optional
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
+from ragix_core.tools.specs import SPECS
 
 from .emptied import emptied_stage
 from .path_hints import missing_paths
@@ -35,52 +36,51 @@ _DONE = ("That part of the goal is already done: write the command for the part 
 LISTING_NAMES = 30
 
 
-# Programs whose first operand is a pattern or a program text, not a path, unless an option gave it
-# (`grep -e P`, `awk -f F`, `sed -e S`). Measured at 4f2bcfa: `grep -rl bench_something.py benchmarks/`
-# that found nothing was shown the top directory's listing, read from its pattern, not `benchmarks/`.
-_PATTERN_FIRST = {
-    "grep": ("-e", "-f", "--regexp", "--file"), "egrep": ("-e", "-f"), "fgrep": ("-e", "-f"),
-    "rg": ("-e", "-f", "--regexp", "--file"), "awk": ("-f", "--file"), "sed": ("-e", "-f", "--expression", "--file"),
-}
+def _positionals(stage: List[str]) -> List[str]:
+    """A stage's operands as its tool's argument policy reads them (tools/specs.py): options and the values
+    they take left out, and the first operand too when it is a pattern or a program text (grep, sed, awk,
+    ``pattern_paths``) that no option gave. Measured at 4f2bcfa: `grep -rl bench_something.py benchmarks/`
+    that found nothing was shown the top directory's listing, read from its pattern, not `benchmarks/`."""
+    spec = SPECS.get(os.path.basename(stage[0]))
+    if spec is None:  # a program ragix does not run: every word that is not an option
+        return [w for w in stage[1:] if not w.startswith("-")]
+    out: List[str] = []
+    pattern_given, i = False, 1
+    while i < len(stage):
+        w = stage[i]
+        if w.startswith("--") and len(w) > 2:
+            name, eq, _ = w[2:].partition("=")
+            pattern_given = pattern_given or name in spec.pattern_options
+            i += 2 if name in spec.long_value and not eq else 1
+            continue
+        if w.startswith("-") and len(w) > 1:
+            taken = next((j for j, ch in enumerate(w[1:], 1) if ch in spec.short_value), None)
+            if taken is not None:
+                pattern_given = pattern_given or w[taken] in spec.pattern_options
+                i += 1 if taken + 1 < len(w) else 2  # the value attached, or the next word
+                continue
+            i += 1
+            continue
+        out.append(w)
+        i += 1
+    return out[1:] if spec.positionals == "pattern_paths" and not pattern_given else out
 
 
 def _operands(command: str, root: Path) -> List[str]:
-    """The words of a command line that name paths: not a stage's program, not an option, not a search's
-    pattern or an awk or sed program, and either path-shaped (a "/" or a ".") or the name of something in
-    ``root``."""
+    """The words of a command line that name paths: operands (not options, their values or a search's
+    pattern), either path-shaped (a "/" or a ".") or the name of something in ``root``."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    out: List[str] = []
     stages: List[List[str]] = [[]]
     for w in words:
         if w == "|":
             stages.append([])
         else:
             stages[-1].append(w)
-    for stage in stages:
-        if not stage:
-            continue
-        given = _PATTERN_FIRST.get(os.path.basename(stage[0]), ())
-        pattern_pending = bool(given) and not any(w == o or (w.startswith(o) and not w.startswith("--"))
-                                                  or w.startswith(o + "=") for w in stage[1:] for o in given)
-        value_next = False
-        for w in stage[1:]:
-            if value_next:  # the pattern or program an option gave
-                value_next = False
-                continue
-            if w in given:
-                value_next = True
-                continue
-            if w in (".", "./") or w.startswith("-"):
-                continue
-            if pattern_pending:
-                pattern_pending = False
-                continue
-            if "/" in w or "." in w or os.path.lexists(os.path.join(root, w)):
-                out.append(w)
-    return out
+    return [w for stage in stages if stage for w in _positionals(stage)
+            if w not in (".", "./") and ("/" in w or "." in w or os.path.lexists(os.path.join(root, w)))]
 
 
 def nearest_listing(paths: List[str], root: Path) -> Optional[str]:

@@ -53,7 +53,7 @@ from ragix_core.evidence.steps import Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample
 
 from .computed import computed_number, output_lines, plural, printed_number
-from .step_kinds import (CONFIRM_LINES, changes, doubted, first_stage_of, is_short, listed, output_key, ran_well,
+from .step_kinds import (CONFIRM_LINES, a_read, changes, doubted, first_stage_of, is_short, listed, output_key, ran_well,
                          same_command, sound, states_itself, unchanged_write, usable)
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
@@ -164,11 +164,11 @@ class AttemptOutcome:
         retry after failures or a read after a write 0.5; a disputed one 1 / the commands that found something."""
         if self.winner is None:
             return 0.0
-        usable = len(self.vote.samples) if self.vote else 1
+        voted = len(self.vote.samples) if self.vote else 1
         if self.confirmed:
-            return round(min(0.9, self.agreed_another_way / max(usable, 1)), 3)
+            return round(min(0.9, self.agreed_another_way / max(voted, 1)), 3)
         if self.disputed:
-            return round(1 / max(usable, 2), 3)
+            return round(1 / max(voted, 2), 3)
         return 0.5 if self.decided_by in ("retry", "after_write") else 0.6
 
     def summary(self) -> str:
@@ -359,8 +359,7 @@ class CommandAttempt:
         for draw in range(draws):
             before = len(out.steps)
             step = self._draw(feedback, GREEDY if draw == 0 else SAMPLED, description, out, ran)
-            if (len(out.steps) > before and sound(step) and not states_itself(step) and not changes(step)
-                    and not (step.result is not None and step.result.writes)):
+            if len(out.steps) > before and a_read(step) and not doubted(step):
                 return step
         return None
 
@@ -379,8 +378,7 @@ class CommandAttempt:
         for draw in range(draws):
             before = len(out.steps)
             step = self._draw(feedback, GREEDY if draw == 0 else SAMPLED, description, out, ran)
-            if (len(out.steps) == before or not usable(step) or states_itself(step) or changes(step)
-                    or (step.result is not None and step.result.writes)):
+            if len(out.steps) == before or not a_read(step):
                 continue
             if computed_number(step) is not None:
                 return step

@@ -120,9 +120,9 @@ class DirectAnswers:
             rest = attempt.after_write(goal, outcome)
             if rest is not None:
                 outcome.winner, outcome.decided_by = rest, "after_write"
-                meta["attempt"] = outcome.to_meta()  # the draws it added counted
+            meta["attempt"] = outcome.to_meta()  # the draws it added counted
+            if rest is not None:
                 return self._answer_from(goal, attempt, outcome, meta, done=[winner])
-            meta["attempt"] = outcome.to_meta()
         if winner is None:
             # Nothing to answer from: no model call; RESPOND reports what was tried. Commands that only found
             # nothing end `no_evidence` too: an empty search agrees with itself whether its pattern or path was

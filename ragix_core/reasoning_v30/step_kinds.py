@@ -15,7 +15,7 @@ from ragix_core.tools.lexer import stage_texts
 from .computed import output_lines
 
 __all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
-           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "STATES_ITSELF"]
+           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 
@@ -92,3 +92,10 @@ def unchanged_write(step: Optional[PlanStep]) -> bool:
 def changes(step: Optional[PlanStep]) -> bool:
     """The command writes to the project: a vote would run several writes, so none is sampled."""
     return step is not None and step.result is not None and step.result.changed
+
+
+def a_read(step: Optional[PlanStep]) -> bool:
+    """A follow-up draw that read the project: usable, not a command that states its output (`echo 47`), and
+    no write, whether or not it changed anything (compute's and after_write's draws answer, they do not act)."""
+    return (usable(step) and not states_itself(step) and not changes(step)
+            and not (step.result is not None and step.result.writes))
