@@ -79,8 +79,9 @@ class ScenarioResult:
 
 
 def _attempt_meta(state: Any) -> Optional[Dict[str, Any]]:
-    """What the report keeps of the main path's attempt: how the answer's command was chosen, not the
-    commands themselves (commands_run has them)."""
+    """What the report keeps of the main path's attempt: how the answer's command was chosen, and each
+    command's record ("draws": what its run gave, the start of its output); not the bare list of commands
+    (the draws name them; commands_run has every process)."""
     meta = (getattr(state, "meta", None) or {}).get("attempt")
     if not isinstance(meta, dict):
         return None

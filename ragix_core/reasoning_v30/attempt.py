@@ -49,12 +49,12 @@ from typing import Callable, Dict, List, Optional
 from ragix_core import prompts
 from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.steps import Fix, found_nothing, refused_write
+from ragix_core.evidence.steps import Fix, found_nothing, refused_write, step_output
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample
 
 from .computed import computed_number, output_lines, plural, printed_number
-from .step_kinds import (CONFIRM_LINES, a_read, changes, doubted, first_stage_of, is_short, listed, output_key, ran_well,
-                         same_command, sound, states_itself, unchanged_write, usable)
+from .step_kinds import (CONFIRM_LINES, DRAW_OUTPUT_CHARS, a_read, changes, doubted, first_stage_of, is_short, kind_of,
+                         listed, output_key, ran_well, same_command, sound, states_itself, unchanged_write, usable)
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
@@ -208,7 +208,12 @@ class AttemptOutcome:
                 "confirmed": self.confirmed, "unconfirmed": self.unconfirmed,
                 "found_nothing": self.found_nothing, "write_refused": self.write_refused is not None,
                 "judged": list(self.judged),
-                "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call]}
+                "commands": [s.tool_call.args.get("command") for s in self.steps if s.tool_call],
+                # each command in the order it ran: what its run gave and the start of what it printed, so a
+                # reader sees the outputs the winner was chosen among (the trace has each process, not its output)
+                "draws": [{"command": s.tool_call.args.get("command"), "kind": kind_of(s),
+                           "output": step_output(s, limit=DRAW_OUTPUT_CHARS), "won": s is self.winner}
+                          for s in self.steps if s.tool_call]}
 
 
 class CommandAttempt:

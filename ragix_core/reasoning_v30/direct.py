@@ -159,7 +159,7 @@ class DirectAnswers:
                 written = computed.answer(written)
         answer = self._grounded(goal, written, evidence)
         # The answer's evidence is the winning command (and the one that computed its number); every command
-        # that ran is in the trace (its tool events) and in meta["attempt"]["commands"].
+        # that ran is in the trace (its tool events) and in meta["attempt"]["draws"], with what each printed.
         result: Dict[str, Any] = {"confidence": outcome.confidence(), "steps": evidence, "meta": meta}
         # A caveat is said beside the answer (meta "caveat": the CLI prints it under the answer, --json and
         # the page show it), not inside it: a reader or a script taking the answer's number must not take a

@@ -15,9 +15,13 @@ from ragix_core.tools.lexer import stage_texts
 from .computed import output_lines
 
 __all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
-           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF"]
+           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
+           "kind_of", "DRAW_OUTPUT_CHARS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
+# What the attempt's record keeps of each command's output (or error): enough to see which output each draw
+# printed beside the winner's, in `--json` and the evaluation reports, without copying long listings.
+DRAW_OUTPUT_CHARS = 200
 
 
 def output_key(step: PlanStep) -> str:
@@ -99,3 +103,21 @@ def a_read(step: Optional[PlanStep]) -> bool:
     no write, whether or not it changed anything (compute's and after_write's draws answer, they do not act)."""
     return (usable(step) and not states_itself(step) and not changes(step)
             and not (step.result is not None and step.result.writes))
+
+
+def kind_of(step: PlanStep) -> str:
+    """What the step's run gave, in the words of the attempt's record: "refused" (ragix did not run it),
+    "failed", "mistake" (it ran, but its shape cannot compute the goal: evidence/pipe_mistakes.py), "doubted",
+    "empty" (nothing found: no output, a count of 0, no match), "wrote" (it changed the project) or "read"."""
+    r = step.result
+    if r is not None and r.refused:
+        return "refused"
+    if step.status != StepStatus.SUCCESS:
+        return "failed"
+    if step_mistake(step) is not None:
+        return "mistake"
+    if doubted(step):
+        return "doubted"
+    if changes(step):
+        return "wrote"
+    return "empty" if found_nothing(step) else "read"

@@ -271,10 +271,13 @@ def test_tokens_are_summed_under_the_node_that_made_each_model_call():
 def test_the_report_keeps_how_the_main_path_chose_its_command_and_the_stated_confidence():
     res = make_result("The largest is docs/guide.md: 120 LINES", ["find . -name '*.md' | xargs wc -l"])
     res.state.confidence = 0.9
-    res.state.meta["attempt"] = {"decided_by": "greedy", "agreed": 2, "confirmed": True, "commands": ["find ."]}
+    draws = [{"command": "find .", "kind": "read", "output": "./docs/guide.md", "won": True}]
+    res.state.meta["attempt"] = {"decided_by": "greedy", "agreed": 2, "confirmed": True, "commands": ["find ."],
+                                 "draws": draws}
     r = evaluate_run(SCEN, res)
     assert r.confidence == 0.9
-    assert r.attempt == {"decided_by": "greedy", "agreed": 2, "confirmed": True}  # the commands are commands_run's
+    # the bare commands are commands_run's; each draw's record (what it printed) is kept
+    assert r.attempt == {"decided_by": "greedy", "agreed": 2, "confirmed": True, "draws": draws}
     plain = evaluate_run(SCEN, make_result("The largest is docs/guide.md: 120 LINES", ["find ."]))
     assert plain.attempt is None
 

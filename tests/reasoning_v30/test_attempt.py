@@ -527,3 +527,27 @@ def test_a_retry_with_a_new_command_is_not_redrawn_and_a_repeated_redraw_ends_th
     # retry 1 wrote a new command (no redraw); retry 2 repeated one, was redrawn once, and repeated again
     assert out.redrawn == 1 and len(script.asked) == 4 and out.winner is None
     assert [a[2] for a in script.asked] == [False, False, True, 2]
+
+
+def test_each_draw_is_recorded_with_what_its_run_gave_and_what_it_printed():
+    refused = ToolResult("shell", 126, refused=True, error="refused: '&' (chaining or background) is not allowed")
+    counted = ToolResult("shell", 0, stdout="0\n", piped_lines=0)
+    ranked = ToolResult("shell", 0, stdout="4\n")  # one count, then sorted: a shape that cannot rank files
+    script = Script(["ls docs & wc -l", "grep -rl nope . | wc -l", "find docs -name '*.md' | wc -l | sort -n",
+                     "find docs -name '*.md'"],
+                    {"ls docs & wc -l": refused, "grep -rl nope . | wc -l": counted,
+                     "find docs -name '*.md' | wc -l | sort -n": ranked, "find docs -name '*.md'": LISTING})
+    out = attempt(script)
+    draws = out.to_meta()["draws"]
+    assert [(d["command"], d["kind"], d["won"]) for d in draws] == [
+        ("ls docs & wc -l", "refused", False), ("grep -rl nope . | wc -l", "empty", False),
+        ("find docs -name '*.md' | wc -l | sort -n", "mistake", False), ("find docs -name '*.md'", "read", True)]
+    assert draws[0]["output"].startswith("refused: '&'") and draws[1]["output"] == "0"
+    assert draws[3]["output"] == LISTING.stdout.strip()
+
+
+def test_a_long_output_is_cut_in_the_record_of_its_draw():
+    long = ToolResult("shell", 0, stdout="".join(f"./docs/file{n:03}.md\n" for n in range(100)))
+    out = attempt(Script(["find docs"], {"find docs": long}))
+    record = out.to_meta()["draws"][0]["output"]
+    assert record.startswith("./docs/file000.md") and "more characters cut" in record and len(record) < 300

@@ -88,6 +88,10 @@ def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(
     assert res.state.stop_reason == "success" and res.state.final_answer == "2"  # the output is one number
     assert attempt["answer_from"] == "output"
     assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["find docs -name '*.md' | wc -l"]
+    # the record of every draw: what its run gave, what it printed, which one won
+    assert [(d["kind"], d["output"], d["won"]) for d in attempt["draws"]] == [
+        ("failed", "0", False), ("read", "2", True), ("read", "2", False)]
+    assert attempt["draws"][0]["command"] == "ls docs/*.markdown | wc -l"
 
 
 def test_a_diff_that_finds_differences_is_an_answer_not_a_failure(project):
@@ -331,3 +335,4 @@ def test_a_write_the_goal_asks_for_is_a_success_when_its_answer_states_no_quanti
     res, _ = run("Copy app.py to main.py", project, fenced("cp app.py main.py"), "Copied app.py to main.py.",
                  profile="dev", assume_yes=True)
     assert res.state.stop_reason == "success" and (project / "main.py").is_file()
+
