@@ -102,6 +102,18 @@ class AttemptOutcome:
         """Commands ran, and every one that worked found nothing."""
         return self.winner is None and any(ran_well(s) for s in self.steps)
 
+    def absences(self) -> List[PlanStep]:
+        """The reads that found nothing, one per way of reading (distinct first stages): commands that ran
+        well (no mistake in their shape, not doubted), wrote nothing, stated nothing themselves, and printed
+        nothing, a count of 0 or no match. Two of them, reading the project differently, agree that nothing
+        is there; one alone repeats whatever its path or pattern got wrong (direct.py's ``found_none``)."""
+        reads: Dict[str, PlanStep] = {}
+        for s in self.steps:
+            if (ran_well(s) and found_nothing(s) and not doubted(s) and not states_itself(s)
+                    and not (s.result is not None and s.result.writes)):
+                reads.setdefault(first_stage_of(s), s)
+        return list(reads.values())
+
     @property
     def agreed(self) -> int:
         """How many drawn commands printed the winner's output (1 for a lone command)."""

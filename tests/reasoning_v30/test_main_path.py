@@ -336,3 +336,33 @@ def test_a_write_the_goal_asks_for_is_a_success_when_its_answer_states_no_quanti
                  profile="dev", assume_yes=True)
     assert res.state.stop_reason == "success" and (project / "main.py").is_file()
 
+
+NO_RUST = [fenced("find . -name '*.rs' | wc -l"), fenced("ls -R | grep -c '[.]rs$'"),
+           fenced("find . -type f -name '*.rs'"), fenced("grep -rl 'fn main' .")]
+
+
+def test_a_count_every_read_made_different_ways_found_none_of_is_answered_0_found_none(project):
+    res, llm = run("How many Rust source files does the project have?", project, *NO_RUST,
+                   reasoning={"voting": {"samples": 1}})
+    assert len(llm.calls) == 4  # greedy, one sample, two retries: no writer, the answer is the absences' 0
+    assert res.state.final_answer == "0" and res.state.stop_reason == "found_none"
+    assert res.state.confidence == 0.4
+    caveat = res.state.meta["caveat"]
+    assert caveat.startswith("no command found any: 4 commands") and "`find . -name '*.rs' | wc -l`" in caveat
+    # every command that ran is the evidence, as in a `no_evidence` report
+    assert len(res.state.executed_steps) == 4 and not res.state.meta.get("final_answer_is_report")
+
+
+def test_a_count_whose_reads_all_share_one_search_ends_no_evidence(project):
+    one_search = [fenced("find . -name '*.rs' | wc -l"), fenced("find . -name '*.rs'"),
+                  fenced("find . -name '*.rs' | head -n 5"), fenced("find . -name '*.rs' | sort")]
+    res, llm = run("How many Rust source files does the project have?", project, *one_search,
+                   reasoning={"voting": {"samples": 1}})
+    assert len(llm.calls) == 4 and res.state.stop_reason == "no_evidence"
+    assert res.state.meta.get("final_answer_is_report")  # ragix's account of what it tried, not an answer
+
+
+def test_a_goal_that_asks_no_quantity_is_not_answered_0_when_nothing_is_found(project):
+    res, llm = run("Which Rust source files does the project have?", project, *NO_RUST,
+                   reasoning={"voting": {"samples": 1}})
+    assert res.state.stop_reason == "no_evidence" and res.state.final_answer != "0"
