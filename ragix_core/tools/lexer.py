@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import glob as _glob
 import os
+import re
 from typing import Callable, List, Optional, Tuple
 
 from ragix_core.tools.braces import Piece, expand_word
@@ -258,6 +259,8 @@ def split_pipeline(command: str) -> List[List[str]]:
         elif c == "$" and command[i + 1:i + 2] in ("", " ", "|"):
             literal(c)  # a '$' that starts no expansion is itself, as in a shell (grep \.md$)
             in_word = True
+        elif c == "$":
+            raise Refusal(dollar_refusal(command, i, quoted=False))
         elif c in _UNQUOTED_REFUSALS:
             raise Refusal(_UNQUOTED_REFUSALS[c])
         elif c == "~" and not in_word:
@@ -273,6 +276,28 @@ def split_pipeline(command: str) -> List[List[str]]:
         raise Refusal("empty pipeline stage after '|'")
     _check_redirects(stages)
     return stages
+
+
+_VARIABLE = re.compile(r"\$(?:\{)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def dollar_refusal(command: str, i: int, quoted: bool) -> str:
+    """Why the ``$`` at ``command[i]`` is refused, and what to write instead. A small model pastes what a message
+    shows, so it names the kind of expansion and what stands in its place, never a command to copy: a variable
+    is a value nobody set (ragix runs no shell), a substitution is a second command, arithmetic is a tool's job."""
+    rest = command[i:]
+    if rest.startswith("$(("):
+        return "arithmetic expansion '$((...))' is not allowed: ragix runs no shell; compute the number with expr or awk"
+    if rest.startswith("$("):
+        return ("command substitution '$(...)' is not allowed: ragix runs no shell. Run the inner command on its "
+                "own, or pipe its output into the next one (through xargs when it lists files)")
+    variable = _VARIABLE.match(rest)
+    if variable:
+        return (f"'${variable.group(1)}' is a shell variable, and ragix runs each command without a shell: nothing "
+                "sets it. Write the value it stands for (a path in the project, a name, a number) in its place")
+    if quoted:
+        return "variable or command expansion '$' is not allowed, even in double quotes; use single quotes"
+    return _UNQUOTED_REFUSALS["$"]
 
 
 def _check_redirects(stages: List[List[str]]) -> None:
@@ -299,7 +324,7 @@ def _double_quoted(command: str, i: int, word: List[str]) -> int:
         if c == '"':
             return i
         if c == "$" and command[i + 1:i + 2] not in ('"', " "):  # "x$" ends with a plain '$' in a shell too
-            raise Refusal("variable or command expansion '$' is not allowed, even in double quotes; use single quotes")
+            raise Refusal(dollar_refusal(command, i, quoted=True))
         if c == "`":
             raise Refusal("command substitution '`' is not allowed")
         if c == "\\" and i + 1 < n and command[i + 1] in '$`"\\':
