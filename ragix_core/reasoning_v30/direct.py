@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from ragix_core import prompts
-from ragix_core.core.asks import asks_quantity
+from ragix_core.core.asks import asks_count, asks_quantity
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity, ToolResult
 from ragix_core.evidence.feedback import execution_feedback
@@ -23,7 +23,7 @@ from ragix_core.evidence.steps import shown_command, step_output
 from ragix_core.llm.structured import ask_json
 
 from .attempt import GREEDY, SAMPLED, AttemptOutcome, CommandAttempt
-from .computed import Computed, number_to_compute, plural, printed_number
+from .computed import Computed, number_to_compute, printed_number
 from ragix_core.llm.command_prompt import ask_free_command, command_request, pasted_placeholder
 from .judge import ask_judge
 from .replies import AnswerReply
@@ -128,16 +128,22 @@ class DirectAnswers:
             if rest is not None:
                 return self._answer_from(goal, attempt, outcome, meta, done=[winner])
         if winner is None:
-            absences = outcome.absences()
-            if asks_quantity(goal) and len(absences) >= AGREED_ABSENCES:
+            absences, aside = outcome.absences(), outcome.set_aside()
+            if (asks_count(goal) and len(absences) >= AGREED_ABSENCES
+                    and not any(s.status != StepStatus.SUCCESS for s in aside)):
                 # "How many ..." where reads made different ways all found nothing: the answer is 0, said to rest
                 # on absences. Ending `no_evidence` instead left no answer where none was the truth (AgentBench
                 # OS test-96 at 3a39c24: `find . -mindepth 1 -type d | wc -l` and `find . -mindepth 1 | wc -l`
-                # both printed 0, the answer 0, and the run answered nothing).
-                meta["caveat"] = (f"no command found any: {plural(len(absences), 'command')} reading the project "
-                                  "different ways printed nothing or 0 ("
+                # both printed 0, the answer 0, and the run answered nothing). A command that failed after
+                # printing something may have found some: then nothing is claimed.
+                meta["caveat"] = (f"no command that could count them found any: {len(absences)} ways of reading the "
+                                  "project printed nothing or 0 ("
                                   + "; ".join(f"`{shown_command(s)}`" for s in absences[:3])
-                                  + "); a wrong path or pattern finds nothing as well.")
+                                  + "); a wrong path or pattern finds nothing as well")
+                if aside:  # what a shape that cannot compute the goal printed is said, not hidden
+                    meta["caveat"] += ". Set aside, their shape cannot compute it: " + "; ".join(
+                        f"`{shown_command(s)}` printed \"{_one_line(step_output(s, limit=200))}\"" for s in aside[:2])
+                meta["caveat"] += "."
                 return {"answer": "0", "confidence": FOUND_NONE_CONFIDENCE, "steps": outcome.steps, "meta": meta,
                         "stop_reason": FOUND_NONE}
             # Nothing to answer from: no model call; RESPOND reports what was tried. Commands that only found

@@ -3,20 +3,23 @@ may win, be voted on, or is a write (attempt.py reads these; compute and the fol
 
 from __future__ import annotations
 
+import os
 import re
 from typing import List, Optional
 
+from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.evidence.pipe_mistakes import step_mistake
-from ragix_core.evidence.steps import NO_MATCHES, found_nothing
+from ragix_core.evidence.steps import NO_MATCHES, found_nothing, step_output
 from ragix_core.sampling import normalize_output, short_output_key
-from ragix_core.tools.lexer import stage_texts
+from ragix_core.tools.lexer import split_pipeline, stage_texts
+from ragix_core.tools.refusal import Refusal
 
 from .computed import output_lines
 
 __all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
            "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
-           "kind_of", "DRAW_OUTPUT_CHARS"]
+           "kind_of", "draw_output", "DRAW_OUTPUT_CHARS", "first_stage_words"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 # What the attempt's record keeps of each command's output (or error): enough to see which output each draw
@@ -53,6 +56,18 @@ def first_stage_of(step: PlanStep) -> str:
     """The first stage of the step's command as written, spacing normalised: what the command reads."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     return same_command(stage_texts(command)[0])
+
+
+def first_stage_words(step: PlanStep) -> str:
+    """The words the first stage of the step's command runs, as the lexer reads them, each path word normalised:
+    `find . -name '*.rs'`, `find ./ -name "*.rs"` and `find . -name \\*.rs` are one way of reading. The text
+    itself when the lexer refuses the command."""
+    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
+    try:
+        words = split_pipeline(command)[0]
+    except Refusal:
+        return first_stage_of(step)
+    return " ".join(os.path.normpath(w) if w and not w.startswith("-") else w for w in words)
 
 
 def states_itself(step: PlanStep) -> bool:
@@ -108,7 +123,8 @@ def a_read(step: Optional[PlanStep]) -> bool:
 def kind_of(step: PlanStep) -> str:
     """What the step's run gave, in the words of the attempt's record: "refused" (ragix did not run it),
     "failed", "mistake" (it ran, but its shape cannot compute the goal: evidence/pipe_mistakes.py), "doubted",
-    "empty" (nothing found: no output, a count of 0, no match), "wrote" (it changed the project) or "read"."""
+    "empty" (nothing found: no output, a count of 0, no match), "wrote" (it changed the project), "unchanged" (a
+    write that left the project as it was) or "read"."""
     r = step.result
     if r is not None and r.refused:
         return "refused"
@@ -120,4 +136,15 @@ def kind_of(step: PlanStep) -> str:
         return "doubted"
     if changes(step):
         return "wrote"
+    if unchanged_write(step):
+        return "unchanged"
     return "empty" if found_nothing(step) else "read"
+
+
+def draw_output(step: PlanStep, limit: int = DRAW_OUTPUT_CHARS) -> str:
+    """What the attempt's record shows of the step's run: why ragix refused it or why it failed (its error,
+    else what it printed), else what it printed."""
+    r = step.result
+    if r is not None and (r.refused or step.status != StepStatus.SUCCESS):
+        return bounded((r.error or r.stderr or r.stdout or "").strip(), limit)
+    return step_output(step, limit=limit)

@@ -89,8 +89,8 @@ def test_a_failed_command_is_followed_by_sampled_commands_voted_on_their_output(
     assert attempt["answer_from"] == "output"
     assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["find docs -name '*.md' | wc -l"]
     # the record of every draw: what its run gave, what it printed, which one won
-    assert [(d["kind"], d["output"], d["won"]) for d in attempt["draws"]] == [
-        ("failed", "0", False), ("read", "2", True), ("read", "2", False)]
+    assert [(d["kind"], d["output"], d["won"]) for d in attempt["draws"][1:]] == [("read", "2", True), ("read", "2", False)]
+    assert attempt["draws"][0]["kind"] == "failed" and "cannot access 'docs/*.markdown'" in attempt["draws"][0]["output"]
     assert attempt["draws"][0]["command"] == "ls docs/*.markdown | wc -l"
 
 
@@ -302,6 +302,7 @@ def test_an_answer_resting_on_a_write_that_changed_nothing_ends_no_change(projec
     assert res.state.meta["attempt"]["decided_by"] == "unchanged"
     assert res.state.stop_reason == "no_change" and res.state.confidence <= 0.3
     assert "changed nothing" in res.state.meta["caveat"]
+    assert [(d["kind"], d["won"]) for d in res.state.meta["attempt"]["draws"]] == [("unchanged", True)]
 
 
 def test_a_count_answered_after_a_write_that_printed_nothing_is_unsupported_not_a_success(project):
@@ -348,7 +349,8 @@ def test_a_count_every_read_made_different_ways_found_none_of_is_answered_0_foun
     assert res.state.final_answer == "0" and res.state.stop_reason == "found_none"
     assert res.state.confidence == 0.4
     caveat = res.state.meta["caveat"]
-    assert caveat.startswith("no command found any: 4 commands") and "`find . -name '*.rs' | wc -l`" in caveat
+    assert caveat.startswith("no command that could count them found any: 4 ways of reading the project")
+    assert "`find . -name '*.rs' | wc -l`" in caveat and "Set aside" not in caveat
     # every command that ran is the evidence, as in a `no_evidence` report
     assert len(res.state.executed_steps) == 4 and not res.state.meta.get("final_answer_is_report")
 
@@ -362,7 +364,32 @@ def test_a_count_whose_reads_all_share_one_search_ends_no_evidence(project):
     assert res.state.meta.get("final_answer_is_report")  # ragix's account of what it tried, not an answer
 
 
-def test_a_goal_that_asks_no_quantity_is_not_answered_0_when_nothing_is_found(project):
-    res, llm = run("Which Rust source files does the project have?", project, *NO_RUST,
+def test_reads_that_differ_only_in_quoting_are_one_way_of_reading(project):
+    quoted = [fenced("find . -name '*.rs' | wc -l"), fenced('find ./ -name "*.rs" | wc -l'),
+              fenced("find . -name \\*.rs"), fenced("find . -name '*.rs' | sort")]
+    res, llm = run("How many Rust source files does the project have?", project, *quoted,
                    reasoning={"voting": {"samples": 1}})
-    assert res.state.stop_reason == "no_evidence" and res.state.final_answer != "0"
+    assert len(llm.calls) == 4 and res.state.stop_reason == "no_evidence"
+
+
+def test_a_count_answered_0_names_what_a_mistaken_shape_printed_beside_it(project):
+    replies = [fenced("find . -name '*.py' | wc -l | sort -n")] + NO_RUST[:3]  # counts, then ranks one number
+    res, llm = run("How many Rust source files does the project have?", project, *replies,
+                   reasoning={"voting": {"samples": 1}})
+    assert res.state.final_answer == "0" and res.state.stop_reason == "found_none"
+    assert "Set aside, their shape cannot compute it: `find . -name '*.py' | wc -l | sort -n` printed \"1\"" in \
+        res.state.meta["caveat"]
+
+
+def test_a_count_is_not_answered_0_when_a_command_that_failed_printed_something(project):
+    replies = [fenced("grep -rl 'def main' . missing.rs")] + NO_RUST[:3]  # exits 2, after printing ./app.py
+    res, llm = run("How many files define main, in all?", project, *replies, reasoning={"voting": {"samples": 1}})
+    draws = res.state.meta["attempt"]["draws"]
+    assert draws[0]["kind"] == "failed" and "missing.rs" in draws[0]["output"]  # the record shows why it failed
+    assert res.state.stop_reason == "no_evidence"
+
+
+def test_a_goal_that_asks_no_quantity_is_not_answered_0_when_nothing_is_found(project):
+    for goal in ("Which Rust source files does the project have?", "Which Rust file has the highest line count?"):
+        res, llm = run(goal, project, *NO_RUST, reasoning={"voting": {"samples": 1}})
+        assert res.state.stop_reason == "no_evidence" and res.state.final_answer != "0"

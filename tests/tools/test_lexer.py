@@ -52,6 +52,9 @@ def test_splits(text, stages):
     ('grep "$(ls)" f', "command substitution"),
     ("expr $((1 + 2))", "arithmetic expansion"),
     ('grep "a$1" f', "expansion '\\$' is not allowed, even in double quotes"),
+    # awk's and sed's own '$' in double quotes: single quotes are the fix, not a value
+    ('awk "{print $NF}" f', "expanded by a shell before awk sees it; write the program in single quotes"),
+    ('ls | sed -n "$p"', "before sed sees it"),
     ("awk {print $1} f", "expansion '\\$' is not allowed; write the value literally"),
     ("ls [ab].py", "glob classes"),
     ("ls ~", "tilde"),
