@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["several_asks", "asks_quantity", "asks_count"]
+__all__ = ["several_asks", "asks_quantity"]
 
 _ASK = r"(how many|how much|which|what|where|who|when|list|count|find|show|name)"
 _FIRST_ASK = re.compile(r"\b" + _ASK + r"\b", re.IGNORECASE)
@@ -57,21 +57,6 @@ def several_asks(goal: str) -> bool:
         if second and not (_NAMES_ONE.match(first.group(1)) and _ITS_COUNT.match(sentence, second.start())):
             return True
     return False
-
-
-# A count or a total: the quantities whose value is 0 when nothing is found (an average, a length, a size of
-# nothing is not 0). A word that is part of a file name ("total.py") asks nothing.
-_COUNT = re.compile(r"\b(how many|number of|count(?:s|ed|ing)?|totals?|sums?|sum up|add(?:s|ed|ing)? up|"
-                    r"tall(?:y|ies|ied|ying)|altogether|in all|combined)\b(?![.\w/-])", re.IGNORECASE)
-# A goal that asks for a name ("Which file has the highest line count?", "Who wrote the sum function?").
-_ASKS_A_NAME = re.compile(r"\s*(which|who|whom|whose|where|list|show|display|print|name)\b", re.IGNORECASE)
-
-
-def asks_count(goal: str) -> bool:
-    """True when the goal asks for a count or a total of something (how many, the number of, count, add up,
-    in all): the answer when nothing is found is 0. Not a goal that asks for a name first (which, who, list),
-    nor an average, a length or a size, which nothing found leaves undefined."""
-    return bool(_COUNT.search(goal)) and not _ASKS_A_NAME.match(goal)
 
 
 def asks_quantity(goal: str) -> bool:

@@ -49,13 +49,12 @@ from typing import Callable, Dict, List, Optional
 from ragix_core import prompts
 from ragix_core.core.stop import BudgetSpent, StopRun
 from ragix_core.core.types import PlanStep, StepStatus, ToolCall
-from ragix_core.evidence.steps import Fix, found_nothing, printed_nothing, refused_write
+from ragix_core.evidence.steps import Fix, found_nothing, refused_write
 from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample
 
 from .computed import computed_number, output_lines, plural, printed_number
-from .step_kinds import (CONFIRM_LINES, a_read, changes, doubted, draw_output, first_stage_of, first_stage_words,
-                         is_short, kind_of, listed, output_key, ran_well, same_command, sound, states_itself,
-                         unchanged_write, usable)
+from .step_kinds import (CONFIRM_LINES, a_read, changes, doubted, draw_output, first_stage_of, is_short, kind_of,
+                         listed, output_key, ran_well, same_command, sound, states_itself, unchanged_write, usable)
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
@@ -102,27 +101,6 @@ class AttemptOutcome:
     def found_nothing(self) -> bool:
         """Commands ran, and every one that worked found nothing."""
         return self.winner is None and any(ran_well(s) for s in self.steps)
-
-    def absences(self) -> List[PlanStep]:
-        """The reads that found nothing, one per way of reading (distinct first stages, as the lexer reads
-        them): commands that ran well (no mistake in their shape, not doubted), wrote nothing, stated nothing
-        themselves, and printed nothing, a count of 0 or no match. Two of them, reading the project differently,
-        agree that nothing is there; one alone repeats whatever its path or pattern got wrong (direct.py's
-        ``found_none``)."""
-        reads: Dict[str, PlanStep] = {}
-        for s in self.steps:
-            if (ran_well(s) and found_nothing(s) and not doubted(s) and not states_itself(s)
-                    and not (s.result is not None and s.result.writes)):
-                reads.setdefault(first_stage_words(s), s)
-        return list(reads.values())
-
-    def set_aside(self) -> List[PlanStep]:
-        """Commands that printed something other than nothing or 0 and still cannot answer: they failed
-        (``grep`` exits 2 on an unreadable file after printing matches) or their shape cannot compute the goal
-        (evidence/pipe_mistakes.py: `find . -type d | wc -l` counts the directory itself)."""
-        return [s for s in self.steps if kind_of(s) in ("failed", "mistake") and s.result is not None
-                and not printed_nothing(s.result.stdout, str(s.tool_call.args.get("command") or "")
-                                        if s.tool_call else "", s.result.piped_lines)]
 
     @property
     def agreed(self) -> int:

@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from ragix_core import prompts
-from ragix_core.core.asks import asks_count, asks_quantity
+from ragix_core.core.asks import asks_quantity
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus, TaskComplexity, ToolResult
 from ragix_core.evidence.feedback import execution_feedback
@@ -28,16 +28,12 @@ from ragix_core.llm.command_prompt import ask_free_command, command_request, pas
 from .judge import ask_judge
 from .replies import AnswerReply
 
-__all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED", "NO_CHANGE", "FOUND_NONE"]
+__all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED", "NO_CHANGE"]
 
 DISPUTED = "disputed"  # the stop reason of an answer whose voted commands printed different outputs
 UNCONFIRMED = "unconfirmed"  # the stop reason of a short answer no second, different command reproduced
 UNSUPPORTED = "unsupported_answer"  # the stop reason of an answer stating a number no output shows
 NO_CHANGE = "no_change"  # the stop reason of an answer resting on a write that changed nothing
-# The stop reason of a quantity answered 0 because every read found nothing, made in at least AGREED_ABSENCES ways.
-FOUND_NONE = "found_none"
-AGREED_ABSENCES = 2
-FOUND_NONE_CONFIDENCE = 0.4
 UNSUPPORTED_CONFIDENCE = 0.3
 # A retry that repeated a command is drawn again at least this hot: at voting.temperature (0.7) the model
 # wrote the same failing command on every draw of an AgentBench OS task (test-52 at 89b7b60).
@@ -128,28 +124,9 @@ class DirectAnswers:
             if rest is not None:
                 return self._answer_from(goal, attempt, outcome, meta, done=[winner])
         if winner is None:
-            absences, aside = outcome.absences(), outcome.set_aside()
-            if (asks_count(goal) and len(absences) >= AGREED_ABSENCES
-                    and not any(s.status != StepStatus.SUCCESS for s in aside)):
-                # "How many ..." where reads made different ways all found nothing: the answer is 0, said to rest
-                # on absences. Ending `no_evidence` instead left no answer where none was the truth (AgentBench
-                # OS test-96 at 3a39c24: `find . -mindepth 1 -type d | wc -l` and `find . -mindepth 1 | wc -l`
-                # both printed 0, the answer 0, and the run answered nothing). A command that failed after
-                # printing something may have found some: then nothing is claimed.
-                meta["caveat"] = (f"no command that could count them found any: {len(absences)} ways of reading the "
-                                  "project printed nothing or 0 ("
-                                  + "; ".join(f"`{shown_command(s)}`" for s in absences[:3])
-                                  + "); a wrong path or pattern finds nothing as well")
-                if aside:  # what a shape that cannot compute the goal printed is said, not hidden
-                    meta["caveat"] += ". Set aside, their shape cannot compute it: " + "; ".join(
-                        f"`{shown_command(s)}` printed \"{_one_line(step_output(s, limit=200))}\"" for s in aside[:2])
-                meta["caveat"] += "."
-                return {"answer": "0", "confidence": FOUND_NONE_CONFIDENCE, "steps": outcome.steps, "meta": meta,
-                        "stop_reason": FOUND_NONE}
             # Nothing to answer from: no model call; RESPOND reports what was tried. Commands that only found
-            # nothing end `no_evidence` too, unless the goal asks how many and two reads made different ways
-            # agree (above): an empty search agrees with itself whether its pattern or path was right or wrong
-            # (absence.py), so "none found" is said beside its commands, not claimed.
+            # nothing end `no_evidence` too: an empty search agrees with itself whether its pattern or path was
+            # right or wrong (absence.py), so "none found" is said beside its commands, not claimed.
             return {"answer": "", "confidence": 0.0, "steps": outcome.steps, "meta": meta, "stop_reason": "no_evidence"}
         return self._answer_from(goal, attempt, outcome, meta)
 

@@ -3,7 +3,6 @@ may win, be voted on, or is a write (attempt.py reads these; compute and the fol
 
 from __future__ import annotations
 
-import os
 import re
 from typing import List, Optional
 
@@ -12,14 +11,13 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, found_nothing, step_output
 from ragix_core.sampling import normalize_output, short_output_key
-from ragix_core.tools.lexer import split_pipeline, stage_texts
-from ragix_core.tools.refusal import Refusal
+from ragix_core.tools.lexer import stage_texts
 
 from .computed import output_lines
 
 __all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
            "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
-           "kind_of", "draw_output", "DRAW_OUTPUT_CHARS", "first_stage_words"]
+           "kind_of", "draw_output", "DRAW_OUTPUT_CHARS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
 # What the attempt's record keeps of each command's output (or error): enough to see which output each draw
@@ -56,18 +54,6 @@ def first_stage_of(step: PlanStep) -> str:
     """The first stage of the step's command as written, spacing normalised: what the command reads."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     return same_command(stage_texts(command)[0])
-
-
-def first_stage_words(step: PlanStep) -> str:
-    """The words the first stage of the step's command runs, as the lexer reads them, each path word normalised:
-    `find . -name '*.rs'`, `find ./ -name "*.rs"` and `find . -name \\*.rs` are one way of reading. The text
-    itself when the lexer refuses the command."""
-    command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
-    try:
-        words = split_pipeline(command)[0]
-    except Refusal:
-        return first_stage_of(step)
-    return " ".join(os.path.normpath(w) if w and not w.startswith("-") else w for w in words)
 
 
 def states_itself(step: PlanStep) -> bool:
