@@ -288,7 +288,8 @@ def dollar_refusal(command: str, i: int, quoted: bool) -> str:
     is a value nobody set (ragix runs no shell), a substitution is a second command, arithmetic is a tool's job."""
     rest = command[i:]
     if rest.startswith("$(("):
-        return "arithmetic expansion '$((...))' is not allowed: ragix runs no shell; compute the number with expr or awk"
+        return ("arithmetic expansion '$((...))' is not allowed: ragix runs no shell; compute the number with expr "
+                "or awk")
     if rest.startswith("$("):
         return ("command substitution '$(...)' is not allowed: ragix runs no shell. Run the inner command on its "
                 "own, or pipe its output into the next one (through xargs when it lists files)")
