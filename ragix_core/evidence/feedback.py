@@ -17,7 +17,9 @@ from typing import Any, Callable, List, Optional
 
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, StepStatus
+from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import NOT_PROJECT_DIRS
+from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import SPECS
 
 from .emptied import emptied_stage
@@ -70,15 +72,18 @@ def _operands(command: str, root: Path) -> List[str]:
     """The words of a command line that name paths: operands (not options, their values or a search's
     pattern), either path-shaped (a "/" or a ".") or the name of something in ``root``."""
     try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    stages: List[List[str]] = [[]]
-    for w in words:
-        if w == "|":
-            stages.append([])
-        else:
-            stages[-1].append(w)
+        stages: List[List[str]] = [[str(w) for w in stage] for stage in split_pipeline(command)]
+    except Refusal:  # a refused command's words still name the paths it meant, split as a shell would
+        stages = [[]]
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+        for w in words:
+            if w == "|":
+                stages.append([])
+            else:
+                stages[-1].append(w)
     return [w for stage in stages if stage for w in _positionals(stage)
             if w not in (".", "./") and ("/" in w or "." in w or os.path.lexists(os.path.join(root, w)))]
 
