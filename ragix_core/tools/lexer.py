@@ -293,12 +293,12 @@ def dollar_refusal(command: str, i: int, quoted: bool) -> str:
     if rest.startswith("$("):
         return ("command substitution '$(...)' is not allowed: ragix runs no shell. Run the inner command on its "
                 "own, or pipe its output into the next one (through xargs when it lists files)")
-    variable = _VARIABLE.match(rest)
     words = stage_texts(command[:i])[-1].split()
     if quoted and words and os.path.basename(words[0]) in _OWN_DOLLAR:
         # awk's $NF, sed's $: the program's own '$', which a shell would expand inside double quotes
         return (f"'$' inside double quotes is expanded by a shell before {os.path.basename(words[0])} sees it; "
                 "write the program in single quotes")
+    variable = _VARIABLE.match(rest)
     if variable:
         return (f"'${variable.group(1)}' is a shell variable, and ragix runs each command without a shell: nothing "
                 "sets it. Write the value it stands for (a path in the project, a name, a number) in its place")
