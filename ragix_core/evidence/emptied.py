@@ -1,4 +1,5 @@
-"""Which stage of a pipeline that printed nothing left no line: what a retry is shown.
+"""Which stage of a pipeline that printed nothing, or counted nothing (`… | wc -l` printing 0), left no line:
+what a retry is shown.
 
 "The command printed nothing" does not say where the lines went. A person would run the pipe a stage
 at a time; ragix does that for the model, read-only, and says which stage dropped every line, with the
@@ -44,8 +45,11 @@ def _lines(result: Any) -> Optional[List[str]]:
     return lines if result.returncode == 0 or getattr(result, "answer_exit", False) else None  # diff: they differ
 
 
-def emptied_stage(command: str, run: Callable[[str], Any]) -> Optional[str]:
-    """One sentence naming the stage of ``command`` (which printed nothing) that left no line, or None."""
+def emptied_stage(command: str, run: Callable[[str], Any], printed: str = "") -> Optional[str]:
+    """One sentence naming the stage of ``command`` that left no line, or None. ``command`` printed nothing,
+    or only ``printed``, a count of nothing (``0``): a count's stage got no line, so the stage that dropped
+    them is named the same way; when every stage before the last printed lines, the last made ``printed``
+    of them (an awk that counts a pattern none of them holds)."""
     prefixes = pipe_prefixes(command)
     if not prefixes:
         return None
@@ -61,11 +65,12 @@ def emptied_stage(command: str, run: Callable[[str], Any]) -> Optional[str]:
         last, before = prefix, lines
     if len(prefixes) > MAX_PROBES:
         return None
-    return _dropped(last, before, command)
+    return _dropped(last, before, command, printed)
 
 
-def _dropped(printed: str, lines: List[str], through: str) -> str:
-    stage = through[len(printed):].lstrip().lstrip("|").strip()
+def _dropped(prefix: str, lines: List[str], through: str, printed: str = "") -> str:
+    stage = through[len(prefix):].lstrip().lstrip("|").strip()
     first = bounded(lines[0].strip(), LINE_CHARS)
-    return (f"`{bounded(printed, 200)}` printed {len(lines)} line{'s' if len(lines) != 1 else ''} (the first: "
-            f"`{first}`), and `| {bounded(stage, 200)}` left none of them.")
+    made = f"printed only `{bounded(printed, 40)}` from them" if printed else "left none of them"
+    return (f"`{bounded(prefix, 200)}` printed {len(lines)} line{'s' if len(lines) != 1 else ''} (the first: "
+            f"`{first}`), and `| {bounded(stage, 200)}` {made}.")

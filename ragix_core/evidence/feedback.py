@@ -25,7 +25,7 @@ from ragix_core.tools.specs import SPECS
 from .emptied import emptied_stage
 from .path_hints import missing_paths
 from .pipe_mistakes import step_mistake
-from .steps import shown_command
+from .steps import printed_nothing, shown_command
 
 __all__ = ["execution_feedback", "nearest_listing"]
 
@@ -143,7 +143,9 @@ def execution_feedback(step: PlanStep, root: Path, probe: Optional[Callable[[str
         lines.append(f"The command `{command}` ran and printed nothing." if not out else
                      f"The command `{command}` only printed `{bounded(out, 40)}`, which shows nothing found.")
         written = str(step.tool_call.args.get("command") or "") if step.tool_call else ""
-        emptied = emptied_stage(written, probe) if probe is not None and not out and not r.writes else None
+        # A count of nothing (`… | wc -l` printing 0) lost its lines in a stage as an empty output did.
+        emptied = (emptied_stage(written, probe, out) if probe is not None and not r.writes
+                   and printed_nothing(out, written, r.piped_lines) else None)
         if emptied:
             lines.append(emptied)
     missing = missing_paths((r.stderr or "") if r is not None else "")

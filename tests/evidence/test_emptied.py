@@ -40,6 +40,18 @@ def test_the_last_stage_and_the_first_are_named_too():
     assert emptied_stage("grep -rn nothing . | wc -l", run_) == "Its first stage `grep -rn nothing .` alone printed nothing."
 
 
+def test_a_count_of_nothing_names_the_stage_that_lost_the_lines():
+    run_, ran = _runner({"grep -rn 23:00-23:59 server.log": ""})
+    assert emptied_stage("grep -rn 23:00-23:59 server.log | wc -l", run_, "0") == (
+        "Its first stage `grep -rn 23:00-23:59 server.log` alone printed nothing.")
+    assert ran == ["grep -rn 23:00-23:59 server.log"]
+    # every stage before the last printed lines: the last made the 0 of them
+    run_, _ = _runner({"grep -h ERROR a.log": "ERROR disk\nERROR net\n"})
+    assert emptied_stage("grep -h ERROR a.log | awk '/WARN/{n++} END{print n+0}'", run_, "0") == (
+        "`grep -h ERROR a.log` printed 2 lines (the first: `ERROR disk`), and `| awk '/WARN/{n++} END{print n+0}'` "
+        "printed only `0` from them.")
+
+
 def test_a_search_under_xargs_that_matched_nothing_is_a_clean_empty_stage():
     nothing = ToolResult("shell", 123, no_match=True)  # grep's exit 1 under xargs
     run_, _ = _runner({"find . -name '*.csv'": "./a.csv\n", "find . -name '*.csv' | xargs grep zzz": nothing})
@@ -71,3 +83,17 @@ def test_the_retry_is_told_which_stage_left_nothing(tmp_path, monkeypatch):
     # (the search ran again with -i, ragix's own mend of a search that found nothing; its stages are probed)
     assert "storage ./src` printed 1 line (the first: `./src/api.py:1:from .storage import load`)" in retry
     assert "and `| grep -v ./` left none of them." in retry
+
+
+def test_the_retry_after_a_count_of_nothing_is_told_which_stage_lost_the_lines(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    root = tmp_path / "project"
+    (root / "logs").mkdir(parents=True)
+    (root / "logs" / "a.log").write_text("23:40 login\n22:10 login\n")
+    res, llm = run("How many logins happened after 23:00?", root, fenced("grep -rn '^23' logs | grep -v logs | wc -l"),
+                   fenced("grep -c '^23' logs/a.log"), "1 login.",
+                   reasoning={"voting": {"samples": 0, "retries": 1}})
+    retry = llm.calls[1]["messages"][0]["content"]
+    assert "only printed `0`, which shows nothing found" in retry
+    assert ("`grep -rn '^23' logs` printed 1 line (the first: `logs/a.log:1:23:40 login`), "
+            "and `| grep -v logs` left none of them.") in retry, retry
