@@ -54,7 +54,8 @@ from ragix_core.sampling import SampleRun, StopSampling, adaptive_sample
 
 from .computed import computed_number, output_lines, plural, printed_number
 from .step_kinds import (CONFIRM_LINES, a_read, changes, doubted, draw_output, first_stage_of, is_short, kind_of,
-                         listed, output_key, ran_well, same_command, sound, states_itself, unchanged_write, usable)
+                         listed, output_key, ran_well, reads_alike, same_command, sound, states_itself, unchanged_write,
+                         usable)
 
 __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED", "HOTTER", "output_key", "FATAL_STOPS",
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
@@ -115,8 +116,9 @@ class AttemptOutcome:
 
     @property
     def agreed_another_way(self) -> int:
-        """How many drawn commands printed the winner's output reading it another way: the winner, plus the
-        distinct first stages among the others that differ from the winner's. A command that repeats the
+        """How many drawn commands printed the winner's output reading it another way: the winner, plus one
+        for each first stage among the others that reads unlike the winner's and each other's (``reads_alike``:
+        quoting, option order and `./` do not make another way). A command that repeats the
         winner's search and only counts or cuts it differently repeats whatever that search got wrong
         (measured on AgentBench OS at bd99fa4: `grep -rn error a.log b.log | grep -v X | wc -l`
         "confirmed" by the same search and filter with one more stage, both wrong, ended ``success``)."""
@@ -125,8 +127,11 @@ class AttemptOutcome:
         if self.vote is not None:
             for c in self.vote.clusters:
                 if self.winner in c.members:
-                    mine = first_stage_of(self.winner)
-                    return 1 + len({first_stage_of(m) for m in c.members if m is not self.winner} - {mine})
+                    ways: List[PlanStep] = []  # one member for each way of reading other than the winner's
+                    for m in c.members:
+                        if m is not self.winner and not any(reads_alike(m, w) for w in [self.winner] + ways):
+                            ways.append(m)
+                    return 1 + len(ways)
         return 1
 
     @property

@@ -4,6 +4,7 @@ may win, be voted on, or is a write (attempt.py reads these; compute and the fol
 from __future__ import annotations
 
 import re
+import shlex
 from typing import List, Optional
 
 from ragix_core.core.text import bounded
@@ -15,7 +16,7 @@ from ragix_core.tools.lexer import stage_texts
 
 from .computed import output_lines
 
-__all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "states_itself", "listed",
+__all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "reads_alike", "states_itself", "listed",
            "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
            "kind_of", "draw_output", "DRAW_OUTPUT_CHARS"]
 
@@ -54,6 +55,35 @@ def first_stage_of(step: PlanStep) -> str:
     """The first stage of the step's command as written, spacing normalised: what the command reads."""
     command = str(step.tool_call.args.get("command", "")) if step.tool_call else ""
     return same_command(stage_texts(command)[0])
+
+
+def _reading_words(step: PlanStep) -> List[str]:
+    """The first stage's words as the shell splits them, in any order: a program's own name, short flags one
+    by one (`-rn` is `-r -n`), a path without its `./` or trailing `/`. Text that does not split is one word."""
+    text = first_stage_of(step)
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return [text]
+    out: List[str] = []
+    for i, w in enumerate(words):
+        if i == 0:
+            out.append(w.rsplit("/", 1)[-1])
+        elif re.fullmatch(r"-[A-Za-z]{2,}", w):
+            out.extend("-" + ch for ch in w[1:])
+        else:
+            if w.startswith("./"):
+                w = w[2:] or "."
+            out.append(w.rstrip("/") or w)
+    return sorted(out)
+
+
+def reads_alike(a: PlanStep, b: PlanStep) -> bool:
+    """Two commands whose first stages read the same thing written differently: quoted another way, options
+    in another order, `./src/` for `src`. A command that confirms another must read it another way, and these
+    repeat the same search (found reading the code at 26f9e9f: `find . -name '*.py'` and `find . -name "*.py"`
+    counted as two ways)."""
+    return _reading_words(a) == _reading_words(b)
 
 
 def states_itself(step: PlanStep) -> bool:

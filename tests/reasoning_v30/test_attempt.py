@@ -174,6 +174,16 @@ def test_a_check_that_repeats_the_winners_search_and_only_counts_it_otherwise_do
     assert out.confirmed and out.agreed_another_way == 2 and not out.unconfirmed
 
 
+def test_a_check_whose_search_is_only_quoted_or_ordered_otherwise_does_not_confirm_it():
+    for first, same_search in (("find . -name '*.py' -type f | wc -l", 'find ./ -type f -name "*.py" | wc -l'),
+                               ("grep -rn TODO src | wc -l", "grep -n -r 'TODO' ./src/ | grep -c .")):
+        script = Script([first, same_search], {first: ToolResult("shell", 0, stdout="7\n"),
+                                               same_search: ToolResult("shell", 0, stdout="7\n")})
+        out = attempt(script)
+        assert out.agreed == 2 and out.agreed_another_way == 1
+        assert not out.confirmed and out.unconfirmed
+
+
 def test_cross_check_draws_are_told_which_commands_ran_and_asked_for_another_way():
     cmds = ["wc -l a.py", "wc -l a.py", "grep -c '' a.py"]
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="7 a.py\n"),
