@@ -16,8 +16,8 @@ from ragix_core.tools.lexer import stage_texts
 
 from .computed import output_lines
 
-__all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "reads_alike", "states_itself", "listed",
-           "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
+__all__ = ["CONFIRM_LINES", "output_key", "is_short", "same_command", "first_stage_of", "reads_alike", "states_itself",
+           "listed", "ran_well", "doubted", "usable", "sound", "unchanged_write", "changes", "a_read", "STATES_ITSELF",
            "kind_of", "draw_output", "DRAW_OUTPUT_CHARS"]
 
 CONFIRM_LINES = 3  # a greedy output of at most this many lines is confirmed by samples (voting.confirm_lines)
