@@ -34,8 +34,8 @@ from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
 from ragix_core.tools.lexer import short_flags, split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
-__all__ = ["asks_line_count", "names_counted_for_lines", "asks_files_and_directories", "one_kind_counted",
-           "asks_without_the_start", "start_counted", "count_unit_mistake"]
+__all__ = ["asks_line_count", "names_counted_for_lines", "names_counted", "asks_files_and_directories",
+           "one_kind_counted", "asks_without_the_start", "start_counted", "count_unit_mistake"]
 
 _COUNTED = r"(?:how many|number of|count(?:s|ed|ing)?|tall(?:y|ies|ied|ying)|totals?|sum of|add(?:s|ed|ing)? up)"
 _OTHER_NOUN = r"(?:files?|director(?:y|ies)|folders?|entries|matches|occurrences|words?|characters?|bytes?)\b"
@@ -107,11 +107,9 @@ def _passes_paths(stage: List[str]) -> bool:
     return False
 
 
-def names_counted_for_lines(goal: str, command: str) -> Optional[str]:
-    """A sentence for the model's next request when ``goal`` counts lines and ``command`` counts the paths a
-    listing printed; None otherwise."""
-    if not asks_line_count(goal):
-        return None
+def names_counted(command: str) -> Optional[List[List[str]]]:
+    """``command``'s stages from the one that lists paths, when filters of them follow, then `wc -l` reading
+    the pipe; None otherwise."""
     try:
         stages = split_pipeline(command)
     except Refusal:
@@ -121,9 +119,18 @@ def names_counted_for_lines(goal: str, command: str) -> Optional[str]:
     i = len(stages) - 2
     while i > 0 and _passes_paths(stages[i]):
         i -= 1
-    if not _lists_paths(stages[i]):
+    return stages[i:] if _lists_paths(stages[i]) else None
+
+
+def names_counted_for_lines(goal: str, command: str) -> Optional[str]:
+    """A sentence for the model's next request when ``goal`` counts lines and ``command`` counts the paths a
+    listing printed; None otherwise."""
+    if not asks_line_count(goal):
         return None
-    program = stage_program(stages[i])
+    stages = names_counted(command)
+    if stages is None:
+        return None
+    program = stage_program(stages[0])
     return (f"`{program}` printed file names, one a line, so the `wc -l` at the end counted the files, not the "
             "lines inside them; the goal asks for lines. To count the lines in those files, the files themselves "
             "must reach `wc` (through `xargs`), or their contents (through `cat`).")

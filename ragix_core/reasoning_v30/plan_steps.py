@@ -17,6 +17,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.core.types import PlanStep, ReasoningState, StepStatus, ToolCall
 from ragix_core.evidence.command_checks import check_command
+from ragix_core.evidence.line_count_mends import line_count_mend
 from ragix_core.evidence.pipe_mistakes import pipe_mistake
 from ragix_core.evidence.reduction import (reversed_ranking, search_behind_reduction, table_behind_total,
                                            total_left_out, total_summed)
@@ -199,6 +200,9 @@ class PlanSteps:
         if step.status == StepStatus.SUCCESS and step.result is not None:
             # with the files at hand: whether the command's operands are files decides some shapes
             step.result.doubt, step.result.mistake = check_command(goal, shown_command(step), self.root)
+            if fix is None and not final and (step.result.doubt or step.result.mistake):
+                mend = line_count_mend(goal, shown_command(step), self.root)  # names counted for lines
+                fix = Fix(*mend) if mend else None
         if step.status == StepStatus.FAILED and not refused_write(step):
             # (a write refused for want of --yes is no failed command: a plan may hold it, and skips it)
             self.failed.append(step)

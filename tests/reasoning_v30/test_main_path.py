@@ -226,9 +226,9 @@ def test_by_default_a_dispute_keeps_the_first_command_with_no_extra_call(project
 
 
 def test_a_count_of_file_names_for_a_count_of_lines_loses_to_a_sound_rival_without_a_judge(project):
-    # `find -name FILE | wc -l` counts files named FILE (evidence/count_unit.py): a mistake, which never wins
-    # over a sound output, so there is nothing to dispute.
-    replies = [fenced("find docs -name install.md | wc -l"), fenced("wc -l docs/install.md"),
+    # `ls DIR | grep FILE | wc -l` counts files named FILE (evidence/count_unit.py; ragix mends only a `find`
+    # listing): a mistake, which never wins over a sound output, so there is nothing to dispute.
+    replies = [fenced("ls docs | grep install.md | wc -l"), fenced("wc -l docs/install.md"),
                fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines."]
     res, llm = run("How many lines does docs/install.md have?", project, *replies)
     assert len(llm.calls) == 4 and "12 docs/install.md" in llm.calls[-1]["messages"][0]["content"]
