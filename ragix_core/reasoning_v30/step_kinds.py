@@ -4,7 +4,6 @@ may win, be voted on, or is a write (attempt.py reads these; compute and the fol
 from __future__ import annotations
 
 import re
-import shlex
 from typing import List, Optional
 
 from ragix_core.core.text import bounded
@@ -12,7 +11,8 @@ from ragix_core.core.types import PlanStep, StepStatus
 from ragix_core.evidence.pipe_mistakes import step_mistake
 from ragix_core.evidence.steps import NO_MATCHES, found_nothing, step_output
 from ragix_core.sampling import normalize_output, short_output_key
-from ragix_core.tools.lexer import stage_texts
+from ragix_core.tools.lexer import split_pipeline, stage_texts
+from ragix_core.tools.refusal import Refusal
 
 from .computed import output_lines
 
@@ -58,12 +58,13 @@ def first_stage_of(step: PlanStep) -> str:
 
 
 def _reading_words(step: PlanStep) -> List[str]:
-    """The first stage's words as the shell splits them, in any order: a program's own name, short flags one
-    by one (`-rn` is `-r -n`), a path without its `./` or trailing `/`. Text that does not split is one word."""
+    """The first stage's words as the executor's lexer splits them, in any order: a program's own name, a word of
+    one dash and letters letter by letter (`-rn` is `-r -n`; find's `-name` is split the same on both sides), a path
+    without its `./` or trailing `/`. A stage the lexer refuses is its text, one word."""
     text = first_stage_of(step)
     try:
-        words = shlex.split(text)
-    except ValueError:
+        words = [str(w) for w in split_pipeline(text)[0]]
+    except Refusal:
         return [text]
     out: List[str] = []
     for i, w in enumerate(words):
