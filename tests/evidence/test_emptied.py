@@ -70,30 +70,31 @@ def test_a_refused_or_failing_probe_and_a_long_pipe_say_nothing():
     assert emptied_stage(long, run_) is None and len(ran) == MAX_PROBES
 
 
-def test_the_retry_is_told_which_stage_left_nothing(tmp_path, monkeypatch):
+def _retry_prompt(tmp_path, monkeypatch, files, goal, *replies):
+    """The prompt of the one retry after the first command, on a project of ``files`` (path -> text)."""
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
     root = tmp_path / "project"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "api.py").write_text("from .storage import load\n")
-    (root / "src" / "storage.py").write_text("def load():\n    return 1\n")
-    res, llm = run("Which files in src import storage?", root, fenced("grep -rn storage ./src | grep -v ./"),
-                   fenced("grep -rl 'import' src"), "src/api.py imports it.",
-                   reasoning={"voting": {"samples": 0, "retries": 1}})
-    retry = llm.calls[1]["messages"][0]["content"]
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    _, llm = run(goal, root, *replies, reasoning={"voting": {"samples": 0, "retries": 1}})
+    return llm.calls[1]["messages"][0]["content"]
+
+
+def test_the_retry_is_told_which_stage_left_nothing(tmp_path, monkeypatch):
+    retry = _retry_prompt(tmp_path, monkeypatch, {"src/api.py": "from .storage import load\n",
+                                                  "src/storage.py": "def load():\n    return 1\n"},
+                          "Which files in src import storage?", fenced("grep -rn storage ./src | grep -v ./"),
+                          fenced("grep -rl 'import' src"), "src/api.py imports it.")
     # (the search ran again with -i, ragix's own mend of a search that found nothing; its stages are probed)
     assert "storage ./src` printed 1 line (the first: `./src/api.py:1:from .storage import load`)" in retry
     assert "and `| grep -v ./` left none of them." in retry
 
 
 def test_the_retry_after_a_count_of_nothing_is_told_which_stage_lost_the_lines(tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
-    root = tmp_path / "project"
-    (root / "logs").mkdir(parents=True)
-    (root / "logs" / "a.log").write_text("23:40 login\n22:10 login\n")
-    res, llm = run("How many logins happened after 23:00?", root, fenced("grep -rn '^23' logs | grep -v logs | wc -l"),
-                   fenced("grep -c '^23' logs/a.log"), "1 login.",
-                   reasoning={"voting": {"samples": 0, "retries": 1}})
-    retry = llm.calls[1]["messages"][0]["content"]
+    retry = _retry_prompt(tmp_path, monkeypatch, {"logs/a.log": "23:40 login\n22:10 login\n"},
+                          "How many logins happened after 23:00?", fenced("grep -rn '^23' logs | grep -v logs | wc -l"),
+                          fenced("grep -c '^23' logs/a.log"), "1 login.")
     assert "only printed `0`, which shows nothing found" in retry
     assert ("`grep -rn '^23' logs` printed 1 line (the first: `logs/a.log:1:23:40 login`), "
             "and `| grep -v logs` left none of them.") in retry, retry
