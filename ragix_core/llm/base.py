@@ -12,7 +12,7 @@ import re
 
 from dataclasses import dataclass, field
 import inspect
-from typing import Any, Dict, List, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, runtime_checkable
 
 __all__ = [
     "Message",
@@ -27,10 +27,17 @@ __all__ = [
     "LLMContextOverflow",
     "backend_error",
     "cut_at_stop",
+    "cut_until",
     "accepts_stop",
+    "accepts_until",
+    "Until",
 ]
 
 Message = Dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
+# Where a reply is complete, read from its text so far: the index to cut it at, or None to go on. It must be
+# prefix-stable (once it gives i for a text, it gives i for every longer text), so that a backend that
+# checks it as tokens stream in and one that checks the whole reply once cut at the same place.
+Until = Callable[[str], Optional[int]]
 
 
 @dataclass
@@ -76,6 +83,7 @@ class LLMClient(Protocol):
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         """Return the model's reply. With ``schema``, decoding is constrained to it where the
         backend allows and ``Completion.data`` holds the parsed JSON; if the text is not
@@ -84,7 +92,9 @@ class LLMClient(Protocol):
         ``stop``, the reply ends before the first of these strings (excluded from the text);
         generation stops there where the backend can, which is the point: a command's reply
         needs nothing after its code block. A client without ``stop`` still works: the role
-        wrapper cuts its text instead (``accepts_stop``)."""
+        wrapper cuts its text instead (``accepts_stop``). With ``until``, the reply ends at the index
+        it gives (``Until``); a backend that streams stops generating there, the others cut the text
+        (``cut_until``); a client without ``until`` gets its text cut by the role wrapper."""
         ...
 
 
@@ -139,17 +149,34 @@ def cut_at_stop(text: str, stop: Optional[Sequence[str]]) -> str:
     return text[:min(ends)] if ends else text
 
 
+def cut_until(text: str, until: Optional[Until]) -> str:
+    """``text`` cut where ``until`` says the reply is complete (what a backend honouring it returns)."""
+    if until is None:
+        return text
+    end = until(text)
+    return text if end is None else text[:max(0, end)]
+
+
 def accepts_stop(client: Any) -> bool:
     """Whether ``client.complete`` takes ``stop`` (ragix's backends do; an older or third-party client
     may not, and is then called without it)."""
+    return _accepts(client, "stop")
+
+
+def accepts_until(client: Any) -> bool:
+    """Whether ``client.complete`` takes ``until`` (as ``accepts_stop``)."""
+    return _accepts(client, "until")
+
+
+def _accepts(client: Any, name: str) -> bool:
     try:
         params = inspect.signature(client.complete).parameters
     except (TypeError, ValueError):
         return False
-    if "stop" in params:
+    if name in params:
         return True
     if not any(p.kind == inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return False
     # A wrapper forwarding **kwargs (cancellation, budgets) takes ``stop`` if what it wraps does.
     inner = getattr(client, "_inner", None) or getattr(client, "inner", None)
-    return accepts_stop(inner) if inner is not None and inner is not client else True
+    return _accepts(inner, name) if inner is not None and inner is not client else True

@@ -16,6 +16,7 @@ from ragix_core import prompts
 from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 from ragix_core.llm.codeblock import CLOSING_FENCE, extract_command, first_block_command
+from ragix_core.llm.runaway import past_stage_limit
 from ragix_core.llm.structured import ask_text
 from ragix_core.tools.policy import WRITE_TOOLS
 
@@ -68,10 +69,11 @@ def ask_free_command(worker, text: str, *, temperature: Optional[float] = None, 
     opening fence (no language tag) after a line of prose: a reply stopped with no command that may
     have been cut there (nothing left, a fence left, or prose ending in ":") is asked again whole, so
     the command is the one the whole reply gives; a reply with no block at all (inline code, a JSON
-    object, prose) is read as it stands."""
+    object, prose) is read as it stands. Generation also stops once the block's command has one
+    pipeline stage more than the executor takes (llm/runaway.py): the rest would be refused with it."""
     messages = [{"role": "user", "content": text}]
     completion = ask_text(worker, messages, max_tokens=COMMAND_MAX_TOKENS, temperature=temperature, seed=seed,
-                          stop=[CLOSING_FENCE])
+                          stop=[CLOSING_FENCE], until=past_stage_limit)
     command = first_block_command(completion.text)
     if command:
         return command
@@ -79,7 +81,8 @@ def ask_free_command(worker, text: str, *, temperature: Optional[float] = None, 
     if stopped and "```" not in stopped and not stopped.endswith(":"):
         command = extract_command(completion.text)
     else:
-        completion = ask_text(worker, messages, max_tokens=COMMAND_MAX_TOKENS, temperature=temperature, seed=seed)
+        completion = ask_text(worker, messages, max_tokens=COMMAND_MAX_TOKENS, temperature=temperature, seed=seed,
+                              until=past_stage_limit)
         command = extract_command(completion.text)
     if not command:
         raise StopRun("command_generation_failed", f"no command in the reply: {bounded(completion.text, 200)}")

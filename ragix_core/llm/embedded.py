@@ -28,7 +28,8 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Usage, backend_error, cut_at_stop
+from .base import (Completion, LLMError, LLMTimeout, LLMUnavailable, Message, Until, Usage, backend_error, cut_at_stop,
+                   cut_until)
 from .jsonout import check_schema
 from .models import DEFAULT_MODEL, resolve_model_path
 from .request import check_request
@@ -145,6 +146,7 @@ class EmbeddedClient:
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         where = f"embedded model {self.model}"
         check_request(messages, max_tokens, temperature, where)
@@ -154,10 +156,11 @@ class EmbeddedClient:
             req["stop"] = [s for s in stop if s]
         start = time.monotonic()
         try:
-            if timeout is None:
+            if timeout is None and until is None:
                 reply = server.handle_chat_completions(req)
             else:
-                reply = self._stream_until(server, req, start + float(timeout), where, timeout)
+                deadline = None if timeout is None else start + float(timeout)
+                reply = self._stream_until(server, req, deadline, where, timeout, until)
         except LLMError:
             raise
         except Exception as exc:  # ValueError for bad requests / schemas the grammar cannot express
@@ -166,7 +169,7 @@ class EmbeddedClient:
         if not isinstance(reply, dict) or "choices" not in reply:
             raise backend_error(f"{where}: runtime error: {_error_text(reply)}")
         choice = reply["choices"][0] if reply["choices"] else {}
-        text = cut_at_stop((choice.get("message") or {}).get("content") or "", stop)
+        text = cut_until(cut_at_stop((choice.get("message") or {}).get("content") or "", stop), until)
         usage = _usage(reply)
         data = check_schema(text, schema, where, usage) if schema else None
         timings = reply.get("timings") or {}
@@ -187,16 +190,18 @@ class EmbeddedClient:
             },
         )
 
-    def _stream_until(self, server: Any, req: Dict[str, Any], deadline: float, where: str,
-                      timeout: float) -> Dict[str, Any]:
-        """Stream so that generation stops at the deadline (a callback returning True cancels the task).
+    def _stream_until(self, server: Any, req: Dict[str, Any], deadline: Optional[float], where: str,
+                      timeout: Optional[float], until: Optional[Until] = None) -> Dict[str, Any]:
+        """Stream so that generation stops at the deadline, or where ``until`` finds the reply complete
+        (a callback returning True cancels the task). Each chunk carries the timings so far, so a reply
+        cancelled before its last chunk still counts its tokens.
 
         The runtime only calls back once prompt processing is over, which for a long
         prompt can itself exceed the deadline; so the call runs in a worker thread
         and the caller gets ``LLMTimeout`` on time regardless. The abandoned task is
         cancelled at its first chunk (the deadline has passed by then).
         """
-        req = dict(req, stream=True, stream_options={"include_usage": True})
+        req = dict(req, stream=True, stream_options={"include_usage": True}, timings_per_token=True)
         parts: List[str] = []
         final: Dict[str, Any] = {}
         state: Dict[str, Any] = {"timed_out": False, "error": None, "exc": None}
@@ -217,7 +222,10 @@ class EmbeddedClient:
                     final[key] = chunk[key]
             if state.get("cancelled"):
                 return True
-            if time.monotonic() > deadline:
+            if until is not None and until("".join(parts)) is not None:
+                final["finish_reason"] = "stop"  # complete: the text is cut where ``until`` says
+                return True
+            if deadline is not None and time.monotonic() > deadline:
                 state["timed_out"] = True
                 return True
             return False
@@ -232,7 +240,7 @@ class EmbeddedClient:
 
         threading.Thread(target=work, name="ragix-embedded-call", daemon=True).start()
         try:
-            finished = done.wait(max(0.0, deadline - time.monotonic()) + 0.05)
+            finished = done.wait(None if deadline is None else max(0.0, deadline - time.monotonic()) + 0.05)
         except KeyboardInterrupt:
             # Ctrl-C: the caller stops waiting at once, and the generation stops at its next token
             # instead of holding the model's slot until the deadline (the next question would queue).

@@ -12,7 +12,8 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
-from .base import Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage, cut_at_stop
+from .base import (Completion, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Until, Usage, cut_at_stop,
+                   cut_until)
 from .jsonout import check_schema
 from .request import check_request
 
@@ -59,6 +60,7 @@ class OllamaClient:
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         import httpx  # a dependency of the ollama client; its timeouts surface unwrapped
 
@@ -86,7 +88,7 @@ class OllamaClient:
                 raise LLMUnknownModel(f"{self.where}: unknown model (try `ollama pull {self.model}`): {exc.error}") from None
             raise LLMError(f"{self.where}: HTTP {exc.status_code}: {exc.error}") from None
         latency = time.monotonic() - start
-        text = cut_at_stop((resp.message.content if resp.message else "") or "", stop)
+        text = cut_until(cut_at_stop((resp.message.content if resp.message else "") or "", stop), until)
         usage = Usage(int(resp.prompt_eval_count or 0), int(resp.eval_count or 0))
         data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from .base import (Completion, LLMBadOutput, LLMError, LLMTimeout, LLMUnavailable, LLMUnknownModel, Message, Usage,
-                   backend_error, cut_at_stop)
+                   Until, backend_error, cut_at_stop, cut_until)
 from .jsonout import check_schema
 from .request import check_request
 
@@ -114,6 +114,7 @@ class OpenAICompatClient:
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, self.where)
         start = time.monotonic()
@@ -144,7 +145,7 @@ class OpenAICompatClient:
         if not resp.choices:
             raise LLMBadOutput(f"{self.where}: reply has no choices")
         choice = resp.choices[0]
-        text = cut_at_stop(choice.message.content or "", stop)
+        text = cut_until(cut_at_stop(choice.message.content or "", stop), until)  # the server generated it whole
         usage = Usage(resp.usage.prompt_tokens, resp.usage.completion_tokens, _cached(resp.usage)) if resp.usage else Usage()
         data = check_schema(text, schema, self.where, usage) if schema else None
         return Completion(text=text, data=data, usage=usage, latency=latency, model=self.model, backend=self.backend,

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from .base import Completion, LLMBadOutput, LLMClient, LLMError, Message, Usage, cut_at_stop
+from .base import Completion, LLMBadOutput, LLMClient, LLMError, Message, Until, Usage, cut_at_stop, cut_until
 from .request import check_request
 
 __all__ = ["ReplayClient", "CassetteMissing", "cassette_key", "RECORD_ENV"]
@@ -86,6 +86,7 @@ class ReplayClient:
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         check_request(messages, max_tokens, temperature, f"replay of {self.recorded_backend}/{self.model}")
         key = cassette_key(self.recorded_backend, self.model, messages, schema, max_tokens, temperature, seed)
@@ -93,8 +94,8 @@ class ReplayClient:
         if self.mode == "record":
             assert self.inner is not None
             try:
-                # Recorded without ``stop``, and keyed without it: one recording serves a call with or
-                # without it, the text cut on the way out as a backend honouring it would cut it.
+                # Recorded without ``stop`` or ``until``, and keyed without them: one recording serves a call
+                # with or without them, the text cut on the way out as a backend honouring them would cut it.
                 result = self.inner.complete(messages, schema=schema, max_tokens=max_tokens, temperature=temperature,
                                              timeout=timeout, **({"seed": seed} if seed is not None else {}))
             except LLMBadOutput as exc:  # the model did reply: a replay must fail the same way, at the same cost
@@ -103,7 +104,8 @@ class ReplayClient:
                 raise
             self._write(path, key, messages, schema, max_tokens, temperature, result)
             # same identity as in replay mode, so callers see one backend either way
-            return dataclasses.replace(result, text=cut_at_stop(result.text, stop), backend=self.backend,
+            return dataclasses.replace(result, text=cut_until(cut_at_stop(result.text, stop), until),
+                                       backend=self.backend,
                                        meta=dict(result.meta, recorded_to=str(path)))
         if not path.is_file():
             raise CassetteMissing(
@@ -117,7 +119,7 @@ class ReplayClient:
                           int(reply["usage"].get("cached_tokens") or 0))
             error = reply.get("error")
             completion = None if error else Completion(
-                text=cut_at_stop(reply["text"], stop),
+                text=cut_until(cut_at_stop(reply["text"], stop), until),
                 data=reply.get("data"),
                 usage=usage,
                 latency=float(reply.get("latency", 0.0)),

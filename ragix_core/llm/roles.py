@@ -28,7 +28,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded
 
-from .base import Completion, LLMClient, LLMError, Message, Usage, accepts_stop, cut_at_stop
+from .base import (Completion, LLMClient, LLMError, Message, Until, Usage, accepts_stop, accepts_until, cut_at_stop,
+                   cut_until)
 from .config import ROLES, BackendSettings, LLMConfig
 from .factory import build_client
 
@@ -89,6 +90,7 @@ class TracedClient:
         timeout: Optional[float] = None,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        until: Optional[Until] = None,
     ) -> Completion:
         s = self.settings
         kwargs = {
@@ -107,6 +109,8 @@ class TracedClient:
             kwargs["seed"] = seed
         if stop and accepts_stop(self.inner):  # else the text is cut below: the same reply, generated longer
             kwargs["stop"] = list(stop)
+        if until is not None and accepts_until(self.inner):  # likewise
+            kwargs["until"] = until
         start = time.monotonic()
         with self._lock:
             self.calls[self.role] = self.calls.get(self.role, 0) + 1
@@ -114,6 +118,8 @@ class TracedClient:
             result = self.inner.complete(messages, **kwargs)
             if stop and "stop" not in kwargs:
                 result = dataclasses.replace(result, text=cut_at_stop(result.text, stop))
+            if until is not None and "until" not in kwargs:
+                result = dataclasses.replace(result, text=cut_until(result.text, until))
         except LLMError as exc:
             # A reply the model did write (not JSON, cut at max_tokens) cost its tokens like any other,
             # and is kept where prompts are.

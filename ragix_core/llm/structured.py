@@ -25,7 +25,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 
 from .base import (Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message,
-                   accepts_stop, cut_at_stop)
+                   Until, accepts_stop, accepts_until, cut_at_stop, cut_until)
 from .jsonout import parse_json, salvage_json, schema_errors
 
 __all__ = ["ask_json", "ask_text", "backend_stop", "REPAIR_REPLY_CHARS"]
@@ -116,13 +116,20 @@ def _salvaged(reply: str, schema: Dict[str, Any], model: Type[M], client: LLMCli
 
 def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 400,
              temperature: Optional[float] = None, seed: Optional[int] = None,
-             timeout: Optional[float] = None, stop: Optional[Sequence[str]] = None) -> Completion:
-    """A free-text reply, ended before the first ``stop`` string when given; a backend failure
-    becomes the named stop."""
-    passed = bool(stop) and accepts_stop(client)  # a client without ``stop`` is called as before, its text cut
-    extra = {"stop": list(stop)} if passed else {}
+             timeout: Optional[float] = None, stop: Optional[Sequence[str]] = None,
+             until: Optional[Until] = None) -> Completion:
+    """A free-text reply, ended before the first ``stop`` string and where ``until`` says it is complete,
+    when given; a backend failure becomes the named stop."""
+    # A client without ``stop`` or ``until`` is called as before, and its text cut here.
+    passed_stop = bool(stop) and accepts_stop(client)
+    passed_until = until is not None and accepts_until(client)
+    extra: Dict[str, Any] = {"stop": list(stop)} if passed_stop else {}
+    if passed_until:
+        extra["until"] = until
     try:
         reply = client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed, timeout), **extra)
-        return reply if passed or not stop else dataclasses.replace(reply, text=cut_at_stop(reply.text, stop))
+        text = reply.text if passed_stop else cut_at_stop(reply.text, stop)
+        text = text if passed_until else cut_until(text, until)
+        return reply if text == reply.text else dataclasses.replace(reply, text=text)
     except LLMError as exc:
         raise backend_stop(exc) from None

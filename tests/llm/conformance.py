@@ -75,6 +75,19 @@ class Conformance:
         assert cut.text == whole.text[:whole.text.find(stop)]
         assert cut.usage.completion_tokens <= whole.usage.completion_tokens
 
+    def test_until_ends_the_reply_where_it_says(self, client):
+        """What stops a command's reply once its pipeline is past the executor's limit (llm/runaway.py):
+        the reply ends at the index ``until`` gives, whether the backend stops generating there or cuts."""
+        whole = client.complete(HELLO, max_tokens=12)
+        assert len(whole.text) >= 6, whole.text
+
+        def until(text):
+            return 3 if len(text) >= 5 else None
+
+        cut = client.complete(HELLO, max_tokens=12, until=until)
+        assert cut.text == whole.text[:3]
+        assert 0 < cut.usage.completion_tokens <= whole.usage.completion_tokens
+
     def test_timeout(self, client):
         with pytest.raises(LLMTimeout):
             client.complete(HELLO, max_tokens=256, timeout=0.001)

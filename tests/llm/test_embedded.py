@@ -126,3 +126,20 @@ def test_a_prompt_longer_than_the_window_is_a_named_overflow(smol_embedded):
 
     with pytest.raises(LLMContextOverflow, match="context size"):
         smol_embedded.complete([{"role": "user", "content": "word " * (smol_embedded.n_ctx + 500)}], max_tokens=4)
+
+
+@pytest.mark.parametrize("timeout", [None, 300])
+def test_until_stops_generating_where_the_reply_is_complete_and_counts_what_was_generated(smol_embedded, timeout):
+    """With ``until`` the runtime streams and cancels the task there: fewer tokens are generated than the
+    whole reply's, and the usage still counts them (the chunks carry the timings so far)."""
+    story = [SYSTEM, {"role": "user", "content": "Write a long story about a cat and a dog."}]
+    whole = smol_embedded.complete(story, max_tokens=60, timeout=timeout)
+    assert whole.usage.completion_tokens >= 40, whole.text
+
+    def until(text):
+        return 10 if len(text) >= 12 else None
+
+    cut = smol_embedded.complete(story, max_tokens=60, timeout=timeout, until=until)
+    assert cut.text == whole.text[:10]
+    assert 0 < cut.usage.completion_tokens < whole.usage.completion_tokens // 2
+    assert cut.usage.prompt_tokens == whole.usage.prompt_tokens
