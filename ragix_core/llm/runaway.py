@@ -2,7 +2,7 @@
 
 A small model sometimes loops inside its code block: `grep -rl X . | grep -v a | grep -v b | …` until
 the reply's token cap (measured at 6326e22: 8 of the 13 command replies that hit the 200-token cap
-were such pipelines, about a tenth of the model's time on the three unseen sets). The executor
+were such pipelines, 4 % of the engine's model time on the three unseen sets). The executor
 refuses a pipeline of more than ``MAX_STAGES`` stages whatever follows, so the reply is complete as
 soon as its command has one stage too many: ``past_stage_limit`` says where, and the backend stops
 generating there (``LLMClient.complete(until=...)``). The command read from the cut reply is
