@@ -8,8 +8,8 @@ ragix stops generating once the command has one stage too many (llm/runaway.py).
 unseen-set scenario whose greedy reply looped at 6326e22, by default), the engine's own request for a
 command (its working copy set up as ``ragix eval`` sets it up) is asked greedily twice: "whole" (the
 reference: stopped at the closing fence only) and "stopped" (the shipped request, with ``until``),
-alternating which goes first. Per case: completion tokens, seconds, the command's stages and whether the
-executor refuses it and why. Both commands must be refused alike for the saving to be free.
+alternating which goes first, after a one-token warm-up that puts the prompt in the cache. Per case:
+completion tokens, seconds spent generating, the command's stages and whether the executor refuses it and why. Both commands must be refused alike for the saving to be free.
 """
 
 from __future__ import annotations
@@ -50,11 +50,14 @@ def _refusal(command: str) -> str:
 
 
 def _ask(worker, prompt: str, variant: str):
+    """The reply, and the seconds spent generating it (the model's own timing when it gives one: the
+    prompt, served from the cache after the warm-up, is not what the stop saves)."""
     until = past_stage_limit if variant == "stopped" else None
     start = time.monotonic()
     reply = ask_text(worker, [{"role": "user", "content": prompt}], max_tokens=COMMAND_MAX_TOKENS,
                      stop=[CLOSING_FENCE], until=until)
-    return reply, time.monotonic() - start
+    generating = reply.meta.get("predicted_ms")
+    return reply, generating / 1000 if generating is not None else time.monotonic() - start
 
 
 def main() -> int:
@@ -91,6 +94,7 @@ def main() -> int:
             agent = AgentFunctions(planner=worker, worker=worker, verifier=worker, toolbox=box,
                                    voting=VotingSection())
             prompt = agent.command_prompt(scenario.input)
+            ask_text(worker, [{"role": "user", "content": prompt}], max_tokens=1)  # warm-up: the prompt cached
             order = VARIANTS if n % 2 == 0 else VARIANTS[::-1]
             seen = {}
             for variant in order:
@@ -111,7 +115,7 @@ def main() -> int:
     print(f"\n{len(cases)} cases, refused alike in {alike}")
     for variant in VARIANTS:
         t = totals[variant]
-        print(f"  {variant:8s} {t['tokens']:5d} completion tokens  {t['seconds']:7.1f} s")
+        print(f"  {variant:8s} {t['tokens']:5d} completion tokens  {t['seconds']:7.1f} s generating")
     whole, stopped = totals["whole"], totals["stopped"]
     if whole["tokens"]:
         print(f"  stopped/whole: tokens {stopped['tokens'] / whole['tokens']:.2f}, "
