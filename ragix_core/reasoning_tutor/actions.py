@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ragix_core.core.types import ToolCall, ToolResult
+from ragix_core.evidence.line_count_mends import line_count_mend
 from ragix_core.tools.find_exec import find_exec_as_xargs
 from ragix_core.tools.lexer import split_pipeline
 from ragix_core.tools.policy import READ_TOOLS
@@ -102,6 +103,21 @@ class Executor:
         if result.refused and action.call.tool == "shell":
             return self._as_xargs(box, action) or result
         return result
+
+    def as_line_count(self, goal: str, action: Action, result: ToolResult) -> Optional[ToolResult]:
+        """A count of names where ``goal`` counts lines, run as the count of lines it meant, as the main path
+        runs it (evidence/line_count_mends.py): the mended command's result, its note on stderr. None when the
+        command is no such count, or the mend did not run well (the game then judges the command as it ran)."""
+        command = result.written or action.command
+        mend = line_count_mend(goal, command, self.read_box.root) if self.read_box is not None else None
+        if mend is None:
+            return None
+        again = self.read_box.run(ToolCall("shell", {"command": mend[0]}))
+        if again.refused or not again.ok:
+            return None
+        again.written = mend[0]  # the rules read the command that ran
+        again.stderr = f"[ragix] {mend[1]}\n{again.stderr or ''}"
+        return again
 
     @staticmethod
     def _as_xargs(box: Any, action: Action) -> Optional[ToolResult]:

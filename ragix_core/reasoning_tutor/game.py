@@ -100,9 +100,15 @@ class TutorEngine:
         def execute(action: Action) -> ToolResult:
             result = self.executor.run(action)
             if result.ok and not result.refused:
-                # the main path's checks of what the command computes, with the files at hand (plan_steps._run)
-                result.doubt, result.mistake = check_command(state.goal, result.written or action.command,
-                                                             self.executor.read_box.root)
+                # the main path's checks of what the command computes, with the files at hand (plan_steps._run),
+                # and its mend of a count of names where the goal counts lines
+                root = self.executor.read_box.root
+                result.doubt, result.mistake = check_command(state.goal, result.written or action.command, root)
+                mended = self.executor.as_line_count(state.goal, action, result) if (
+                    result.doubt or result.mistake) else None
+                if mended is not None:
+                    result = mended
+                    result.doubt, result.mistake = check_command(state.goal, result.written, root)
             if not result.refused:
                 steps.append(PlanStep(num=len(steps) + 1, description=action.command, tool_call=action.call,
                                       status=StepStatus.SUCCESS if result.ok else StepStatus.FAILED, result=result))

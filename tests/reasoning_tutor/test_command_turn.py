@@ -175,9 +175,10 @@ def test_two_pipes_that_counted_nothing_do_not_agree_on_an_answer(project, tmp_p
 
 
 def test_a_search_for_a_path_text_is_never_the_answer_and_its_retry_is_told_what_it_found(project):
-    # Measured (paraphrase set): `grep -rl FILE . | wc -l` printed 1 for "how many lines does FILE have?"
+    # Measured (paraphrase set): `grep -rl FILE . | wc -l` printed 1 for "how many lines does FILE have?" (that one
+    # is now mended: the test below); the lines that mention the path are a doubt the model is told about.
     (project / "NOTES.txt").write_text("see README.md\n")
-    doubted = "```sh\ngrep -rl README.md . | wc -l\n```"
+    doubted = "```sh\ngrep -rn README.md . | wc -l\n```"
     respond = {"move": "RESPOND", "answer": "README.md has 3 lines.",
                "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}
     result, _, llm = play(project, [doubted, WC, CHECK, respond], meta=None)
@@ -245,3 +246,17 @@ def test_a_lost_game_with_no_short_output_adds_no_unproven_answer(project):
     result, _, _ = play(project, ["```sh\nwc -l READ.md\n```", "```sh\nfind . -type f\n```"],
                         meta={"tutor": {"max_turns": 2}})
     assert "Unproven" not in result.state.final_answer and "unproven" not in result.state.meta["tutor"]
+
+
+def test_a_count_of_names_where_the_goal_counts_lines_is_mended_as_on_the_main_path(project):
+    """`grep -rl README.md . | wc -l` counts the files that name README.md; the goal counts README.md's lines.
+    The game runs `wc -l README.md` at once (evidence/line_count_mends.py), as the main path does, and says so."""
+    respond = {"move": "RESPOND", "answer": "README.md has 3 lines.",
+               "claims": [{"predicate": "line_count", "args": ["README.md", "3"]}]}
+    result, _, llm = play(project, ["```sh\ngrep -rl README.md . | wc -l\n```", CHECK, respond], meta=None)
+    first = result.state.executed_steps[0].result
+    assert first.written == "wc -l README.md" and first.stdout.strip() == "3 README.md"
+    assert "counted file names, and the question asks for lines" in first.stderr
+    assert not first.doubt and not first.mistake
+    assert result.state.stop_reason == "success" and result.state.final_answer == "README.md has 3 lines."
+    assert len(llm.calls) == 3  # no retry turn: the mend asked the model nothing
