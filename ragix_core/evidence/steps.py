@@ -28,6 +28,7 @@ from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.policy import is_wc_total_line
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.substitution import substitution_as_xargs
+from ragix_core.tools.substitution_pattern import substitution_as_pattern_file
 from ragix_core.tools.toolbox import WRITES_NEED_YES
 
 from .attribution import ATTRIBUTED, attributed_lines, one_file_searched
@@ -195,7 +196,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
     """Run the step's ``command`` through the confined ``toolbox`` and judge it. A failure on a
     missing path gets ragix's hint first in its stderr (so it survives every later cut), and the
     unambiguous re-aimed command is returned; for a refused command substitution, the same command
-    as a pipe into xargs (tools/substitution.py, an aside); for a refused `find … -exec X {} +`,
+    as a pipe into xargs (tools/substitution.py, an aside), or a grep's pattern `"$(cat F)"` as `-f F`
+    (tools/substitution_pattern.py, an aside); for a refused `find … -exec X {} +`,
     the find piped into xargs X (tools/find_exec.py, an aside); for a grep given a directory without
     -r, the recursive search (tools/grep_directory.py, an aside); for a filter after a pipe given a
     missing file, the filter reading the pipe (tools/pipe_operand.py, an aside); for a grep over
@@ -216,7 +218,8 @@ def run_command_step(toolbox: Any, step: PlanStep, root: Path) -> Optional[Fix]:
         return None
     fix = None
     if result.refused:
-        piped = substitution_as_xargs(command)  # `X $(Y)` is `Y | xargs X`, validated like any command
+        # `grep P "$(cat F)"` is `grep P -f F`; `X $(Y)` is `Y | xargs X`: validated like any command
+        piped = substitution_as_pattern_file(command, root) or substitution_as_xargs(command)
         execs = None if piped else find_exec_as_xargs(command)  # `find … -exec X {} +`: `find … | xargs X`
         fix = Fix(piped[0], piped[1], "aside", "substitution") if piped else \
             Fix(*execs, "aside", "find_exec") if execs else None
