@@ -8,7 +8,7 @@ run the command with that meaning. Only that shape is rewritten (grep, the subst
 the whole pattern word, bare or in double quotes, no pattern given by an option); the result goes
 through the same lexer and validation as any command, and the caller says what it ran.
 
-One difference is kept out by the caller's check of the file: an empty file gives bash the empty pattern
+One difference is kept out by looking at the file first: an empty file gives bash the empty pattern
 (every line matches) and ``-f`` no pattern (none does), so an empty or missing file is not rewritten.
 """
 
