@@ -193,15 +193,17 @@ class EmbeddedClient:
     def _stream_until(self, server: Any, req: Dict[str, Any], deadline: Optional[float], where: str,
                       timeout: Optional[float], until: Optional[Until] = None) -> Dict[str, Any]:
         """Stream so that generation stops at the deadline, or where ``until`` finds the reply complete
-        (a callback returning True cancels the task). Each chunk carries the timings so far, so a reply
-        cancelled before its last chunk still counts its tokens.
+        (a callback returning True cancels the task). With ``until`` each chunk carries the timings so far,
+        so a reply cancelled before its last chunk still counts its tokens.
 
         The runtime only calls back once prompt processing is over, which for a long
         prompt can itself exceed the deadline; so the call runs in a worker thread
         and the caller gets ``LLMTimeout`` on time regardless. The abandoned task is
         cancelled at its first chunk (the deadline has passed by then).
         """
-        req = dict(req, stream=True, stream_options={"include_usage": True}, timings_per_token=True)
+        req = dict(req, stream=True, stream_options={"include_usage": True})
+        if until is not None:  # a reply ``until`` cancels has no last chunk: its tokens are counted from these
+            req["timings_per_token"] = True
         parts: List[str] = []
         final: Dict[str, Any] = {}
         state: Dict[str, Any] = {"timed_out": False, "error": None, "exc": None}

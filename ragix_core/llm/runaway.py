@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ragix_core.tools.lexer import MAX_STAGES
+from ragix_core.tools.lexer import MAX_STAGES, first_pipe
 
 __all__ = ["past_stage_limit"]
 
@@ -45,26 +45,18 @@ def past_stage_limit(text: str) -> Optional[int]:
 
 def _stage_limit_pipe(text: str, start: int, end: int) -> Optional[int]:
     """The index of the pipe in ``text[start:end]`` (one command line) that starts one stage too many."""
-    pipes, quote, i = 0, None, start
-    while i < end:
-        c = text[i]
-        if quote == "'":
-            quote = None if c == "'" else quote
-        elif c == "\\":
-            i += 2
+    pipes, i = 0, start
+    while True:
+        cut = first_pipe(text[i:end])  # outside quotes, so the next search starts outside them too
+        if cut is None:
+            return None
+        at = i + cut
+        if at + 1 >= len(text):
+            return None  # `|` or `||`: the next character decides
+        if text[at + 1] == "|":
+            i = at + 2
             continue
-        elif quote == '"':
-            quote = None if c == '"' else quote
-        elif c in "'\"":
-            quote = c
-        elif c == "|":
-            if i + 1 >= len(text):
-                return None  # `|` or `||`: the next character decides
-            if text[i + 1] == "|":
-                i += 2
-                continue
-            pipes += 1
-            if pipes > MAX_STAGES:
-                return i
-        i += 1
-    return None
+        pipes += 1
+        if pipes > MAX_STAGES:
+            return at
+        i = at + 1
