@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import inspect
 from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, runtime_checkable
 
@@ -30,6 +30,7 @@ __all__ = [
     "cut_until",
     "accepts_stop",
     "accepts_until",
+    "complete_cut",
     "Until",
 ]
 
@@ -155,6 +156,21 @@ def cut_until(text: str, until: Optional[Until]) -> str:
         return text
     end = until(text)
     return text if end is None else text[:max(0, end)]
+
+
+def complete_cut(client: Any, messages: List[Message], kwargs: Dict[str, Any],
+                 stop: Optional[Sequence[str]] = None, until: Optional[Until] = None) -> Completion:
+    """``client.complete(messages, **kwargs)`` with ``stop`` and ``until`` passed where the client takes them, and
+    its text cut here where it does not: the same reply either way, only generated longer."""
+    passed_stop = bool(stop) and accepts_stop(client)
+    passed_until = until is not None and accepts_until(client)
+    extra: Dict[str, Any] = {"stop": list(stop)} if passed_stop else {}
+    if passed_until:
+        extra["until"] = until
+    reply = client.complete(messages, **kwargs, **extra)
+    text = reply.text if passed_stop else cut_at_stop(reply.text, stop)
+    text = text if passed_until else cut_until(text, until)
+    return reply if text == reply.text else replace(reply, text=text)
 
 
 def accepts_stop(client: Any) -> bool:

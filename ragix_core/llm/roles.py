@@ -20,7 +20,6 @@ and may shorten the call's timeout to the wall time left.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -28,8 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ragix_core.core.events import EventBus, EventKind
 from ragix_core.core.text import bounded
 
-from .base import (Completion, LLMClient, LLMError, Message, Until, Usage, accepts_stop, accepts_until, cut_at_stop,
-                   cut_until)
+from .base import Completion, LLMClient, LLMError, Message, Until, Usage, complete_cut
 from .config import ROLES, BackendSettings, LLMConfig
 from .factory import build_client
 
@@ -107,19 +105,11 @@ class TracedClient:
             seed = self.seeds()
         if seed is not None:  # passed only when there is one: a client without seeds keeps working
             kwargs["seed"] = seed
-        if stop and accepts_stop(self.inner):  # else the text is cut below: the same reply, generated longer
-            kwargs["stop"] = list(stop)
-        if until is not None and accepts_until(self.inner):  # likewise
-            kwargs["until"] = until
         start = time.monotonic()
         with self._lock:
             self.calls[self.role] = self.calls.get(self.role, 0) + 1
         try:
-            result = self.inner.complete(messages, **kwargs)
-            if stop and "stop" not in kwargs:
-                result = dataclasses.replace(result, text=cut_at_stop(result.text, stop))
-            if until is not None and "until" not in kwargs:
-                result = dataclasses.replace(result, text=cut_until(result.text, until))
+            result = complete_cut(self.inner, messages, kwargs, stop, until)  # passed, or the text cut here
         except LLMError as exc:
             # A reply the model did write (not JSON, cut at max_tokens) cost its tokens like any other,
             # and is kept where prompts are.

@@ -16,7 +16,6 @@ including the repair, so an engine's totals cannot drift from its events.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -25,7 +24,7 @@ from ragix_core.core.stop import StopRun
 from ragix_core.core.text import bounded
 
 from .base import (Completion, LLMBadOutput, LLMClient, LLMContextOverflow, LLMError, LLMTimeout, Message,
-                   Until, accepts_stop, accepts_until, cut_at_stop, cut_until)
+                   Until, complete_cut)
 from .jsonout import parse_json, salvage_json, schema_errors
 
 __all__ = ["ask_json", "ask_text", "backend_stop", "REPAIR_REPLY_CHARS"]
@@ -120,16 +119,8 @@ def ask_text(client: LLMClient, messages: List[Message], *, max_tokens: int = 40
              until: Optional[Until] = None) -> Completion:
     """A free-text reply, ended before the first ``stop`` string and where ``until`` says it is complete,
     when given; a backend failure becomes the named stop."""
-    # A client without ``stop`` or ``until`` is called as before, and its text cut here.
-    passed_stop = bool(stop) and accepts_stop(client)
-    passed_until = until is not None and accepts_until(client)
-    extra: Dict[str, Any] = {"stop": list(stop)} if passed_stop else {}
-    if passed_until:
-        extra["until"] = until
     try:
-        reply = client.complete(messages, max_tokens=max_tokens, **_sampling(temperature, seed, timeout), **extra)
-        text = reply.text if passed_stop else cut_at_stop(reply.text, stop)
-        text = text if passed_until else cut_until(text, until)
-        return reply if text == reply.text else dataclasses.replace(reply, text=text)
+        return complete_cut(client, messages, dict(max_tokens=max_tokens, **_sampling(temperature, seed, timeout)),
+                            stop, until)
     except LLMError as exc:
         raise backend_stop(exc) from None
