@@ -66,3 +66,15 @@ def test_repeats_under_different_seeds_pool_their_runs_and_say_how_stable_each_t
     assert table.stability(pooled, "s0", {"a", "b"}) == {0: 1, 3: 1}
     with pytest.raises(ValueError, match="two reports ran seed 2"):
         table.repeats([seed(2, True, True), seed(2, True, False)])
+
+
+def test_repeats_of_the_engine_alone_pool_with_one_run_of_the_plain_call():
+    """The plain call is one greedy call: the engine's extra seeds ran without it, and its rate stays its one run's."""
+    first = {"meta": {"seed": 1}, "scenarios": [run("a", "graph_v30", True), run("a", "s0", False),
+                                                run("b", "graph_v30", False), run("b", "s0", True)]}
+    alone = {"meta": {"seed": 2}, "scenarios": [run("a", "graph_v30", True), run("b", "graph_v30", True)]}
+    pooled = table.repeats([first, alone])
+    assert pooled["meta"]["repeats_by_strategy"] == {"graph_v30": 2, "s0": 1}
+    c = table.compare(pooled, "graph_v30", "s0")
+    assert (c["graph_v30"]["runs"], c["graph_v30"]["passed"], c["s0"]["runs"], c["s0"]["passed"]) == (4, 3, 2, 1)
+    assert table.stability(pooled, "graph_v30", {"a", "b"}) == {1: 1, 2: 1}
