@@ -64,8 +64,10 @@ def compare(report: Dict[str, Any], engine: str, plain: str, within: Optional[se
     out = {s: figures([r for r in runs if r["id"] in ids]) for s, runs in by.items()}
     e, p = out[engine], out[plain]
     out["difference"] = round(e["rate"] - p["rate"], 3)
-    out["tokens_ratio"] = round(e["tokens"] / p["tokens"], 2) if p["tokens"] else None
-    out["computed_ratio"] = round(e["computed"] / p["computed"], 2) if p["computed"] else None
+    # Per run: pooled repeats may hold more runs of the engine than of the plain call (--repeats).
+    for key in ("tokens", "computed"):
+        per_plain = p[key] / p["runs"] if p["runs"] else 0
+        out[f"{key}_ratio"] = round(e[key] / e["runs"] / per_plain, 2) if per_plain and e["runs"] else None
     out["wall_ratio"] = round(e["median_wall"] / p["median_wall"], 2) if e["median_wall"] and p["median_wall"] else None
     out["partial"] = bool(report.get("meta", {}).get("partial"))
     return out
@@ -119,12 +121,19 @@ def _rate(f: Dict[str, Any]) -> str:
     return f"{f['passed']}/{f['runs']} = {f['rate']:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "–"
 
 
+def _tokens(e: Dict[str, Any], p: Dict[str, Any], key: str) -> str:
+    """Totals when both ran as many runs; else the mean a run, which the ratio compares."""
+    if e["runs"] == p["runs"]:
+        return f"{e[key]:,} vs {p[key]:,}"
+    return f"{round(e[key] / e['runs']):,} vs {round(p[key] / p['runs']):,} a run"
+
+
 def row(name: str, c: Dict[str, Any], engine: str, plain: str) -> str:
     e, p = c[engine], c[plain]
     wall = f"{e['median_wall']:.1f} s vs {p['median_wall']:.1f} s = {c['wall_ratio']}×" if c["wall_ratio"] else "–"
     return (f"| {name}{' (partial)' if c['partial'] else ''} | {_rate(e)} | {_rate(p)} | {c['difference']:+.3f} | "
-            f"{e['tokens']:,} vs {p['tokens']:,} = {c['tokens_ratio']}× | "
-            f"{e['computed']:,} vs {p['computed']:,} = {c['computed_ratio']}× | {wall} | "
+            f"{_tokens(e, p, 'tokens')} = {c['tokens_ratio']}× | "
+            f"{_tokens(e, p, 'computed')} = {c['computed_ratio']}× | {wall} | "
             f"{e['wrong_success']}/{e['runs']} vs {p['wrong_success']}/{p['runs']} | "
             f"{e['right_success']}/{e['said_success']} vs {p['right_success']}/{p['said_success']} |")
 

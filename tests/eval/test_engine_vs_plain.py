@@ -78,3 +78,5 @@ def test_repeats_of_the_engine_alone_pool_with_one_run_of_the_plain_call():
     c = table.compare(pooled, "graph_v30", "s0")
     assert (c["graph_v30"]["runs"], c["graph_v30"]["passed"], c["s0"]["runs"], c["s0"]["passed"]) == (4, 3, 2, 1)
     assert table.stability(pooled, "graph_v30", {"a", "b"}) == {1: 1, 2: 1}
+    assert c["computed_ratio"] == 1.0  # 4 runs of 1,050 computed against 2 of 1,050: per run, not in total
+    assert "1,050 vs 1,050 a run = 1.0×" in table.row("nl2bash", c, "graph_v30", "s0")
