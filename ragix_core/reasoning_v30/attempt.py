@@ -9,7 +9,7 @@ The order is what the published evidence for small models supports:
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
    plausible answer) is cross-checked by commands drawn at a temperature and asked to compute it
    another way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed
-   something (one by default) or ``cross_check_draws`` were drawn (two by default). A different
+   something (one by default) or ``cross_check_draws`` were drawn (one by default). A different
    command that prints the same thing confirms it; any other output leaves it disputed, never
    replaced: cross-check draws are worse commands than the greedy one (measured at ec0ed53: where
    they outvoted a right greedy count, the run ended ``success`` on their wrong one). A short output
@@ -61,9 +61,11 @@ __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED"
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
-# Cross-check draws, at most (voting.cross_check_draws): a third one changed the stop reason of 6 of the 15 runs
-# that drew it on AgentBench OS and NL2Bash at d39291a, never the answer, for one more model call each.
-CROSS_CHECK_DRAWS = 2
+# Cross-check draws, at most (voting.cross_check_draws). A draw after one that failed or printed nothing
+# changes only the stop reason, never the answer, for one more model call: a third changed it in 6 of the 15
+# runs that drew it at d39291a; a second, drawn in 37 runs of the three unseen sets at f584fa7, turned 3 runs
+# `success` and 8 `disputed` (the other 26 stayed `unconfirmed`): docs/DECISIONS.md.
+CROSS_CHECK_DRAWS = 1
 
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.

@@ -78,7 +78,7 @@ def test_samples_that_agree_on_another_output_dispute_a_short_greedy_one_but_nev
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="10\n"),
                            cmds[1]: ToolResult("shell", 0, stdout="1\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="1\n")})
-    out = attempt(script, cross_checks=3)
+    out = attempt(script, cross_checks=3, cross_check_draws=3)
     assert len(script.asked) == 3  # the two samples agreed: the quorum ends the vote
     assert out.decided_by == "greedy" and out.winner.tool_call.args["command"] == cmds[0]
     assert out.agreed == 1 and out.disputed and not out.confirmed and not out.unconfirmed
@@ -125,11 +125,11 @@ def test_a_cross_check_that_failed_or_found_nothing_does_not_count_and_another_i
     assert len(script.asked) == 4 and out.confirmed and out.agreed == 2
 
 
-def test_cross_check_draws_stop_at_two_by_default_even_when_none_printed_anything():
-    # A cross-check changes only the stop reason: a third draw costs a call for that alone.
+def test_one_cross_check_draw_by_default_even_when_it_printed_nothing():
+    # A cross-check changes only the stop reason: a second draw costs a call for that alone.
     script = _check_failed_then_found_nothing_then_agreed()
     out = attempt(script)
-    assert len(script.asked) == 3 and out.unconfirmed and out.winner.tool_call.args["command"] == "grep -c a x.py"
+    assert len(script.asked) == 2 and out.unconfirmed and out.winner.tool_call.args["command"] == "grep -c a x.py"
     assert out.confidence() == 0.6
 
 
@@ -188,7 +188,7 @@ def test_cross_check_draws_are_told_which_commands_ran_and_asked_for_another_way
     cmds = ["wc -l a.py", "wc -l a.py", "grep -c '' a.py"]
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="7 a.py\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="7\n")})
-    out = attempt(script)
+    out = attempt(script, cross_check_draws=2)
     assert out.confirmed and out.agreed == 2 and not out.unconfirmed
     feedback, draw, sampled = script.asked[1]
     assert sampled and draw == 1 and "Already run: `wc -l a.py`" in feedback and "another way" in feedback
@@ -438,7 +438,7 @@ def test_two_sampled_commands_agreeing_on_the_judged_rival_do_not_make_it_confir
             "ls tests | grep 'test_*.py' | wc -l"]
     script = Script(cmds, {cmds[0]: ToolResult("shell", 0, stdout="10\n"), cmds[1]: ToolResult("shell", 0, stdout="1\n"),
                            cmds[2]: ToolResult("shell", 0, stdout="1\n")})
-    out = attempt(script, cross_checks=3, judge=Judge(prefers="grep -rl"))
+    out = attempt(script, cross_checks=3, cross_check_draws=3, judge=Judge(prefers="grep -rl"))
     assert out.decided_by == "judged" and out.agreed == 2 and out.disputed and not out.confirmed
 
 

@@ -121,8 +121,9 @@ def test_the_main_path_answers_with_one_greedy_command(repo: Path):
     attempt = result.state.meta["attempt"]
     assert attempt["decided_by"] in ("greedy", "vote", "retry") and attempt["ran"] >= 1
     if attempt["decided_by"] == "greedy":
-        # No label, no plan: the calls are the command draws (the greedy one and at most two cross-checks of its
-        # short output, sampled unseeded: the first may fail) and a writer only when the output is not the answer.
+        # No label, no plan: the calls are the command draws (the greedy one, then a cross-check of a short
+        # output or up to two commands computing a number the writer derived) and a writer only when the
+        # output is not the answer.
         writer = 0 if attempt.get("answer_from") == "output" else 1
         assert result.usage["llm_calls"] == attempt["drawn"] + writer and attempt["drawn"] <= 3, (attempt,
                                                                                                 result.usage)
