@@ -5,7 +5,8 @@
 The main path draws its samples one after another (reasoning_v30/attempt.py). llama.cpp's server core can
 decode several requests in one batch, one per slot (``n_parallel``): on a GPU, or a CPU whose decoding is
 bound by memory bandwidth, k replies in one batch cost little more than one. This measures it on this
-machine, with the engine's own request for a command (prompts/command.md over this repository's listing):
+machine, with a command request built as the engine builds it for a read-only profile (llm/command_prompt.py:
+the read tools, the commands made for the model, this repository's listing):
 
 - "sequential": ``--draws`` sampled replies one after another (what ships);
 - "concurrent": the same number of draws sent at once from threads, which llama.cpp decodes in one batch.
@@ -32,11 +33,12 @@ from ragix_core.evidence.path_hints import project_listing  # noqa: E402
 from ragix_core.llm.codeblock import CLOSING_FENCE  # noqa: E402
 from ragix_core.llm.command_prompt import COMMAND_MAX_TOKENS, command_request  # noqa: E402
 from ragix_core.llm.embedded import EmbeddedClient  # noqa: E402
+from ragix_core.tools.model_commands import describe  # noqa: E402
+from ragix_core.tools.policy import READ_TOOLS  # noqa: E402
 
 GOALS = ("Which Python file under ragix_core/llm has the most lines?",
          "How many markdown files are in the docs directory?",
          "Which modules import ragix_core.prompts?")
-TOOLS = ("find", "grep", "wc", "sort", "head", "tail", "cat", "ls", "xargs", "awk", "cut", "uniq")
 
 
 def draw(client: EmbeddedClient, prompt: str, seed: int):
@@ -89,7 +91,7 @@ def main(argv=None) -> int:
     client.load()
     rows = {"sequential": [], "concurrent": []}
     for r in range(args.rounds):
-        prompt = command_request(GOALS[r % len(GOALS)], TOOLS, listing)
+        prompt = command_request(GOALS[r % len(GOALS)], READ_TOOLS, listing, describe(list(READ_TOOLS)))
         concurrent(client, prompt, [10_000 + i for i in range(args.draws)])  # the prefix into every slot, untimed
         seeds = [100 * r + i for i in range(args.draws)]
         ways = [("sequential", lambda: sequential(client, prompt, seeds)),
