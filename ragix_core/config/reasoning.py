@@ -153,9 +153,10 @@ class VotingSection(_Section):
     # draws). They never replace it, so each one more costs a call and changes only the stop reason.
     cross_checks: int = Field(1, ge=0, le=10)
     # Cross-check draws at most (within ``samples``): a draw that failed, found nothing or repeated a command
-    # does not count as a check, so without this cap an unreproducible output cost every sample. One by
-    # default: a second draw changed no answer on the three unseen sets at f584fa7 (docs/DECISIONS.md).
-    cross_check_draws: int = Field(1, ge=1, le=10)
+    # does not count as a check, so without this cap an unreproducible output cost every sample. None by
+    # default: a short output from one command ends `unconfirmed`; a cross-check changes only the stop reason
+    # and measured a weak signal for 40 % of a typical run's time (docs/DECISIONS.md). 1 restores one.
+    cross_check_draws: int = Field(0, ge=0, le=10)
     # A disputed short output is read beside each rival's command in both orders (one or two short calls
     # each, reasoning_v30/judge.py); the rival is the answer's basis only when both readings pick it. The run
     # still ends `disputed`. Off by default: measured, it fixed 4 answers and broke 1 (docs/SAMPLING.md).

@@ -7,16 +7,16 @@ The order is what the published evidence for small models supports:
    by the outputs they printed (MBR-exec 2204.11454, CodeT 2207.10397): failed and empty outputs never
    win, sampling stops as soon as ``quorum`` outputs agree. A greedy command whose output is short (at
    most ``confirm_lines`` lines: a count, a name, a superlative, where one wrong pipe still prints a
-   plausible answer) is cross-checked by commands drawn at a temperature and asked to compute it
+   plausible answer) is ``unconfirmed``: it rests on one command. With ``cross_check_draws`` above 0
+   (none by default) it is cross-checked by commands drawn at a temperature and asked to compute it
    another way (prompts/command_followup.md, cross_check), until ``cross_checks`` of them printed
-   something (one by default) or ``cross_check_draws`` were drawn (one by default). A different
-   command that prints the same thing confirms it; any other output leaves it disputed, never
-   replaced: cross-check draws are worse commands than the greedy one (measured at ec0ed53: where
-   they outvoted a right greedy count, the run ended ``success`` on their wrong one). A short output
-   no second command reproduced is ``unconfirmed``, and so is any read that only one sample or retry
-   found after the greedy command failed. Since a cross-check can change only the stop
-   reason, one that printed something is enough (at d7e5004 three of the five calls of a typical
-   cross-checked run were cross-checks);
+   something or ``cross_check_draws`` were drawn. A different command that prints the same thing
+   confirms it; any other output leaves it disputed, never replaced: cross-check draws are worse
+   commands than the greedy one (measured at ec0ed53: where they outvoted a right greedy count, the
+   run ended ``success`` on their wrong one). A short output no second command reproduced is
+   ``unconfirmed``, and so is any read that only one sample or retry found after the greedy command
+   failed. A cross-check changes only the stop reason, and on the three unseen sets it cost the
+   typical run 40 % of its time for a weak signal, so none is drawn by default (docs/DECISIONS.md);
 3. when still nothing was found, at most ``retries`` commands written after reading what a person
    would read (exit code, stderr, close names, the nearest directory's listing: evidence/feedback.py;
    InterCode 2306.14898's "try again" on execution feedback);
@@ -61,11 +61,12 @@ __all__ = ["CommandAttempt", "AttemptOutcome", "AskCommand", "GREEDY", "SAMPLED"
            "CONFIRM_LINES", "CROSS_CHECKS", "CROSS_CHECK_DRAWS"]
 
 CROSS_CHECKS = 1  # cross-check draws that printed something, at most (voting.cross_checks)
-# Cross-check draws, at most (voting.cross_check_draws). A draw after one that failed or printed nothing
-# changes only the stop reason, never the answer, for one more model call: a third changed it in 6 of the 15
-# runs that drew it at d39291a; a second, drawn in 37 runs of the three unseen sets at f584fa7, turned 3 runs
-# `success` and 8 `disputed` (the other 26 stayed `unconfirmed`): docs/DECISIONS.md.
-CROSS_CHECK_DRAWS = 1
+# Cross-check draws, at most (voting.cross_check_draws). A cross-check changes only the stop reason, never the
+# answer, for one more model call. None by default: at 40b91a0, of the 75 greedy runs of the three unseen sets
+# that drew one, the 7 it confirmed were right 6 times, the 14 it disputed 9 times and the 54 it left
+# unconfirmed 41 times, for 40 % of a typical run's time (docs/DECISIONS.md). 0 leaves a short output
+# `unconfirmed`.
+CROSS_CHECK_DRAWS = 0
 
 # A backend that is down or too slow, or a prompt too long for it, ends the run; any other named stop
 # (a reply without a command) is one failed draw among several.
@@ -195,6 +196,8 @@ class AttemptOutcome:
         if self.unconfirmed and self.agreed >= 2:
             return (f"the commands that printed the same output all read it with `{first_stage_of(self.winner)}`; "
                     "none found it another way")
+        if self.unconfirmed and self.vote is None:
+            return "this answer rests on one command; no other command was run to check it"
         if self.unconfirmed:
             return "no second command printed the same output; this answer rests on one command"
         return ""
@@ -228,10 +231,10 @@ class CommandAttempt:
                  samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES,
                  cross_checks: int = CROSS_CHECKS, cross_check_draws: int = CROSS_CHECK_DRAWS,
                  judge: Optional[Judge] = None):
-        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0 or cross_check_draws < 1:
-            raise ValueError("samples, retries, confirm_lines and cross_checks must be >= 0, quorum and "
-                             f"cross_check_draws >= 1 (got {samples}, {retries}, {confirm_lines}, {cross_checks}, "
-                             f"{quorum}, {cross_check_draws})")
+        if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0 or cross_check_draws < 0:
+            raise ValueError("samples, retries, confirm_lines, cross_checks and cross_check_draws must be >= 0, "
+                             f"quorum >= 1 (got {samples}, {retries}, {confirm_lines}, {cross_checks}, "
+                             f"{cross_check_draws}, {quorum})")
         self.ask_command = ask_command
         self.run_step = run_step
         self.feedback = feedback
@@ -309,11 +312,13 @@ class CommandAttempt:
 
     def _confirm(self, first: PlanStep, label: str, description: str, out: AttemptOutcome,
                  ran: Dict[str, PlanStep]) -> None:
-        """Put a short output (a count, a name) to a vote of commands written another way."""
+        """Put a short output (a count, a name) to a vote of commands written another way; with no
+        cross-check draw it is marked as resting on one command (``unconfirmed``), unchecked."""
         if (self.samples and self.cross_checks and self.confirm_lines and not changes(first)
                 and is_short(first, self.confirm_lines)):
             out.checked = True
-            self._vote(first, label, True, description, out, ran)  # confirm or dispute it
+            if self.cross_check_draws:
+                self._vote(first, label, True, description, out, ran)  # confirm or dispute it
 
     def _told(self, step: PlanStep, out: AttemptOutcome) -> str:
         """What a draw after ``step`` is told: what a person would read of its run, and the commands tried."""
