@@ -26,6 +26,7 @@ from .attempt import GREEDY, SAMPLED, AttemptOutcome, CommandAttempt
 from .computed import Computed, number_to_compute, printed_number
 from ragix_core.llm.command_prompt import ask_free_command, command_request, pasted_placeholder
 from .judge import ask_judge
+from .read_off import wc_line_answer
 from .replies import AnswerReply
 
 __all__ = ["DirectAnswers", "DISPUTED", "UNCONFIRMED", "UNSUPPORTED", "NO_CHANGE"]
@@ -146,12 +147,13 @@ class DirectAnswers:
     def _answer_from(self, goal: str, attempt: CommandAttempt, outcome: AttemptOutcome,
                      meta: Dict[str, Any], done: Optional[List[PlanStep]] = None) -> Dict[str, Any]:
         """The answer from ``outcome.winner``; ``done``: the writes that ran before it, part of the evidence."""
-        number = printed_number(outcome.winner)
-        # "output": no writer, the output is one number (ragix's notes are still added); "writer": the model wrote it
-        meta["attempt"]["answer_from"] = "writer" if number is None else "output"
+        read = printed_number(outcome.winner) or wc_line_answer(outcome.winner)
+        # "output": no writer, the output is one number or `wc`'s line for one file (read_off.py; ragix's notes are
+        # still added); "writer": the model wrote it
+        meta["attempt"]["answer_from"] = "writer" if read is None else "output"
         evidence = list(done or []) + [outcome.winner]
-        written = self.write_answer(goal, evidence) if number is None else number
-        computed = self._compute(goal, written, attempt, outcome) if number is None else None
+        written = self.write_answer(goal, evidence) if read is None else read
+        computed = self._compute(goal, written, attempt, outcome) if read is None else None
         if computed is not None:
             meta["attempt"].update(outcome.to_meta(), computed=computed.to_meta())  # the draws it added counted
             if computed.number is not None:

@@ -24,9 +24,11 @@ LINES_Q = "How many lines does docs/install.md have?"
 NOTES_Q = "Which files are in notes?"
 TWO_ASKS = "How many lines does docs/install.md have, and which files are in notes?"
 SPLIT = {"parts": [LINES_Q, NOTES_Q]}
-# worker 1: the greedy command, the cross-check sample, the writer; worker 2: a long listing needs no sample
-LINES_WORKER = ["```sh\nwc -l docs/install.md\n```", "```sh\ncat docs/install.md | wc -l\n```",
-                "docs/install.md has 12 lines."]
+# worker 1: the greedy command and the cross-check sample (wc's line is the answer as printed: no writer);
+# worker 2: a long listing needs no sample, then the writer. The workers draw one cross-check (none by default)
+# so that part 1's short count can end `success`.
+CHECKED = {"voting": {"cross_check_draws": 1}}
+LINES_WORKER = ["```sh\nwc -l docs/install.md\n```", "```sh\ncat docs/install.md | wc -l\n```"]
 NOTES_WORKER = ["```sh\nls notes\n```", "n0.txt to n4.txt."]
 
 
@@ -40,7 +42,7 @@ def project(tmp_path, monkeypatch) -> Path:
 
 def run(goal, project, *replies, options=None, traces=False):
     llm = ScriptedLLM(list(replies))
-    cfg = parse_config({"reasoning": {"traces": {"enabled": traces}}})
+    cfg = parse_config({"reasoning": {"traces": {"enabled": traces}, **CHECKED}})
     meta = {"hierarchical": options} if options is not None else None
     return run_goal(goal, cwd=project, config=cfg, strategy="hierarchical", client_factory=lambda s: llm,
                     meta=meta), llm
@@ -49,7 +51,7 @@ def run(goal, project, *replies, options=None, traces=False):
 def test_a_goal_that_asks_one_thing_goes_to_one_worker_unchanged_without_a_split_call(project):
     res, llm = run(LINES_Q, project, *LINES_WORKER)
     state = res.state
-    assert res.node_trace == ["SPLIT", "PART:1", "COMPOSE"] and len(llm.calls) == 3
+    assert res.node_trace == ["SPLIT", "PART:1", "COMPOSE"] and len(llm.calls) == 2
     assert state.stop_reason == "success" and state.final_answer == "docs/install.md has 12 lines."
     h = state.meta["hierarchical"]
     assert h["split"]["by"] == "rules" and h["parts"][0]["question"] == LINES_Q
@@ -59,29 +61,29 @@ def test_several_asks_are_split_answered_by_part_and_composed_saying_which_part(
     res, llm = run(TWO_ASKS, project, SPLIT, *LINES_WORKER, *NOTES_WORKER)
     state = res.state
     assert res.node_trace == ["SPLIT", "PART:1", "PART:2", "COMPOSE"]
-    assert state.stop_reason == "success" and len(llm.calls) == 6
+    assert state.stop_reason == "success" and len(llm.calls) == 5
     assert state.final_answer == (f"Part 1 — {LINES_Q}\ndocs/install.md has 12 lines.\n\n"
                                   f"Part 2 — {NOTES_Q}\nn0.txt to n4.txt.")
     h = state.meta["hierarchical"]
-    assert h["split"]["by"] == "master" and [p["used"]["llm_calls"] for p in h["parts"]] == [3, 2]
-    assert h["budget"]["used"]["llm_calls"] == 6 == res.usage["llm_calls"]
-    assert h["parts"][1]["left_at_start"]["llm_calls"] == 40 - 4  # the split and worker 1 spent 4 of 40
+    assert h["split"]["by"] == "master" and [p["used"]["llm_calls"] for p in h["parts"]] == [2, 2]
+    assert h["budget"]["used"]["llm_calls"] == 5 == res.usage["llm_calls"]
+    assert h["parts"][1]["left_at_start"]["llm_calls"] == 40 - 3  # the split and worker 1 spent 3 of 40
     tools = [(e.data["command"].removeprefix("/usr/bin/"), e.data.get("part")) for e in res.events
              if e.kind == EventKind.TOOL_CALL]  # commands as run: /usr/bin/wc ...
     assert tools[0] == ("wc -l docs/install.md", 1) and tools[-1] == ("ls --ignore=.ragix notes", 2)
     llm_parts = [e.data.get("part") for e in res.events if e.kind == EventKind.LLM_CALL]
-    assert llm_parts == [None, 1, 1, 1, 2, 2]  # the master's split call is its own, untagged
+    assert llm_parts == [None, 1, 1, 2, 2]  # the master's split call is its own, untagged
     stages = [(e.data["stage"], e.data.get("part")) for e in res.events if e.kind == EventKind.PART]
     assert stages == [("split", None), ("start", 1), ("end", 1), ("start", 2), ("end", 2), ("compose", None)]
 
 
 def test_a_budget_spent_between_parts_stops_the_run_by_name_and_keeps_what_was_answered(project):
-    res, llm = run(TWO_ASKS, project, SPLIT, *LINES_WORKER, options={"budget": {"max_calls": 4}})
+    res, llm = run(TWO_ASKS, project, SPLIT, *LINES_WORKER, options={"budget": {"max_calls": 3}})
     state = res.state
-    assert len(llm.calls) == 4 and res.node_trace == ["SPLIT", "PART:1", "COMPOSE"]
-    assert state.stop_reason == "budget_calls" and "4 model calls" in state.last_error
+    assert len(llm.calls) == 3 and res.node_trace == ["SPLIT", "PART:1", "COMPOSE"]
+    assert state.stop_reason == "budget_calls" and "3 model calls" in state.last_error
     assert "Part 1 — How many lines" in state.final_answer and "has 12 lines." in state.final_answer
-    assert (f"Part 2 — {NOTES_Q}\n(not answered: the run's budget of 4 model calls is spent before this part)"
+    assert (f"Part 2 — {NOTES_Q}\n(not answered: the run's budget of 3 model calls is spent before this part)"
             in state.final_answer)
     assert [p["stop_reason"] for p in state.meta["hierarchical"]["parts"]] == ["success", "not_run"]
 
@@ -151,11 +153,11 @@ def test_ragix_eval_runs_the_strategy_and_judges_its_composed_answer(project):
     llm = ScriptedLLM([SPLIT, *LINES_WORKER, *NOTES_WORKER])
     scenario = Scenario(id="two-asks", input=TWO_ASKS, expected_patterns=["12 lines", "n4.txt"],
                         must_run_commands=["wc", "ls"], max_steps=6, category="t")
-    cfg = parse_config({"reasoning": {"traces": {"enabled": False}}})
+    cfg = parse_config({"reasoning": {"traces": {"enabled": False}, **CHECKED}})
     [result] = run_scenarios([scenario], lambda goal, **kw: run_goal(goal, client_factory=lambda s: llm, **kw),
                              EvalOptions(cwd=project, strategy="hierarchical", config=cfg))
     assert result.passed, result.failure
-    assert result.strategy == "hierarchical" and len(llm.calls) == 6
+    assert result.strategy == "hierarchical" and len(llm.calls) == 5
 
 
 def test_a_dry_run_stops_at_the_first_workers_first_command_and_starts_no_other_part(project):

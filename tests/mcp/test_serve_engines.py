@@ -50,7 +50,8 @@ def test_every_engine_runs_to_its_end_over_stdio_with_progress(project, tmp_path
         assert progress, f"{name}: no progress notification"
         assert [p[0] for p in progress] == sorted(p[0] for p in progress), "progress only grows"
     by_name = {r[0]: r[1].structured_content for r in results}
-    assert by_name["run"]["strategy"] == "graph_v30" and by_name["run"]["stop_reason"] == "success"
+    # a short output from one command, with no cross-check draw by default
+    assert by_name["run"]["strategy"] == "graph_v30" and by_name["run"]["stop_reason"] == "unconfirmed"
     assert any("wc -l app.py" in c["command"] and "6" in c["stdout"] for c in by_name["run"]["commands"])
     assert by_name["run"]["trace_path"] and Path(by_name["run"]["trace_path"]).is_file()
     assert by_name["chat"]["session_id"] == "s1"

@@ -61,7 +61,7 @@ def test_every_engine_runs_over_http_with_the_token(project, tmp_path):
         assert result.structured_content["stop_reason"] and progress, name
         assert [p[0] for p in progress] == sorted(p[0] for p in progress), "progress only grows"
     by_name = {r[0]: r[1].structured_content for r in results}
-    assert by_name["run"]["stop_reason"] == "success"
+    assert by_name["run"]["stop_reason"] == "unconfirmed"  # one command's short output
     assert any("wc -l app.py" in c["command"] and "6" in c["stdout"] for c in by_name["run"]["commands"])
     assert by_name["chat"]["session_id"] == "s1"
 

@@ -106,7 +106,7 @@ def test_bad_input_is_a_tool_error_naming_what_was_wrong(project, name, args, wo
 
 def test_corpus_search_reads_the_experience_of_earlier_runs(project, tmp_path):
     run = call(project, "dev", "run", {"goal": "How many lines does app.py have?"}).structured_content
-    assert run["stop_reason"] == "success"
+    assert run["stop_reason"] == "unconfirmed"  # one command's short output
     hits = call(project, "dev", "corpus_search", {"query": "lines app.py"}).structured_content
     assert hits["query"] == "lines app.py" and isinstance(hits["hits"], list)
     assert any("app.py" in json.dumps(h["event"]) for h in hits["hits"])

@@ -419,15 +419,16 @@ def test_simple_goal_on_a_wrong_path_reruns_on_the_one_close_file_without_asking
     tb = FakeToolBox({"wc -l docs/guides.md": ToolResult("wc", 1, stderr="/usr/bin/wc: docs/guides.md: No such file or directory\n"),
                       "wc -l docs/guide.md": ToolResult("wc", 0, stdout="120 docs/guide.md\n", command="wc -l docs/guide.md")})
     tb.root = tmp_path
-    llm = ScriptedLLM([fenced("wc -l docs/guides.md"), "docs/guides.md does not exist; docs/guide.md has 120 lines"])
+    llm = ScriptedLLM([fenced("wc -l docs/guides.md")])
     f = fns(llm, tb)
     f.last_complexity = TaskComplexity.SIMPLE
     res = f.answer("Count the lines of docs/guides.md")
     assert tb.commands == ["wc -l docs/guides.md", "wc -l docs/guide.md"]
-    assert len(llm.calls) == 2  # one command, one answer: the correction needed no model call
+    # one command: the correction needed no model call, and wc's line for one file is the answer as printed
+    assert len(llm.calls) == 1
     assert [s.tool_call.args["command"] for s in res["steps"]] == ["wc -l docs/guide.md"]
-    writer_prompt = llm.calls[1]["messages"][0]["content"]
-    assert "(ragix: docs/guides.md does not exist; ran it on docs/guide.md" in writer_prompt
+    assert res["answer"] == ("docs/guide.md has 120 lines.\n\nNote: docs/guides.md does not exist; ran it on "
+                             "docs/guide.md, the existing file with the closest name.")
 
 
 def test_simple_goal_with_an_ambiguous_wrong_path_asks_the_model_with_the_hint(tmp_path):

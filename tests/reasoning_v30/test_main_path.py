@@ -14,7 +14,8 @@ from ragix_core.runtime.run import run_goal
 from tests.scripted_llm import ScriptedLLM
 
 
-JUDGE = {"voting": {"judge_disputes": True}}  # the dispute judge (reasoning_v30/judge.py), off by default
+CHECK = {"voting": {"cross_check_draws": 1}}  # one cross-check draw of a short output, none by default
+JUDGE = {"voting": {"judge_disputes": True, "cross_check_draws": 1}}  # the dispute judge (judge.py), off by default
 
 
 def fenced(command: str) -> str:
@@ -54,10 +55,11 @@ def test_a_goal_that_names_nothing_in_the_project_never_runs_a_tool(project, goa
 
 def test_a_greedy_command_confirmed_by_one_sample_is_the_whole_run(project):
     res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
-                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines.")
+                   fenced("cat docs/install.md | wc -l"), reasoning=CHECK)
     assert res.node_trace == ["CLASSIFY", "DIRECT_EXEC", "RESPOND"]
-    assert [c["temperature"] for c in llm.calls] == [0.0, 0.7, 0.0]  # greedy, one sample, the writer
-    assert "12 docs/install.md" in llm.calls[2]["messages"][0]["content"]  # the writer saw the greedy output
+    # greedy, one sample; wc's line for one file is the answer as printed (read_off.py): no writer
+    assert [c["temperature"] for c in llm.calls] == [0.0, 0.7]
+    assert res.state.final_answer == "docs/install.md has 12 lines."
     assert res.state.stop_reason == "success" and res.state.confidence == 0.9
     assert res.state.meta["attempt"]["decided_by"] == "greedy" and res.state.meta["attempt"]["confirmed"]
     assert "```sh code block" in llm.calls[0]["messages"][0]["content"]  # the free-text request
@@ -72,8 +74,8 @@ def test_a_long_output_is_the_answer_with_no_sample(project):
 
 
 def test_an_answer_stating_a_number_no_output_shows_ends_unsupported(project):
-    res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
-                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 57 lines.")
+    res, llm = run("How many lines do the docs have?", project, fenced("wc -l docs/install.md docs/usage.md"),
+                   "The docs have 57 lines.")
     assert res.state.stop_reason == "unsupported_answer" and res.state.confidence <= 0.3
     assert "no command output shows 57" in res.state.final_answer
 
@@ -110,7 +112,7 @@ def test_a_retry_is_shown_the_error_and_the_nearest_directory(project):
     replies = [fenced("cat docs/setup.txt")] * 2 + [fenced("wc -l docs/install.md"),
                                                     fenced("cat docs/install.md | wc -l"), "It has 12 lines."]
     res, llm = run("Read the install notes and say how long they are", project, *replies,
-                   reasoning={"voting": {"samples": 1}})
+                   reasoning={"voting": {"samples": 1, "cross_check_draws": 1}})
     retry = llm.calls[2]["messages"][0]["content"]
     assert "The command `cat docs/setup.txt` failed (exit code 1)" in retry
     assert "No such file or directory" in retry
@@ -126,7 +128,7 @@ def test_the_cross_check_request_asks_for_the_code_block_alone_and_hides_the_out
     # Asked only "another way", sampled replies explained at length and then wrote the same pipe
     # (benchmarks/cross_check_reply.py: 61.5 completion tokens a draw before, 33.1 after, same confirmations).
     res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"),
-                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines.")
+                   fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines.", reasoning=CHECK)
     cross_check = llm.calls[1]["messages"][0]["content"]
     request = cross_check[cross_check.index("Already run:"):]
     assert "code block only" in request and "no explanation" in request
@@ -134,20 +136,32 @@ def test_the_cross_check_request_asks_for_the_code_block_alone_and_hides_the_out
     assert res.state.meta["attempt"]["confirmed"]
 
 
-def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
-    # The samples repeat the greedy pipe: the same command again is not a second vote.
-    res, llm = run("How many lines does docs/install.md have?", project, *[fenced("wc -l docs/install.md")] * 2,
-                   "docs/install.md has 12 lines.")
-    assert len(llm.calls) == 3  # greedy, one cross-check draw (voting.cross_check_draws), the writer
-    assert res.state.meta["attempt"]["answer_from"] == "writer"  # "12 docs/install.md" is more than a number
+def test_by_default_a_short_output_rests_on_one_command_and_ends_unconfirmed(project):
+    res, llm = run("How many lines does docs/install.md have?", project, fenced("wc -l docs/install.md"))
+    # one call: no cross-check draw, and wc's line for one file is the answer as printed (read_off.py)
+    assert [c["temperature"] for c in llm.calls] == [0.0]
     assert res.state.stop_reason == "unconfirmed" and res.state.confidence == 0.6
-    assert "12 lines" in res.state.final_answer and "rests on one command" not in res.state.final_answer
-    # The reservation is said beside the answer, not inside it: a reader taking the answer's number gets 12.
+    assert res.state.final_answer == "docs/install.md has 12 lines."
+    assert res.state.meta["attempt"]["answer_from"] == "output"
+    assert res.state.meta["caveat"] == ("this answer rests on one command; no other command was run to check it: "
+                                        "`wc -l docs/install.md`.")
+    assert res.state.meta["attempt"]["unconfirmed"] and res.state.meta["attempt"]["drawn"] == 1
+
+
+def test_a_short_output_no_other_command_reproduces_ends_unconfirmed(project):
+    # The cross-check draw repeats the greedy pipe: the same command again is not a second vote.
+    res, llm = run("What are the first lines of docs/install.md?", project, *[fenced("head -n 3 docs/install.md")] * 2,
+                   "It opens with an Install heading and two step lines.", reasoning=CHECK)
+    assert len(llm.calls) == 3  # greedy, one cross-check draw (voting.cross_check_draws), the writer
+    assert res.state.meta["attempt"]["answer_from"] == "writer"  # three lines: not an answer as printed
+    assert res.state.stop_reason == "unconfirmed" and res.state.confidence == 0.6
+    assert "Install heading" in res.state.final_answer and "rests on one command" not in res.state.final_answer
+    # The reservation is said beside the answer, not inside it: a reader taking the answer gets the answer alone.
     assert res.state.meta["caveat"].startswith("no second command printed the same output")
     assert res.to_dict()["caveat"] == res.state.meta["caveat"]
     end = [e for e in res.events if e.kind == EventKind.RUN_END][-1]
     assert end.data["caveat"] == res.state.meta["caveat"] and end.data["answer"] == res.state.final_answer
-    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["wc -l docs/install.md"]
+    assert [s.tool_call.args["command"] for s in res.state.executed_steps] == ["head -n 3 docs/install.md"]
 
 
 def test_a_goal_whose_commands_all_fail_ends_no_evidence_naming_them_by_default(project):
@@ -204,21 +218,20 @@ def test_commands_that_print_different_things_end_disputed_not_success(project):
 def test_a_disputed_count_both_readings_reject_is_replaced_by_its_rival(project):
     # `grep -c step` counts the lines that say "step", not all lines: the cross-check's `wc -l` printed
     # the lines, and the judge, asked in both orders, picked the cross-check both times.
-    replies = [fenced("grep -c step docs/install.md"), fenced("wc -l docs/install.md"),
-               "2", "1", "docs/install.md has 12 lines."]
+    replies = [fenced("grep -c step docs/install.md"), fenced("wc -l docs/install.md"), "2", "1"]
     res, llm = run("How many lines does docs/install.md have?", project, *replies, reasoning=JUDGE)
     judge_prompt = llm.calls[2]["messages"][0]["content"]
     assert "Command 1: `grep -c step docs/install.md`" in judge_prompt and "12 docs/install.md" in judge_prompt
     assert "Command 1: `wc -l docs/install.md`" in llm.calls[3]["messages"][0]["content"]  # the other order
-    assert "12 docs/install.md" in llm.calls[4]["messages"][0]["content"]  # the writer read the rival's output
+    assert res.state.final_answer == "docs/install.md has 12 lines."  # the rival's output, read off: no writer
     assert res.state.meta["attempt"]["decided_by"] == "judged" and res.state.stop_reason == "disputed"
     assert "said computes the goal" in res.state.meta["caveat"]
     assert 'Other outputs: `grep -c step docs/install.md` printed "11"' in res.state.meta["caveat"]
 
 
-def test_by_default_a_dispute_keeps_the_first_command_with_no_extra_call(project):
+def test_without_the_judge_a_dispute_keeps_the_first_command_with_no_extra_call(project):
     replies = [fenced("grep -c step docs/install.md"), fenced("wc -l docs/install.md")]
-    res, llm = run("How many lines does docs/install.md have?", project, *replies)
+    res, llm = run("How many lines does docs/install.md have?", project, *replies, reasoning=CHECK)
     assert len(llm.calls) == 2 and res.state.meta["attempt"]["decided_by"] == "greedy"
     # The kept output is one number: it is the answer as printed, the dispute said beside it.
     assert res.state.stop_reason == "disputed" and res.state.final_answer == "11"
@@ -229,9 +242,9 @@ def test_a_count_of_file_names_for_a_count_of_lines_loses_to_a_sound_rival_witho
     # `ls DIR | grep FILE | wc -l` counts files named FILE (evidence/count_unit.py; ragix mends only a `find`
     # listing): a mistake, which never wins over a sound output, so there is nothing to dispute.
     replies = [fenced("ls docs | grep install.md | wc -l"), fenced("wc -l docs/install.md"),
-               fenced("cat docs/install.md | wc -l"), "docs/install.md has 12 lines."]
+               fenced("cat docs/install.md | wc -l")]
     res, llm = run("How many lines does docs/install.md have?", project, *replies)
-    assert len(llm.calls) == 4 and "12 docs/install.md" in llm.calls[-1]["messages"][0]["content"]
+    assert len(llm.calls) == 3 and res.state.final_answer == "docs/install.md has 12 lines."  # read off wc's line
     attempt = res.state.meta["attempt"]
     assert attempt["decided_by"] == "vote" and not attempt["disputed"] and res.state.final_answer.startswith("docs/")
 

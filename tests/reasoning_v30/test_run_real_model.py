@@ -50,7 +50,8 @@ def commands_run(result) -> list:
 def test_largest_markdown_file_is_named_with_its_line_count(repo: Path):
     result = run_goal("Find the largest markdown file in this repo by line count", cwd=repo)
     state = result.state
-    assert state.stop_reason == "success", (state.stop_reason, state.last_error, state.final_answer)
+    # `unconfirmed` when the winning output is short (one ranked line): it rests on one command
+    assert state.stop_reason in ("success", "unconfirmed"), (state.stop_reason, state.last_error, state.final_answer)
     answer = state.final_answer.lower()
     assert "guide.md" in answer and "120" in answer
     ran = " ".join(commands_run(result))
@@ -121,8 +122,8 @@ def test_the_main_path_answers_with_one_greedy_command(repo: Path):
     attempt = result.state.meta["attempt"]
     assert attempt["decided_by"] in ("greedy", "vote", "retry") and attempt["ran"] >= 1
     if attempt["decided_by"] == "greedy":
-        # No label, no plan: the calls are the command draws (the greedy one, then a cross-check of a short
-        # output or up to two commands computing a number the writer derived) and a writer only when the
+        # No label, no plan: the calls are the command draws (the greedy one, then up to two commands
+        # computing a number the writer derived; no cross-check draw by default) and a writer only when the
         # output is not the answer.
         writer = 0 if attempt.get("answer_from") == "output" else 1
         assert result.usage["llm_calls"] == attempt["drawn"] + writer and attempt["drawn"] <= 3, (attempt,
@@ -158,7 +159,7 @@ def test_a_plan_sized_goal_is_tried_with_one_command_first(repo: Path):
     trace = result.node_trace
     assert trace[:2] == ["CLASSIFY", "DIRECT_EXEC"], trace  # tried first, whatever CLASSIFY said
     assert ("PLAN" in trace) == ("escalated" in result.state.meta), (trace, result.state.meta)
-    if result.state.stop_reason == "success":
+    if result.state.stop_reason in ("success", "unconfirmed"):
         assert "guide.md" in result.state.final_answer and "120" in result.state.final_answer
 
 

@@ -17,7 +17,7 @@ GOAL = "How many lines does README.md have?"
 
 
 def test_a_real_model_run_started_from_the_page_is_shown_live_and_read_back(project, browser, shots):
-    # Seeded samples: the main path's confirming draw is repeatable, as the greedy one is.
+    # Seeded samples: any sampled draw of the main path is repeatable, as the greedy one is.
     config = parse_config({"reasoning": {"voting": {"seed": 7}}})
     server = LiveServer(ServeSettings(roots={"project": project}, config=config, client_factory=None))
     try:
