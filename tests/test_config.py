@@ -149,3 +149,10 @@ def test_spec_002_refused_keys_say_what_to_write(tmp_path):
         parse_config({"graph": {"max_iterations": 5}, "reasoning": {"graph": {"max_iterations": 6}}})
     with pytest.raises(ConfigError, match=r"reasoning\.graph\.max_plan_retries"):
         parse_config({"graph": {"max_plan_retries": "two"}})  # moved keys are validated where they land
+
+
+def test_cross_check_draws_default_to_none_and_a_negative_count_names_the_key():
+    assert parse_config({}).reasoning.voting.cross_check_draws == 0
+    assert parse_config({"reasoning": {"voting": {"cross_check_draws": 1}}}).reasoning.voting.cross_check_draws == 1
+    with pytest.raises(ConfigError, match=r"reasoning\.voting\.cross_check_draws"):
+        parse_config({"reasoning": {"voting": {"cross_check_draws": -1}}})
