@@ -188,6 +188,9 @@ def _unit(command: str) -> str:
     return next((f" {unit}" for pattern, unit in _UNITS if pattern.search(command)), "")
 
 
+# A correction's note says that the model's answer was replaced, never the wrong name it gave: a reader (or a script)
+# taking a name from the answer must not take that one (measured at c1ef992, paraphrase set: the right row, then
+# "the answer named sqlparse/filters/others.py, but ..." under it). The trace keeps the model's answer.
 def _from_row(path: str, number: int, command: str, why: str) -> str:
     return (f"{path}: {number}{_unit(command)} (the output line of `{command}` for it).\n\n"
             f"(ragix: {why}; this answer is written from the output line.)")
@@ -267,8 +270,8 @@ def _unlisted_file(goal: str, answer: str, command: str, output: str, root: Opti
         # `./src/PKG/FILE.py:6:from .MODULE import NAME`, was replaced by `ls *.py`'s top-level files).
         return None
     return Binding(f"{', '.join(listed)} (the files `{command}` printed).\n\n"
-                   f"(ragix: the answer named {', '.join(named)}, which that output does not list; "
-                   f"this answer is written from the output.)", True, "unlisted")
+                   f"(ragix: the answer as written named {'a file' if len(named) == 1 else 'files'} that output does "
+                   f"not list; this answer is written from the output.)", True, "unlisted")
 
 
 _ABOUT_LINES = re.compile(r"\b(comments?|lines?|todos?|fixmes?|occurrences?|mentions?|matches)\b", re.IGNORECASE)
@@ -318,7 +321,7 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
         named = _mentions(answer, rows)
         if named and named[0][1] != best and rows[named[0][1]] != rows[best]:
             return Binding(_from_row(best, rows[best], command,
-                                     f"the answer named {named[0][1]}, but {best} has the "
+                                     f"the answer as written named another file, but {best} has the "
                                      f"{'largest' if wants is max else 'smallest'} number"), True, "superlative")
     for table_command, table_output in reversed(evidence):  # the last output first
         table = count_table(table_output)

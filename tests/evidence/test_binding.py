@@ -62,6 +62,7 @@ def test_a_wrong_file_for_a_superlative_is_replaced_by_the_extreme_row():
     b = bind_answer("Which markdown file is the longest?", "The longest is docs/guide.md (248 lines).", [step(WC)])
     assert b.corrected and b.reason == "superlative"
     assert b.answer.startswith("docs/RESULTS.md: 248 lines (")  # wc -l counts lines: the rewrite says so
+    assert "guide.md" not in b.answer  # the model's wrong pick is not repeated under the right row
     smallest = bind_answer("Find the smallest markdown file", "README.md is the smallest, 19 lines.", [step(WC)])
     assert not smallest.corrected
 
@@ -138,7 +139,8 @@ def test_a_which_file_answer_naming_only_unlisted_files_is_replaced_by_the_liste
     grep_l = step("./b.py\n", command="grep -rl 'from a import' .")
     b = bind_answer("Which file imports module a?", "./a.py", [grep_l], root)
     assert b.corrected and b.reason == "unlisted"
-    assert b.answer.startswith("b.py (the files `grep -rl 'from a import' .` printed)") and "a.py" in b.answer
+    assert b.answer.startswith("b.py (the files `grep -rl 'from a import' .` printed)")
+    assert "named a file that output does not list" in b.answer and "./a.py" not in b.answer  # not repeated
     grep_n = step("./src/inventory/api.py:4:from .storage import load\n./src/inventory/cli.py:6:from .storage import load\n",
                   command="grep -rn 'from .storage' .")
     b = bind_answer("Which modules import from the storage module?", "Only README.md does.", [grep_n], root)
