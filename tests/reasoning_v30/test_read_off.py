@@ -1,4 +1,5 @@
-"""`wc`'s one line for one file is the answer as printed (reasoning_v30/read_off.py): no writer's call."""
+"""One row `wc` printed for a file, as the whole output, is the answer as printed (reasoning_v30/read_off.py): no
+writer's call."""
 
 from __future__ import annotations
 
@@ -20,6 +21,14 @@ def ran(command: str, stdout: str, written: str = "") -> PlanStep:
     ("wc --words README.md", "310 README.md\n", "README.md has 310 words."),
     ("wc -c -- data.bin", "2048 data.bin\n", "data.bin has 2048 bytes."),
     ("wc -m 'my notes.txt'", "12 my notes.txt\n", "my notes.txt has 12 characters."),
+    # the file named by the search `xargs` ran `wc` on
+    ("find . -name a.py | xargs wc -l", "3 ./a.py\n", "a.py has 3 lines."),
+    ("find src -name '*.py' -print0 | xargs -0 -n 1 wc -l", "  9 src/b.py\n", "src/b.py has 9 lines."),
+    # a row picked out of wc's rows by stages that keep lines whole
+    ("find . -name '*.py' | xargs wc -l | grep -v ' total$' | sort -nr | head -n 1", "1111 ./kw.py\n",
+     "kw.py has 1111 lines."),
+    ("wc -l a.py b.py | sort -n | head -1", "3 a.py\n", "a.py has 3 lines."),
+    ("wc -w a.md b.md | sort -k1,1n | uniq | tail -n 2 | head -n 1", "40 b.md\n", "b.md has 40 words."),
 ])
 def test_wc_of_one_file_is_stated_as_a_sentence(command, stdout, answer):
     assert wc_line_answer(ran(command, stdout)) == answer
@@ -30,8 +39,15 @@ def test_wc_of_one_file_is_stated_as_a_sentence(command, stdout, answer):
     ("wc -lw a.py", "1 4 a.py\n"),  # two counts
     ("wc a.py", "1 4 20 a.py\n"),  # three counts, no option
     ("cat a.py | wc -l", "3\n"),  # one bare number: computed.printed_number reads it
-    ("find . -name a.py | xargs wc -l", "3 ./a.py\n"),  # the file came from a search, not from the command
-    ("wc -l a.py | sort -n", "3 a.py\n"),  # not wc's own output
+    ("find . -name '*.py' | xargs wc -l | sort -nr | head -n 1", "12 total\n"),  # wc's total: no file's
+    ("wc -l a.py b.py | tail -n 1", "3 total\n"),
+    ("wc -l a.py b.py | awk '{print $1, $2}'", "3 a.py\n"),  # a stage that rewrites rows
+    ("wc -l a.py b.py | uniq -c | head -n 1", "1 3 a.py\n"),
+    ("wc -l a.py b.py | grep -c a", "1\n"),
+    ("wc -l a.py b.py | head -c 6", "3 a.py\n"),
+    ("wc -l a.py | grep -o '3 a'", "3 a\n"),
+    ("find . -name a.py | xargs -n 1 grep -c x", "3 ./a.py\n"),  # xargs runs another program than wc
+    ("wc -l a.py b.py | sort -n | head -n 1", "3 c.py\n"),  # wc named its files, and this line is none of them
     ("wc -l a.py", "3 b.py\n"),  # a line for another file than the one named
     ("wc -l a.py", ""),
     ("wc -l a.py", "3 total\n"),
