@@ -4,8 +4,8 @@
 whole output is one such line, what a writer would say is settled: "FILE has N lines". That holds whether `wc` named
 the file itself or got it from `xargs`, and whether the line came straight from `wc` or was picked out of its rows by
 stages that only reorder or select whole lines (`sort -nr | head -n 1`, `grep -v total`): those keep each row as `wc`
-printed it. `wc`'s `total` row is never read off (it is no file's), nor a stage that rewrites rows (`awk`, `cut`,
-`uniq -c`).
+printed it. `wc`'s `total` row is never read off (it is no file's), nor a row after a stage that rewrites rows (`awk`,
+`cut`, `uniq -c`) or a `grep` that reads files of its own.
 
 Measured at 40b91a0: 12 paraphrase runs ended on `wc` given one file, and the writer's call for each (about 100
 prompt tokens computed and 4 s on one core) answered its number; at c1ef992, 9 more ended on a row picked by `sort |
@@ -21,6 +21,7 @@ from typing import List, Optional
 
 from ragix_core.core.types import PlanStep
 from ragix_core.evidence.steps import shown_command
+from ragix_core.tools.grep_words import GREP_PROGRAMS, read_grep
 from ragix_core.tools.lexer import split_pipeline, stage_program
 from ragix_core.tools.refusal import Refusal
 
@@ -35,16 +36,18 @@ _WC_LINE = re.compile(r"\s*(\d+)\s+(\S.*?)\s*")
 # xargs's options that take the next word as their value (tools/validate.py allows no others with a value).
 _XARGS_VALUED = {"-n", "--max-args", "-I"}
 # Stages after `wc` that print some of their input lines whole, in some order: the row read off is `wc`'s own.
-_KEEPS_ROWS = {"sort", "head", "tail", "tac", "grep", "uniq"}
-# Options that make a stage print something else than whole input lines: grep's count, names, parts or numbers;
-# uniq's counts; head's and tail's bytes.
+_KEEPS_ROWS = {"sort", "head", "tail", "tac", "uniq"}
+# Options that make such a stage print something else than whole input lines: uniq's counts, head's and tail's bytes.
 _REWRITES = {
-    "grep": re.compile(r"^-(?!-)\w*[oclLnbHZqs]|^--(only-matching|count|files-with|files-without|line-number|"
-                       r"byte-offset|with-filename|null|quiet|silent)"),
     "uniq": re.compile(r"^-(?!-)\w*c|^--count"),
     "head": re.compile(r"^-(?!-)\w*c|^--bytes"),
     "tail": re.compile(r"^-(?!-)\w*c|^--bytes"),
 }
+# grep reads the pipe and prints whole lines only with a pattern and none of these: a count, names, parts, numbers,
+# context, or files of its own to read (-r, an operand).
+_GREP_REWRITES = set("oclLnbHZqrRABC")
+_GREP_KEEPS = {"--invert-match", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
+               "--ignore-case", "--word-regexp", "--line-regexp", "--regexp"}
 
 
 def _wc_words(stage: List[str]) -> Optional[List[str]]:
@@ -61,6 +64,11 @@ def _wc_words(stage: List[str]) -> Optional[List[str]]:
 
 def _keeps_rows(stage: List[str]) -> bool:
     program = stage_program(stage)
+    if program in GREP_PROGRAMS:
+        g = read_grep(stage[1:])
+        given = bool(g.pattern) or "e" in g.flags or "--regexp" in g.long_names
+        return (g.complete and given and not g.operands and not set(g.flags) & _GREP_REWRITES
+                and set(g.long_names) <= _GREP_KEEPS)
     rewrites = _REWRITES.get(program)
     return program in _KEEPS_ROWS and (rewrites is None or not any(rewrites.match(w) for w in stage[1:]))
 

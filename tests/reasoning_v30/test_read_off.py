@@ -27,6 +27,8 @@ def ran(command: str, stdout: str, written: str = "") -> PlanStep:
     # a row picked out of wc's rows by stages that keep lines whole
     ("find . -name '*.py' | xargs wc -l | grep -v ' total$' | sort -nr | head -n 1", "1111 ./kw.py\n",
      "kw.py has 1111 lines."),
+    ("wc -l a.py b.py | grep -iE --invert-match 'total|b.py'", "3 a.py\n", "a.py has 3 lines."),
+    ("wc -l a.py b.py | grep -v -e total -e b.py", "3 a.py\n", "a.py has 3 lines."),
     ("wc -l a.py b.py | sort -n | head -1", "3 a.py\n", "a.py has 3 lines."),
     ("wc -w a.md b.md | sort -k1,1n | uniq | tail -n 2 | head -n 1", "40 b.md\n", "b.md has 40 words."),
 ])
@@ -46,6 +48,8 @@ def test_wc_of_one_file_is_stated_as_a_sentence(command, stdout, answer):
     ("wc -l a.py b.py | grep -c a", "1\n"),
     ("wc -l a.py b.py | head -c 6", "3 a.py\n"),
     ("wc -l a.py | grep -o '3 a'", "3 a\n"),
+    ("wc -l a.py b.py | grep -v total notes.txt", "3 a.py\n"),  # grep read a file of its own, not the pipe
+    ("wc -l a.py b.py | grep -rv total", "3 a.py\n"),
     ("find . -name a.py | xargs -n 1 grep -c x", "3 ./a.py\n"),  # xargs runs another program than wc
     ("wc -l a.py b.py | sort -n | head -n 1", "3 c.py\n"),  # wc named its files, and this line is none of them
     ("wc -l a.py", "3 b.py\n"),  # a line for another file than the one named
