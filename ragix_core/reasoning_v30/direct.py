@@ -148,8 +148,8 @@ class DirectAnswers:
                      meta: Dict[str, Any], done: Optional[List[PlanStep]] = None) -> Dict[str, Any]:
         """The answer from ``outcome.winner``; ``done``: the writes that ran before it, part of the evidence."""
         read = printed_number(outcome.winner) or wc_line_answer(outcome.winner)
-        # "output": no writer, the output is one number or `wc`'s line for one file (read_off.py; ragix's notes are
-        # still added); "writer": the model wrote it
+        # "output": no writer, the output is one number or one row `wc` printed for a file (read_off.py; ragix's
+        # notes are still added); "writer": the model wrote it
         meta["attempt"]["answer_from"] = "writer" if read is None else "output"
         evidence = list(done or []) + [outcome.winner]
         written = self.write_answer(goal, evidence) if read is None else read

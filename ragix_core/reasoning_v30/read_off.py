@@ -82,10 +82,14 @@ def wc_line_answer(step: Optional[PlanStep]) -> Optional[str]:
         stages = split_pipeline(shown_command(step))
     except Refusal:
         return None
-    at = next((i for i in range(len(stages) - 1, -1, -1) if _wc_words(stages[i]) is not None), None)
-    if at is None or not all(_keeps_rows(s) for s in stages[at + 1:]):
+    for at in range(len(stages) - 1, -1, -1):  # the last `wc`: what stands after it must keep its rows whole
+        wc = _wc_words(stages[at])
+        if wc is not None:
+            break
+    else:
         return None
-    wc = _wc_words(stages[at])
+    if not all(_keeps_rows(s) for s in stages[at + 1:]):
+        return None
     options = [w for w in wc[1:] if w.startswith("-") and w != "--"]
     operands = [w for w in wc[1:] if not w.startswith("-")]
     if len(options) != 1 or options[0] not in _COUNTS:
