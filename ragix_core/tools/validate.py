@@ -76,6 +76,9 @@ class XargsPlan:
     # Items known before the run (a recursive grep turned into grep on the tree's safe files)
     # instead of items read from stdin; their batches combine exit codes the way grep does.
     items: Optional[List[str]] = None
+    # A later pipeline stage reads this stage's lines as GNU prints them (anything but head/tail by lines):
+    # a one-item grep batch then runs as written, without the -H that names its file for a reader.
+    read_on: bool = False
 
 
 # ragix's `tree` prints an outline for a reader, cut to a depth and a number of entries (tools/model_commands.py).
@@ -84,6 +87,13 @@ class XargsPlan:
 _TREE_PIPED = ("`tree` prints an outline for reading (indented, cut to a depth and a number of entries, with "
                "\"N files below, not shown\" lines), so a pipe after it counts or filters the outline, not the files: "
                "run `tree DIR` alone to read it, or use find to list, filter or count files")
+
+
+def _reads_lines_on(words: List[str]) -> bool:
+    """A stage that reads what the stage before printed, not only which lines (``head``/``tail`` by lines)."""
+    if not words or words[0] not in ("head", "tail"):
+        return True
+    return any(w.startswith("-c") or w.startswith("--bytes") for w in words[1:])
 
 
 def _chooses_names(args: List[str]) -> bool:
@@ -160,6 +170,9 @@ class Validator:
             stage.notes = skip_notes(skipped) + stage.notes
             out.append(stage)
         out[-1].redirect = redirect
+        for i, stage in enumerate(out):
+            if stage.xargs is not None:
+                stage.xargs.read_on = any(_reads_lines_on(later.words) for later in out[i + 1:])
         return out
 
     def redirect_target(self, target: str) -> str:
@@ -192,6 +205,8 @@ class Validator:
                           f"stage(s) before it ran: {exc.reason}") from None
         fresh.notes = [n for n in stage.notes if n not in fresh.notes] + fresh.notes
         fresh.redirect = stage.redirect
+        if fresh.xargs is not None and stage.xargs is not None:
+            fresh.xargs.read_on = stage.xargs.read_on
         return fresh
 
     @_refuse_on_error
@@ -371,19 +386,22 @@ class Validator:
     def xargs_argv(self, plan: XargsPlan, items: List[str]) -> List[str]:
         """Full argv for one xargs batch; the items are validated as paths (after '--').
 
-        A grep batch of one file gets ``-H``: grep names files only when it has several, so a
-        batch of one (a single item, the last batch, ``-n 1``, or a recursive grep over a tree
-        of one file) printed bare lines where the others named theirs. Measured on the regression set:
-        `find ... | head -n 1 | xargs grep -n '## '` printed README.md's headings without its
-        name, and the answer put them under another file. Not when the command chose names
-        itself (-h, -H and their long forms)."""
+        A grep batch of one file gets ``-H`` when its lines reach the reader: grep names files only
+        when it has several, so a batch of one (a single item, the last batch, ``-n 1``, or a recursive
+        grep over a tree of one file) printed bare lines where the others named theirs. Measured on the
+        regression set: `find ... | head -n 1 | xargs grep -n '## '` printed README.md's headings without
+        its name, and the answer put them under another file. Not when the command chose names itself
+        (-h, -H and their long forms), and not when a later stage reads the lines (``plan.read_on``): the
+        model wrote that stage for GNU's bare lines. Measured on AgentBench OS (aad8506):
+        `find … -exec grep -oP IP {} \\; | sort | uniq | wc -l` counted "FILE:IP" pairs, 4 where 3 addresses."""
         fixed = list(plan.fixed)
         if plan.replace is not None:
             # GNU xargs -I: the item goes where the text stood, in any word (`{}/abc.txt`), one run an item
             if items and items[0].startswith("-") and any(w.startswith(plan.replace) for w in fixed):
                 raise Refusal(f"xargs -I: the item {items[0]!r} would be read as an option")
             return self._run_argv(plan, [w.replace(plan.replace, items[0]) if items else w for w in fixed])
-        if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not _chooses_names(fixed):
+        if os.path.basename(plan.tool) == "grep" and len(items) == 1 and not plan.read_on \
+                and not _chooses_names(fixed):
             fixed = ["-H"] + fixed
         if os.path.basename(plan.tool) == "awk":
             # awk reads every word after its program as a file or an assignment, "--" too: measured

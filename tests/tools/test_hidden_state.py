@@ -6,6 +6,7 @@ import pytest
 
 from ragix_core.tools import ToolBox
 from ragix_core.tools.bwrap import find_bwrap
+from ragix_core.tools.find_exec import find_exec_as_xargs
 
 
 @pytest.fixture()
@@ -70,6 +71,26 @@ def test_xargs_grep_names_the_file_of_a_one_item_batch(tmp_path):
     assert tb.run_command("find . -name 'a.md' | xargs grep -h '## '").stdout == "## One\n"  # names chosen off
     assert tb.run_command("find . -name 'a.md' | xargs grep -c '## '").stdout == "./a.md:1\n"
     assert tb.run_command("grep -n '## ' a.md").stdout == "2:## One\n"  # a direct grep runs as written
+    # head/tail pick lines by position: the reader still sees grep's lines, named
+    assert tb.run_command("find . -name 'a.md' | xargs grep -n '## ' | head -n 1").stdout == "./a.md:2:## One\n"
+
+
+def test_xargs_grep_piped_on_prints_the_bare_lines_gnu_prints(tmp_path):
+    # A later stage was written for GNU's output: measured on AgentBench OS (aad8506),
+    # `find sample_files -type f -exec grep -oP IP {} \; | sort | uniq | wc -l` counted FILE:IP pairs
+    # (4) where the files held 3 addresses, and `| awk '{sum += $1}'` over named matches sums 0.
+    (tmp_path / "a.log").write_text("10.0.0.1 up\n10.0.0.2 up\n")
+    (tmp_path / "b.log").write_text("10.0.0.1 down\n")
+    tb = ToolBox(tmp_path, profile="reflect", sandbox="none")
+    ip = r"'[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+'"
+    as_written = f"find . -name '*.log' -exec grep -oE {ip} {{}} \\; | sort | uniq | wc -l"
+    for cmd in (f"find . -name '*.log' -print0 | xargs -0 -n 1 grep -oE {ip} | sort | uniq | wc -l",
+                find_exec_as_xargs(as_written)[0]):  # what the engine runs for the -exec
+        r = tb.run_command(cmd)
+        assert r.ok and r.stdout.strip() == "2", (cmd, r.stdout, r.stderr)
+    summed = tb.run_command("find . -name 'b.log' | xargs grep -oE '^[0-9]+' | awk '{sum += $1} END {print sum}'")
+    assert summed.stdout == "10\n", summed.stdout
+    assert tb.run_command("find . -name 'a.log' | xargs grep -c up | head -c 3").stdout == "2\n"  # bytes: read on
 
 
 def test_xargs_awk_reads_every_found_file_and_no_file_named_dashes(tmp_path):
