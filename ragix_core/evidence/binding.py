@@ -329,10 +329,11 @@ def bind_answer(goal: str, answer: str, steps: Sequence[PlanStep], root: Optiona
         wrong = _false_pairing(answer, table, total) if table else None
         if wrong is not None:
             path, number = wrong
+            # The wrong number is not repeated: a reader or a script taking a number from the answer could take it.
             whose = "the total of all the files" if number == total and number not in table.values() \
-                else "another file's"
+                else "another file's number"
             return Binding(_from_row(path, table[path], table_command,
-                                     f"the answer gave {path} the number {number}, which is {whose}"),
+                                     f"the answer as written gave {path} {whose}"),
                            True, "pairing")
     if rows:
         return Binding(answer)
