@@ -76,8 +76,8 @@ class XargsPlan:
     # Items known before the run (a recursive grep turned into grep on the tree's safe files)
     # instead of items read from stdin; their batches combine exit codes the way grep does.
     items: Optional[List[str]] = None
-    # A later pipeline stage reads this stage's lines as GNU prints them (anything but head/tail by lines):
-    # a one-item grep batch then runs as written, without the -H that names its file for a reader.
+    # A later pipeline stage reads this stage's lines as GNU prints them (anything but head/tail by lines), or
+    # `> FILE` keeps them: a one-item grep batch then runs as written, without the -H that names its file for a reader.
     read_on: bool = False
 
 
@@ -171,8 +171,8 @@ class Validator:
             out.append(stage)
         out[-1].redirect = redirect
         for i, stage in enumerate(out):
-            if stage.xargs is not None:
-                stage.xargs.read_on = any(_reads_lines_on(later.words) for later in out[i + 1:])
+            if stage.xargs is not None:  # `> FILE` keeps the lines for a later reader of the file, as printed
+                stage.xargs.read_on = redirect is not None or any(_reads_lines_on(later.words) for later in out[i + 1:])
         return out
 
     def redirect_target(self, target: str) -> str:

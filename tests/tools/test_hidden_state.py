@@ -91,6 +91,9 @@ def test_xargs_grep_piped_on_prints_the_bare_lines_gnu_prints(tmp_path):
     summed = tb.run_command("find . -name 'b.log' | xargs grep -oE '^[0-9]+' | awk '{sum += $1} END {print sum}'")
     assert summed.stdout == "10\n", summed.stdout
     assert tb.run_command("find . -name 'a.log' | xargs grep -c up | head -c 3").stdout == "2\n"  # bytes: read on
+    writer = ToolBox(tmp_path, profile="dev", sandbox="none", assume_yes=True)
+    assert writer.run_command("find . -name 'a.log' | xargs grep -c up > counts.txt").ok
+    assert (tmp_path / "counts.txt").read_text() == "2\n"  # the file holds what bash would have written
 
 
 def test_xargs_awk_reads_every_found_file_and_no_file_named_dashes(tmp_path):
