@@ -125,16 +125,3 @@ def test_tree_piped_into_another_stage_is_refused_saying_what_its_lines_are(box)
     assert piped.refused and "outline" in piped.error and "find" in piped.error and piped.stdout == ""
     assert not box.run_command("tree -d").refused  # alone it is the view it was made for
     assert not box.run_command("lines -g '*.py' . | head -n 1").refused  # other commands' lines are their rows
-
-
-def test_the_prompt_offers_every_command_but_tree_which_still_runs(box):
-    # Measured on the three unseen sets at aad8506: the prompt's tree line led 14 greedy draws to a piped tree,
-    # each refused; the plain call, not shown it, never wrote one.
-    from ragix_core.tools.model_commands import describe
-    from ragix_core.tools.policy import MODEL_COMMANDS
-
-    offered = describe(list(MODEL_COMMANDS))
-    assert all(f"`{name} " in offered for name in ("defs", "importers", "callers", "calls", "lines"))
-    assert "tree" not in offered
-    assert describe(["tree", "ls"]) == ""  # a tool box whose only model command is tree offers none
-    assert run(box, "tree src").ok
