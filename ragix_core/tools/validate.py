@@ -20,7 +20,7 @@ from ragix_core.tools.findcheck import check_find
 from ragix_core.tools.globbing import expand_globs
 from ragix_core.tools.lexer import Redirect, check_text, split_pipeline
 from ragix_core.tools.paths import PathGuard, skip_kind, skip_notes
-from ragix_core.tools.policy import MODEL_COMMANDS
+from ragix_core.tools.policy import MODEL_COMMANDS, TRUNCATING_FILTERS
 from ragix_core.tools.recursion import grep_file_args, hide_state
 from ragix_core.tools.refusal import Refusal
 from ragix_core.tools.specs import NUM, SPECS
@@ -91,7 +91,7 @@ _TREE_PIPED = ("`tree` prints an outline for reading (indented, cut to a depth a
 
 def _reads_lines_on(words: List[str]) -> bool:
     """A stage that reads what the stage before printed, not only which lines (``head``/``tail`` by lines)."""
-    if not words or words[0] not in ("head", "tail"):
+    if not words or words[0] not in TRUNCATING_FILTERS:
         return True
     return any(w.startswith("-c") or w.startswith("--bytes") for w in words[1:])
 
