@@ -11,8 +11,9 @@ runs at once: a `find -exec` as xargs, a close file name), and the set's checker
 command alone: its output, taken as the answer too, or the tree it left. Per set, in the same run:
 
 - ``greedy``: the greedy command's output passes (the plain call's command, without its answer);
-- ``best_of_k``: some draw's output passes. No way of choosing among these commands can pass more:
-  it is the ceiling of sampling with execution-based selection (MBR-exec, CodeT) at this k;
+- ``best_of_k``: some draw's output passes (a failed command's too: a reader could take it). No way of
+  choosing among these commands can pass more: it is the ceiling of sampling with execution-based selection
+  (MBR-exec, CodeT) at this k;
 - ``vote``: the output most draws printed passes (failed and empty draws never win; ties go to the
   greedy command's output, then the earliest): MBR-exec's own choice, at k + 1 model calls per task.
 
@@ -48,7 +49,7 @@ from ragix_core.evidence.steps import found_nothing  # noqa: E402
 from ragix_core.profiles import get_profile  # noqa: E402
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions  # noqa: E402
 from ragix_core.reasoning_v30.attempt import GREEDY, SAMPLED  # noqa: E402
-from ragix_core.reasoning_v30.step_kinds import output_key, same_command  # noqa: E402
+from ragix_core.reasoning_v30.step_kinds import draw_output, output_key, same_command  # noqa: E402
 from ragix_core.runtime.context import RunContext  # noqa: E402
 
 ENGINE = "graph_v30"
@@ -126,7 +127,7 @@ def run_command(scenario: Any, config: Any, seed: int, command: str, client_fact
         worked = last.status == StepStatus.SUCCESS and not (found_nothing(last) and after == before)
         return {"command": command, "ran": str(last.tool_call.args.get("command")), "worked": worked,
                 "key": f"{output_key(last)}\0{after}" if worked else None, "passed": not failures,
-                "detail": detail}
+                "detail": detail, "output": draw_output(last)}
 
 
 def vote(draws: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
@@ -165,7 +166,7 @@ def one_task(scenario: Any, config: Any, seed: int, k: int, client_factory: Any 
             "tokens": usage.get("prompt_tokens", 0) - usage.get("cached_prompt_tokens", 0)
             + usage.get("completion_tokens", 0),
             "seconds": round(time.perf_counter() - start, 1),
-            "draws": [None if d is None else {"command": d["command"], "worked": d["worked"], "passed": d["passed"]}
+            "draws": [None if d is None else {k: d[k] for k in ("command", "ran", "worked", "passed", "detail", "output")}
                       for d in draws]}
 
 

@@ -61,5 +61,12 @@ def test_a_checker_judges_each_command_alone_on_its_own_working_copy(tmp_path):
     assert (row["greedy"], row["best_of_k"], row["vote"]) == (True, True, False)
 
 
+def test_a_draw_runs_as_the_engine_runs_it_mended_and_shows_what_it_printed(tmp_path):
+    row, _ = run(tmp_path, ["find . -name 'a.txt' -exec cat {} \\;"], ["one"])
+    draw = row["draws"][0]
+    assert "xargs" in draw["ran"] and "-exec" not in draw["ran"]  # the engine's own rewrite of a refused -exec
+    assert draw["passed"] and draw["output"].strip() == "one"
+
+
 def test_vote_returns_nothing_when_no_draw_worked():
     assert ceiling.vote([None, {"key": None, "passed": False}]) is None
