@@ -130,7 +130,7 @@ def run_command(scenario: Any, config: Any, seed: int, command: str, client_fact
                 "detail": detail, "output": draw_output(last)}
 
 
-def vote(draws: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def vote(draws: List[Optional[Dict[str, Any]]]) -> Optional[Dict[str, Any]]:
     """MBR-exec's pick: the output most draws printed; ties to the greedy draw's, then the earliest."""
     keys = [d["key"] for d in draws if d is not None and d["key"] is not None]
     if not keys:
@@ -166,8 +166,38 @@ def one_task(scenario: Any, config: Any, seed: int, k: int, client_factory: Any 
             "tokens": usage.get("prompt_tokens", 0) - usage.get("cached_prompt_tokens", 0)
             + usage.get("completion_tokens", 0),
             "seconds": round(time.perf_counter() - start, 1),
-            "draws": [None if d is None else {k: d[k] for k in ("command", "ran", "worked", "passed", "detail", "output")}
+            "draws": [None if d is None else {f: d[f] for f in ("command", "ran", "worked", "passed", "detail", "output")}
                       for d in draws]}
+
+
+def broken_task(scenario: Any, error: Exception) -> Dict[str, Any]:
+    """A task whose set-up or run broke: it passes no column, and the report says why."""
+    return {"id": scenario.id, "greedy": False, "best_of_k": False, "vote": False, "distinct_commands": 0,
+            "passing_draws": 0, "tokens": 0, "seconds": 0.0, "draws": [],
+            "error": f"{type(error).__name__}: {error}"}
+
+
+def run_tasks(scenarios: List[Any], config: Any, seed: int, k: int, verdicts: Dict[str, Dict[str, bool]],
+              client_factory: Any = None) -> List[Dict[str, Any]]:
+    """Every task in order, a progress line each on stderr; a task that broke is counted failing, with why."""
+    rows = []
+    for i, s in enumerate(scenarios, 1):
+        try:
+            row = one_task(s, config, seed, k, client_factory)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # one broken task (a set-up script that failed) must not hide the others
+            row = broken_task(s, exc)
+            print(f"[{i}/{len(scenarios)}] {s.id}: broken, counted as failing: {row['error']}", file=sys.stderr)
+            rows.append(row)
+            continue
+        rows.append(row)
+        seen = verdicts.get(s.id, {})
+        beside = f" engine={seen.get(ENGINE)} s0={seen.get('s0')}" if seen else ""
+        print(f"[{i}/{len(scenarios)}] {s.id}: greedy={row['greedy']} best_of_{k + 1}={row['best_of_k']} "
+              f"vote={row['vote']} passing draws {row['passing_draws']}/{k + 1} "
+              f"({row['distinct_commands']} distinct, {row['seconds']} s){beside}", file=sys.stderr, flush=True)
+    return rows
 
 
 def report_verdicts(path: Optional[Path]) -> Dict[str, Dict[str, bool]]:
@@ -178,8 +208,12 @@ def report_verdicts(path: Optional[Path]) -> Dict[str, Dict[str, bool]]:
     except (OSError, ValueError) as exc:
         raise SystemExit(f"--engine-report {path}: cannot read an eval report: {exc}")
     out: Dict[str, Dict[str, bool]] = {}
-    for s in data.get("scenarios", []):
+    for s in data.get("scenarios", []) if isinstance(data, dict) else []:
+        if not (isinstance(s, dict) and {"id", "strategy", "passed"} <= set(s)):
+            raise SystemExit(f"--engine-report {path}: a scenario without id, strategy and passed: not an eval report")
         out.setdefault(s["id"], {})[s["strategy"]] = bool(s["passed"])
+    if not out:
+        raise SystemExit(f"--engine-report {path}: no scenario runs in it: not an eval report")
     return out
 
 
@@ -213,15 +247,7 @@ def main() -> int:
         return 2
     config.reasoning.voting.seed = args.seed
     verdicts = report_verdicts(args.engine_report)
-    rows = []
-    for i, s in enumerate(scenarios, 1):
-        row = one_task(s, config, args.seed, args.k)
-        rows.append(row)
-        seen = verdicts.get(s.id, {})
-        beside = f" engine={seen.get(ENGINE)} s0={seen.get('s0')}" if seen else ""
-        print(f"[{i}/{len(scenarios)}] {s.id}: greedy={row['greedy']} best_of_{args.k + 1}={row['best_of_k']} "
-              f"vote={row['vote']} passing draws {row['passing_draws']}/{args.k + 1} "
-              f"({row['distinct_commands']} distinct, {row['seconds']} s){beside}", file=sys.stderr, flush=True)
+    rows = run_tasks(scenarios, config, args.seed, args.k, verdicts)
     n = len(rows)
     summary = {"greedy": rate(sum(r["greedy"] for r in rows), n),
                f"best_of_{args.k + 1}": rate(sum(r["best_of_k"] for r in rows), n),

@@ -5,6 +5,8 @@ Real tool boxes over a real working copy; the model is scripted, one command per
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks import sample_ceiling as ceiling  # noqa: E402
 from ragix_core.config import parse_config  # noqa: E402
@@ -70,3 +72,24 @@ def test_a_draw_runs_as_the_engine_runs_it_mended_and_shows_what_it_printed(tmp_
 
 def test_vote_returns_nothing_when_no_draw_worked():
     assert ceiling.vote([None, {"key": None, "passed": False}]) is None
+
+
+def test_a_task_whose_set_up_fails_is_counted_failing_with_its_reason_and_the_others_still_run(tmp_path, capsys):
+    def broken(work):
+        raise RuntimeError("init script failed (1)")
+
+    src = project(tmp_path)
+    tasks = [Scenario(id="b", input="count", cwd=src, setup=broken),
+             Scenario(id="ok", input="How many files are there?", expected_patterns=["2"], cwd=src)]
+    llm = ScriptedLLM([block("ls | wc -l")])
+    rows = ceiling.run_tasks(tasks, parse_config({}), seed=1, k=0, verdicts={}, client_factory=lambda s: llm)
+    assert rows[0]["error"] == "RuntimeError: init script failed (1)" and not rows[0]["best_of_k"]
+    assert rows[1]["greedy"] and "error" not in rows[1]
+    assert "b: broken, counted as failing: RuntimeError: init script failed (1)" in capsys.readouterr().err
+
+
+def test_an_engine_report_that_is_not_one_is_refused_by_name(tmp_path):
+    bad = tmp_path / "r.json"
+    bad.write_text('{"scenarios": [{"id": "a"}]}')
+    with pytest.raises(SystemExit, match="r.json: a scenario without id, strategy and passed"):
+        ceiling.report_verdicts(bad)
