@@ -151,6 +151,13 @@ def test_spec_002_refused_keys_say_what_to_write(tmp_path):
         parse_config({"graph": {"max_plan_retries": "two"}})  # moved keys are validated where they land
 
 
+def test_tell_samples_defaults_on_and_a_wrong_type_names_the_key():
+    assert parse_config({}).reasoning.voting.tell_samples is True
+    assert parse_config({"reasoning": {"voting": {"tell_samples": False}}}).reasoning.voting.tell_samples is False
+    with pytest.raises(ConfigError, match=r"reasoning\.voting\.tell_samples"):
+        parse_config({"reasoning": {"voting": {"tell_samples": "sometimes"}}})
+
+
 def test_cross_check_draws_default_to_none_and_a_negative_count_names_the_key():
     assert parse_config({}).reasoning.voting.cross_check_draws == 0
     assert parse_config({"reasoning": {"voting": {"cross_check_draws": 1}}}).reasoning.voting.cross_check_draws == 1

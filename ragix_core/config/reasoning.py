@@ -164,6 +164,9 @@ class VotingSection(_Section):
     # A number the writer worked out from an output longer than confirm_lines (a count, a total) is computed
     # by one more command, which replaces it when they differ (reasoning_v30/computed.py).
     compute_derived: bool = True
+    # Samples drawn after a greedy command that failed or found nothing are told what its run showed (the
+    # retry's text). False draws them blind, from the plain request, as MBR-exec samples (docs/DECISIONS.md).
+    tell_samples: bool = True
     seed: Optional[int] = None  # draw i uses seed + i: repeatable votes where the backend supports seeds
     # Before the main path, k_max counted every draw, the greedy one included: kept as samples = k_max - 1.
     k_max: Optional[int] = Field(None, ge=1, le=11)

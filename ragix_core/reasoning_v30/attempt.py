@@ -230,7 +230,7 @@ class CommandAttempt:
     def __init__(self, ask_command: AskCommand, run_step: RunStep, feedback: Callable[[PlanStep], str], *,
                  samples: int = 3, quorum: int = 2, retries: int = 2, confirm_lines: int = CONFIRM_LINES,
                  cross_checks: int = CROSS_CHECKS, cross_check_draws: int = CROSS_CHECK_DRAWS,
-                 judge: Optional[Judge] = None):
+                 judge: Optional[Judge] = None, tell_samples: bool = True):
         if samples < 0 or retries < 0 or quorum < 1 or confirm_lines < 0 or cross_checks < 0 or cross_check_draws < 0:
             raise ValueError("samples, retries, confirm_lines, cross_checks and cross_check_draws must be >= 0, "
                              f"quorum >= 1 (got {samples}, {retries}, {confirm_lines}, {cross_checks}, "
@@ -245,6 +245,7 @@ class CommandAttempt:
         self.cross_checks = cross_checks
         self.cross_check_draws = cross_check_draws
         self.judge = judge
+        self.tell_samples = tell_samples
 
     def attempt(self, description: str) -> AttemptOutcome:
         out = self._attempt(description)
@@ -280,7 +281,7 @@ class CommandAttempt:
             # Each sample is told what the greedy command's run showed, as a retry is: drawn blind, samples
             # repeat its mistake (AgentBench OS test-42 at 52a8250: a count of files for a count of lines,
             # drawn again among the samples and voted).
-            told = self._told(greedy, out) if greedy is not None else ""
+            told = self._told(greedy, out) if greedy is not None and self.tell_samples else ""
             self._vote(greedy, "greedy", False, description, out, ran, told=told)
             if out.winner is not None:
                 return out  # one sample's read after the greedy command failed: ``unconfirmed`` unless agreed

@@ -102,7 +102,7 @@ class DirectAnswers:
                                  lambda step: execution_feedback(step, self.root, probe=self.diagnose_shell),
                                  samples=v.samples, quorum=v.quorum, retries=v.retries,
                                  confirm_lines=v.confirm_lines, cross_checks=v.cross_checks,
-                                 cross_check_draws=v.cross_check_draws,
+                                 cross_check_draws=v.cross_check_draws, tell_samples=v.tell_samples,
                                  judge=(lambda a, b: ask_judge(self.worker, goal, a, b)) if v.judge_disputes else None)
         outcome = attempt.attempt(goal)
         meta = {"attempt": outcome.to_meta()}

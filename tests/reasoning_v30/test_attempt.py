@@ -256,6 +256,16 @@ def test_samples_after_a_failed_or_mistaken_greedy_command_are_told_what_its_run
     assert "feedback on wc -l nope.md" in failed.asked[1][0]
 
 
+def test_samples_are_drawn_blind_when_tell_samples_is_off_and_the_retries_still_read_the_failure():
+    cmds = ["wc -l nope.md", "cat nope.md", "wc -l gone.md", "wc -l docs/a.md"]
+    script = Script(cmds, {cmds[0]: MISSING, cmds[1]: MISSING, cmds[2]: MISSING,
+                           cmds[3]: ToolResult("shell", 0, stdout="4 docs/a.md\n")})
+    out = attempt(script, samples=2, retries=1, confirm_lines=0, tell_samples=False)
+    assert [a[0] for a in script.asked[1:3]] == ["", ""] and [a[2] for a in script.asked[1:3]] == [True, True]
+    assert "feedback on wc -l gone.md" in script.asked[3][0]  # the retry is told the last failure
+    assert out.decided_by == "retry" and out.winner.tool_call.args["command"] == cmds[3]
+
+
 def test_failed_and_empty_outputs_never_win_the_vote():
     cmds = ["grep -rn store .", "grep -rn 'store' .", "grep -rln store src", "grep -rn 'import store' src"]
     script = Script(cmds, {cmds[0]: NOTHING, cmds[1]: NOTHING, cmds[2]: MISSING,
