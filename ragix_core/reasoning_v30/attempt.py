@@ -280,7 +280,8 @@ class CommandAttempt:
         if self.samples and not changes(greedy):
             # Each sample is told what the greedy command's run showed, as a retry is: drawn blind, samples
             # repeat its mistake (AgentBench OS test-42 at 52a8250: a count of files for a count of lines,
-            # drawn again among the samples and voted).
+            # drawn again among the samples and voted). ``tell_samples=False`` draws them blind, as MBR-exec
+            # does: measured level in passes for 29 % fewer tokens at 2d90789 (docs/DECISIONS.md).
             told = self._told(greedy, out) if greedy is not None and self.tell_samples else ""
             self._vote(greedy, "greedy", False, description, out, ran, told=told)
             if out.winner is not None:

@@ -174,6 +174,15 @@ def test_a_goal_whose_commands_all_fail_ends_no_evidence_naming_them_by_default(
     assert res.state.meta["attempt"]["retries"] == 2 and not res.state.meta["attempt"]["found_nothing"]
 
 
+@pytest.mark.parametrize("tell", [True, False])
+def test_voting_tell_samples_decides_whether_the_sample_after_a_failure_reads_it(project, tell):
+    res, llm = run("How long is the entry point file nowhere.txt?", project, *[fenced("cat nowhere.txt")] * 6,
+                   reasoning={"voting": {"samples": 1, "tell_samples": tell}})
+    greedy, sample = (c["messages"][-1]["content"] for c in llm.calls[:2])
+    assert llm.calls[1]["temperature"] == 0.7  # the sample, drawn at voting.temperature
+    assert (sample != greedy) is tell and ("nowhere.txt does not exist" in sample) is tell
+
+
 def test_a_goal_whose_commands_all_fail_plans_with_what_was_tried(project):
     replies = [fenced("cat nowhere.txt")] * 6 + [
         {"objective": "o", "validation": "v", "confidence": 0.5,
