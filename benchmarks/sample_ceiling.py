@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import hashlib
 import json
 import sys
 import time
@@ -39,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ragix_core.config import ConfigError, load_config  # noqa: E402
 from ragix_core.core.registry import get_engine  # noqa: E402
 from ragix_core.core.stop import StopRun  # noqa: E402
-from ragix_core.core.types import PlanStep, StepStatus, ToolCall  # noqa: E402
+from ragix_core.core.types import StepStatus  # noqa: E402
+from ragix_core.eval.benchmarks.nl2bash_tree import snapshot  # noqa: E402
 from ragix_core.eval.evaluate import _judge_answer  # noqa: E402
 from ragix_core.eval.harness import _configured  # noqa: E402
 from ragix_core.eval.metrics import wilson  # noqa: E402
@@ -48,7 +48,7 @@ from ragix_core.eval.workspace import working_copy  # noqa: E402
 from ragix_core.evidence.steps import found_nothing  # noqa: E402
 from ragix_core.profiles import get_profile  # noqa: E402
 from ragix_core.reasoning_v30.agent_fns import AgentFunctions  # noqa: E402
-from ragix_core.reasoning_v30.attempt import GREEDY, SAMPLED  # noqa: E402
+from ragix_core.reasoning_v30.attempt import GREEDY, SAMPLED, AttemptOutcome, CommandAttempt  # noqa: E402
 from ragix_core.reasoning_v30.step_kinds import draw_output, output_key, same_command  # noqa: E402
 from ragix_core.runtime.context import RunContext  # noqa: E402
 
@@ -80,19 +80,6 @@ class Agent:
             self._copy.__exit__(*exc)
 
 
-def tree_digest(root: Path) -> str:
-    """The working copy's files and their contents, ragix's own state directory left out."""
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if rel.parts and rel.parts[0] == ".ragix":
-            continue
-        h.update(str(rel).encode() + (b"/" if p.is_dir() else b""))
-        if p.is_file() and not p.is_symlink():
-            h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
-
-
 def draw_commands(scenario: Any, config: Any, seed: int, k: int,
                   client_factory: Any = None) -> Tuple[List[Optional[str]], Dict[str, int]]:
     """The greedy command and k sampled ones (None where a reply held no command), and the tokens they took."""
@@ -108,25 +95,22 @@ def draw_commands(scenario: Any, config: Any, seed: int, k: int,
 
 
 def run_command(scenario: Any, config: Any, seed: int, command: str, client_factory: Any = None) -> Dict[str, Any]:
-    """Run one command on a fresh copy as the engine runs a draw; the checker's verdict on it alone."""
+    """Run one command on a fresh copy as the engine runs a draw (attempt.py's own step, with the mend it runs
+    at once); the checker's verdict on it alone."""
     with Agent(scenario, config, seed, client_factory) as (agent, work, _ctx):
-        before = tree_digest(work)
-        step = PlanStep(num=1, description=scenario.input, tool_call=ToolCall("shell", {"command": command}))
-        steps = [step]
-        fix = agent._run_written(step, scenario.input)
-        if fix is not None:
-            again = PlanStep(num=2, description=fix.note,
-                             tool_call=ToolCall("shell", {"command": fix.command, fix.key: fix.note}))
-            agent._run_written(again, scenario.input, final=True)
-            steps.append(again)
-        last = steps[-1]
-        outputs = [str(s.result.stdout) for s in steps if s.result is not None and s.result.stdout]
+        runner = CommandAttempt(lambda *_: "", lambda step, final=False: agent._run_written(step, scenario.input, final),
+                                lambda _step: "")
+        out = AttemptOutcome()
+        last = runner._run(command, scenario.input, 1, out)
+        outputs = [str(s.result.stdout) for s in out.steps if s.result is not None and s.result.stdout]
         # The output stands for the answer too: a set judged on the answer's words reads what the command printed.
         failures, _, _, detail = _judge_answer(scenario, "\n".join(outputs), work, outputs)
-        after = tree_digest(work)
-        worked = last.status == StepStatus.SUCCESS and not (found_nothing(last) and after == before)
+        # A write that left the tree as it was found nothing (tools/tree_state.py); one that changed it is
+        # voted by the tree it left, compared by content across working copies.
+        worked = last.status == StepStatus.SUCCESS and not found_nothing(last)
+        tree = repr(sorted(snapshot(work).items())) if worked and last.result.changed else ""
         return {"command": command, "ran": str(last.tool_call.args.get("command")), "worked": worked,
-                "key": f"{output_key(last)}\0{after}" if worked else None, "passed": not failures,
+                "key": f"{output_key(last)}\0{tree}" if worked else None, "passed": not failures,
                 "detail": detail, "output": draw_output(last)}
 
 

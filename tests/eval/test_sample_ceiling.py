@@ -63,6 +63,15 @@ def test_a_checker_judges_each_command_alone_on_its_own_working_copy(tmp_path):
     assert (row["greedy"], row["best_of_k"], row["vote"]) == (True, True, False)
 
 
+def test_writes_are_voted_by_the_tree_they_leave(tmp_path):
+    def copied_a(answer, workdir):
+        return (workdir / "c.txt").read_text() == "one\n", ""
+
+    # Each write prints nothing; the two that copy b.txt leave the same tree and outvote the greedy copy of a.txt.
+    row, _ = run(tmp_path, ["cp a.txt c.txt", "cp b.txt c.txt", "cp ./b.txt c.txt"], [], checker=copied_a)
+    assert (row["greedy"], row["best_of_k"], row["vote"]) == (True, True, False)
+
+
 def test_a_draw_runs_as_the_engine_runs_it_mended_and_shows_what_it_printed(tmp_path):
     row, _ = run(tmp_path, ["find . -name 'a.txt' -exec cat {} \\;"], ["one"])
     draw = row["draws"][0]
